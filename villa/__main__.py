@@ -1,0 +1,3 @@
+from villa.app.main import main
+
+raise SystemExit(main())

@@ -1,0 +1,1 @@
+"""Wiring and entry points: `villa-paletti` and `python -m villa`."""
