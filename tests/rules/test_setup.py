@@ -1,0 +1,71 @@
+"""Colours and the starting player (rulebook section A; 2- and 3-player pages)."""
+
+from villa.rules import (PUBLISHER, AssignColoursAtRandom, ChooseColour, FamilyMode, GameSetup, Scoring,
+                         SealRoll, apply, family, legal_actions, new_game, whose_move)
+from villa.rules.engine import is_chance_node
+from villa.rules.state import Step
+
+from .helpers import BLUE, GREEN, RED, YELLOW, four_players, refused, three_players, two_players
+
+
+def test_youngest_rolls_then_others_choose_and_the_last_colour_starts():
+    state = new_game(GameSetup(PUBLISHER, ("A", "B", "C", "D")))
+    assert is_chance_node(state) and state.turn.step is Step.COLOUR_ROLL
+    assert len(legal_actions(state)) == 4
+    state = four_players()
+    assert state.colours == ((BLUE,), (RED,), (YELLOW,), (GREEN,))
+    assert state.turn.step is Step.START and whose_move(state) == 3  # left with green, so starts
+    assert state.neutral is None
+
+
+def test_a_taken_colour_cannot_be_chosen():
+    state = new_game(GameSetup(PUBLISHER, ("A", "B", "C", "D")))
+    state = apply(state, SealRoll(RED))
+    refused(state, ChooseColour(RED), "colour-taken")
+    assert ChooseColour(RED) not in legal_actions(state)
+
+
+def test_a_colour_roll_must_show_a_colour():
+    state = new_game(GameSetup(PUBLISHER, ("A", "B")))
+    refused(state, SealRoll(None), "colour-roll")
+
+
+def test_two_players_take_two_colours_each():
+    state = two_players()
+    assert state.colours == ((BLUE, YELLOW), (RED, GREEN))
+    assert whose_move(state) == 1  # seat 1 was left with the last colour
+
+
+def test_three_players_leave_a_neutral_colour_and_the_last_chooser_starts():
+    state = three_players()
+    assert state.colours == ((BLUE,), (RED,), (GREEN,))
+    assert state.neutral is YELLOW
+    assert whose_move(state) == 2
+
+
+def test_a_seeded_random_deal_is_repeatable():
+    setup = GameSetup(PUBLISHER, ("A", "B", "C", "D"))
+    one = apply(new_game(setup), AssignColoursAtRandom(7))
+    two = apply(new_game(setup), AssignColoursAtRandom(7))
+    assert one == two
+    assert sorted(c for cs in one.colours for c in cs) == sorted(BLUE.__class__)
+    assert whose_move(one) == 3
+    # Not once the first colour is out.
+    rolled = apply(new_game(setup), SealRoll(RED))
+    refused(rolled, AssignColoursAtRandom(7), "colour-deal")
+
+
+def test_family_assigned_colours_are_chosen_in_seat_order_and_seat_0_starts():
+    state = new_game(GameSetup(family(FamilyMode.ASSIGNED, Scoring.BASIC), ("A", "B", "C")))
+    assert state.turn.step is Step.COLOUR_CHOICE and whose_move(state) == 0
+    for colour in (GREEN, BLUE, RED):
+        state = apply(state, ChooseColour(colour))
+    assert state.colours == ((GREEN,), (BLUE,), (RED,)) and state.neutral is None
+    assert state.turn.step is Step.START and whose_move(state) == 0
+
+
+def test_family_free_modes_need_no_colours():
+    state = new_game(GameSetup(family(FamilyMode.FREESTYLE, Scoring.BASIC), ("A", "B")))
+    assert state.turn.step is Step.START and whose_move(state) == 0
+    state = new_game(GameSetup(family(FamilyMode.RANDOM, Scoring.BASIC), ("A", "B")))
+    assert state.turn.step is Step.FAMILY_ROLL and is_chance_node(state)

@@ -1,0 +1,177 @@
+"""The whole game state as plain, versioned JSON, and back, exactly.
+
+A document looks like {"format": "villa-paletti/game", "version": 1, "state": {...}}.
+Records become objects, enums their values, sets sorted lists, and the log a list in which
+player and chance actions are {"action": name, ...} and physics facts use the facts'
+own form ({"fact": name, ...}). Reading checks every field against the record's types,
+so a bad or newer document fails with a `DocumentError` instead of a half-read game.
+"""
+
+from __future__ import annotations
+
+import json
+import types
+import typing
+from dataclasses import fields, is_dataclass
+from enum import Enum
+from typing import Any
+
+from .actions import ACTION_TYPES, FACT_TYPES
+from .errors import DocumentError
+from .facts import fact_from_json, fact_to_json
+from .state import GameState
+
+FORMAT = "villa-paletti/game"
+VERSION = 1
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, FACT_TYPES):
+        return fact_to_json(value)
+    if isinstance(value, Enum):
+        return value.value
+    if is_dataclass(value):
+        body = {f.name: _plain(getattr(value, f.name)) for f in fields(value)}
+        if type(value).__name__ in ACTION_TYPES:
+            return {"action": type(value).__name__, **body}
+        return body
+    if isinstance(value, (set, frozenset)):
+        return sorted(_plain(v) for v in value)
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _entry(data: Any) -> Any:
+    """One log entry: an action or a fact."""
+    if not isinstance(data, dict):
+        raise DocumentError(f"a log entry must be an object, not {data!r}")
+    if "fact" in data:
+        return fact_from_json(data)
+    name = data.get("action")
+    if name not in ACTION_TYPES:
+        raise DocumentError(f"unknown action {name!r} in the log")
+    body = {k: v for k, v in data.items() if k != "action"}
+    return _read(ACTION_TYPES[name], body)
+
+
+def _read(tp: Any, data: Any) -> Any:
+    origin = typing.get_origin(tp)
+    args = typing.get_args(tp)
+    if tp is Any:
+        return [_entry(d) for d in data] if isinstance(data, list) else data
+    if origin in (typing.Union, types.UnionType):
+        if data is None and type(None) in args:
+            return None
+        errors = []
+        for option in (a for a in args if a is not type(None)):
+            try:
+                return _read(option, data)
+            except (DocumentError, ValueError) as error:
+                errors.append(str(error))
+        raise DocumentError(f"{data!r} fits none of {tp}: {'; '.join(errors)}")
+    if origin is tuple:
+        if not isinstance(data, list):
+            raise DocumentError(f"expected a list, got {data!r}")
+        if len(args) == 2 and args[1] is Ellipsis:
+            if args[0] is Any:
+                return tuple(_entry(d) for d in data)
+            return tuple(_read(args[0], d) for d in data)
+        if len(args) != len(data):
+            raise DocumentError(f"expected {len(args)} items, got {len(data)}")
+        return tuple(_read(a, d) for a, d in zip(args, data))
+    if origin is frozenset:
+        if not isinstance(data, list):
+            raise DocumentError(f"expected a list, got {data!r}")
+        return frozenset(_read(args[0], d) for d in data)
+    if origin is dict:
+        if not isinstance(data, dict):
+            raise DocumentError(f"expected an object, got {data!r}")
+        return {_key(args[0], k): _read(args[1], v) for k, v in data.items()}
+    if isinstance(tp, type) and issubclass(tp, Enum):
+        try:
+            return tp(data)
+        except ValueError:
+            raise DocumentError(f"{data!r} is not a {tp.__name__}") from None
+    if is_dataclass(tp):
+        if not isinstance(data, dict):
+            raise DocumentError(f"expected a {tp.__name__} object, got {data!r}")
+        hints = typing.get_type_hints(tp)
+        names = {f.name for f in fields(tp)}
+        extra = set(data) - names
+        if extra:
+            raise DocumentError(f"unknown fields in {tp.__name__}: {sorted(extra)}")
+        missing = names - set(data)
+        if missing:
+            raise DocumentError(f"missing fields in {tp.__name__}: {sorted(missing)}")
+        try:
+            return tp(**{name: _read(hints[name], data[name]) for name in names})
+        except (TypeError, ValueError) as error:
+            raise DocumentError(f"a bad {tp.__name__}: {error}") from error
+    if tp is bool:
+        if not isinstance(data, bool):
+            raise DocumentError(f"expected true or false, got {data!r}")
+        return data
+    if tp is int:
+        if isinstance(data, bool) or not isinstance(data, int):
+            raise DocumentError(f"expected a whole number, got {data!r}")
+        return data
+    if tp is float:
+        if isinstance(data, bool) or not isinstance(data, (int, float)):
+            raise DocumentError(f"expected a number, got {data!r}")
+        return float(data)
+    if tp is str:
+        if not isinstance(data, str):
+            raise DocumentError(f"expected text, got {data!r}")
+        return data
+    raise DocumentError(f"cannot read a {tp}")
+
+
+def _key(tp: Any, key: str) -> Any:
+    if tp is int:
+        try:
+            return int(key)
+        except ValueError:
+            raise DocumentError(f"expected a number as key, got {key!r}") from None
+    return _read(tp, key)
+
+
+def state_to_json(state: GameState) -> dict[str, Any]:
+    """The whole state (setup, villa, turn, seal, result and log) as a plain dict."""
+    return {"format": FORMAT, "version": VERSION, "state": _plain(state)}
+
+
+def state_from_json(document: Any) -> GameState:
+    """Inverse of `state_to_json`; a `DocumentError` for anything else."""
+    if not isinstance(document, dict) or document.get("format") != FORMAT:
+        raise DocumentError("not a saved Villa Paletti game")
+    version = document.get("version")
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise DocumentError(f"the document has no valid version ({version!r})")
+    if version > VERSION:
+        raise DocumentError(f"the game was saved by a newer version (format {version}); "
+                            f"this version reads up to format {VERSION}")
+    if version < 1:
+        raise DocumentError(f"unknown format version {version}")
+    if "state" not in document:
+        raise DocumentError("the document holds no game state")
+    try:
+        return _read(GameState, document["state"])
+    except DocumentError:
+        raise
+    except (ValueError, TypeError, KeyError, AttributeError) as error:
+        raise DocumentError(f"a damaged game state: {error}") from error
+
+
+def dumps(state: GameState) -> str:
+    return json.dumps(state_to_json(state), sort_keys=True)
+
+
+def loads(text: str) -> GameState:
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise DocumentError(f"not JSON: {error}") from error
+    return state_from_json(document)
