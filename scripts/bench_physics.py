@@ -1,0 +1,310 @@
+#!/usr/bin/env python3
+"""Benchmark of the physics core: rest, cost, fidelity against statics, pulling.
+
+    scripts/bench_physics.py            # the full run, as a table
+    scripts/bench_physics.py --json     # the same, as one JSON object
+    scripts/bench_physics.py --quick    # small counts, for a first look
+
+Costs are CPU time of this process, best of three runs (the machine's other work can
+only add to them), with the wall-clock figure beside it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from panda3d.core import Point3, Vec3  # noqa: E402
+
+from villa.physics import PRESETS, Villa, random_layout  # noqa: E402
+from villa.physics import geometry  # noqa: E402
+from villa.physics.dimensions import (BASE, COLUMN_HEIGHT, FLOOR_THICKNESS, FLOORS, ColumnSpot,  # noqa: E402
+                                      FloorSpot, Layout, column_spec, surface_z)
+from villa.rules.pieces import ALL_COLUMNS  # noqa: E402
+
+FRAME = 1 / 60
+
+
+def _positions(villa: Villa) -> dict:
+    return {p: villa.nodes[p].getPos() for p in villa.nodes}
+
+
+def _drift_mm(villa: Villa, before: dict, skip=()) -> float:
+    return max(((villa.nodes[p].getPos() - before[p]).length() * 10 for p in before
+                if p not in skip and p in villa.nodes), default=0.0)
+
+
+# --- rest ---
+
+def rest(layouts: list[Layout], seconds: float) -> dict:
+    worst_drift, settle_times, collapses, unsettled = 0.0, [], 0, 0
+    for layout in layouts:
+        villa = Villa.from_layout(layout)
+        before = _positions(villa)
+        settled_at = None
+        drift = 0.0
+        while villa.time < seconds - 1e-9:
+            villa.advance(FRAME)
+            if settled_at is None and villa.settled:
+                settled_at = villa.time
+            if villa.ticks % 480 == 0:
+                drift = max(drift, _drift_mm(villa, before))
+        drift = max(drift, _drift_mm(villa, before))
+        worst_drift = max(worst_drift, drift)
+        collapses += villa.collapse is not None
+        if settled_at is None:
+            unsettled += 1
+        else:
+            settle_times.append(settled_at)
+    return {
+        "layouts": len(layouts),
+        "max_drift_mm": round(worst_drift, 3),
+        "settle_s": round(max(settle_times), 3) if settle_times else None,
+        "unsettled": unsettled,
+        "collapses": collapses,
+    }
+
+
+def awake_creep(layouts: list[Layout], seconds: float) -> float:
+    """Largest drift (mm) of any piece of a settled villa kept awake for `seconds`, as during a long pull."""
+    worst = 0.0
+    for layout in layouts:
+        villa = Villa.from_layout(layout)
+        villa.run_until_settled(10)
+        before = _positions(villa)
+        villa.keep_awake()
+        villa.advance(seconds)
+        worst = max(worst, _drift_mm(villa, before))
+    return round(worst, 3)
+
+
+# --- cost ---
+
+def _time_frames(villa: Villa, frames: int) -> tuple[float, float]:
+    cpu, wall = time.process_time(), time.perf_counter()
+    for _ in range(frames):
+        villa.step(FRAME)
+    return (time.process_time() - cpu) / frames * 1000, (time.perf_counter() - wall) / frames * 1000
+
+
+def cost(layout: Layout, frames: int, repeats: int = 3) -> dict:
+    """Milliseconds (CPU, wall) per 1/60 s frame, every body kept awake and then all asleep.
+
+    The best of `repeats` runs: the other programs on the machine only ever add time.
+    """
+    villa = Villa.from_layout(layout)
+    villa.advance(0.5)
+    villa.keep_awake()  # every body awake throughout
+    awake = min(_time_frames(villa, frames) for _ in range(repeats))
+    villa.keep_awake(False)
+    villa.run_until_settled(10)
+    asleep = min(_time_frames(villa, frames) for _ in range(repeats))
+    return {"bodies": len(villa.nodes) - 1, "awake_ms": awake, "asleep_ms": asleep}
+
+
+# --- fidelity against statics ---
+
+def _trial(rng: random.Random) -> tuple[Layout, float] | None:
+    """A floor of random colour and turn on 2 to 5 columns at random spots, and its statics margin."""
+    level = rng.randint(1, 5)
+    yaw = rng.uniform(0, 360)
+    outline = geometry.transform(FLOORS[level].outline, 0, 0, yaw)
+    ids = rng.sample([c.id for c in ALL_COLUMNS], rng.randint(2, 5))
+    xs, ys = [p[0] for p in outline], [p[1] for p in outline]
+    spots: list[ColumnSpot] = []
+    for cid in ids:
+        r = column_spec(cid).radius
+        for _ in range(200):
+            x, y = rng.uniform(min(xs), max(xs)), rng.uniform(min(ys), max(ys))
+            if (geometry.signed_distance(outline, x, y) > r + 0.1 and math.hypot(x, y) + r < BASE.site_radius
+                    and all(math.hypot(x - s.x, y - s.y) > r + column_spec(s.column).radius + 0.2 for s in spots)):
+                spots.append(ColumnSpot(cid, 0, x, y))
+                break
+    if len(spots) < 2:
+        return None
+    feet = [p for s in spots for p in geometry.transform(column_spec(s.column).footprint(), s.x, s.y, 0)]
+    margin = geometry.support_margin(feet, 0.0, 0.0)  # the floor's centre of mass is its origin
+    return Layout("trial", tuple(spots), (FloorSpot(level, 0.0, 0.0, yaw),)), margin
+
+
+def fidelity(trials: int, clear_cm: float = 0.5, seconds: float = 4.0) -> dict:
+    rng = random.Random(2001)
+    agree = clear = stood = fell = 0
+    disagreements = []
+    for t in range(trials):
+        made = None
+        while made is None:
+            made = _trial(rng)
+        layout, margin = made
+        if abs(margin) < clear_cm:
+            continue
+        clear += 1
+        villa = Villa()
+        floor = layout.floors[0]
+        for s in layout.columns:
+            villa.add_column(s.column, Point3(s.x, s.y, surface_z(0) + COLUMN_HEIGHT / 2))
+        villa.add_floor(floor.level, Point3(0, 0, surface_z(1) - FLOOR_THICKNESS / 2), floor.yaw)
+        villa.watch.reset()
+        while villa.time < seconds and villa.collapse is None:
+            villa.advance(FRAME * 6)
+            if villa.settled:
+                break
+        stands = villa.collapse is None
+        stood += stands
+        fell += not stands
+        if stands == (margin > 0):
+            agree += 1
+        else:
+            disagreements.append({"trial": t, "margin_cm": round(margin, 2), "stood": stands})
+    return {"trials": trials, "clear": clear, "agreement": round(agree / clear, 4) if clear else None,
+            "stood": stood, "fell": fell, "disagreements": disagreements[:10]}
+
+
+# --- pulling ---
+
+def free_pulls() -> dict:
+    """Each free column of the preset "free corners": lifted out, carried over the floor, set down."""
+    worst, placed = 0.0, 0
+    free = [f"{c}-thin-3" for c in ("blue", "red", "yellow", "green")]
+    for column in free:
+        villa = Villa.from_layout(PRESETS["free corners"])
+        villa.run_until_settled(5)
+        before = _positions(villa)
+        pos = villa.nodes[column].getPos()
+        pull = villa.grab(column, pos + Point3(0, -0.5, 1.0))
+        pull.aim(pos + Point3(0, -3, 0))
+        for _ in range(90):
+            villa.step(FRAME)
+            worst = max(worst, _drift_mm(villa, before, skip=(column,)))
+        pull.aim(Point3(1.5 * free.index(column) - 2, -2, 0))
+        for _ in range(120):
+            villa.step(FRAME)
+            worst = max(worst, _drift_mm(villa, before, skip=(column,)))
+        pull.place()
+        for _ in range(600):
+            villa.step(FRAME)
+            if pull.state == "placed":
+                break
+        villa.run_until_settled(10)
+        fact = pull.result()
+        placed += bool(fact and fact.level == 1 and fact.footprint_inside and villa.collapse is None)
+    return {"max_disturbance_mm": round(worst, 3), "placed_ok": placed, "pulls": len(free)}
+
+
+def loaded_pull() -> dict:
+    """The thick column under the blue floor's edge, pulled outward at 3 cm/s, with and without steadying."""
+    out = {}
+    for steady in (False, True):
+        villa = Villa.from_layout(PRESETS["rings"])
+        villa.run_until_settled(5)
+        floor = villa.nodes["floor-1"].getPos()
+        pos = villa.nodes["red-thick"].getPos()
+        pull = villa.grab("red-thick", pos + Point3(0, 0, 1), steady=steady)
+        away = Vec3(pos.x, pos.y, 0).normalized()
+        for i in range(600):
+            pull.aim(pos + Point3(0, 0, 1) + away * (1 + i * 0.05))
+            villa.step(FRAME)
+            if pull.state != "pulling":
+                break
+        key = "steadied" if steady else "unsteadied"
+        out[f"{key}_floor_drag_mm"] = round((villa.nodes["floor-1"].getPos() - floor).length() * 10, 2)
+        out[f"{key}_came_out"] = pull.state == "carrying"
+    return out
+
+
+def overhang_pull() -> dict:
+    """The only column under the blue floor's far corner, pulled out: the floor must come down."""
+    layout = Layout("corner", (ColumnSpot("red-thick", 0, -6, -3), ColumnSpot("blue-thick", 0, -6, 3),
+                               ColumnSpot("green-hex", 0, -2.5, 0), ColumnSpot("red-thin-1", 0, 9, 0)),
+                    (FloorSpot(1, 0, 0, 0),))
+    villa = Villa.from_layout(layout)
+    villa.run_until_settled(5)
+    pos = villa.nodes["red-thin-1"].getPos()
+    pull = villa.grab("red-thin-1", pos + Point3(0.7, 0, 0))
+    pull.aim(pos + Point3(6, 0, 0))
+    start = villa.time
+    for _ in range(300):
+        villa.step(FRAME)
+        if villa.collapse:
+            break
+    c = villa.collapse
+    return {"collapsed": c is not None, "piece": c.piece if c else None,
+            "cause": c.cause.value if c else None, "after_s": round(c.at_s - start, 3) if c else None}
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--random", type=int, default=200, help="random set-up layouts for the rest test")
+    parser.add_argument("--tall", type=int, default=50, help="random villas of 2 to 5 floors for the rest test")
+    parser.add_argument("--seconds", type=float, default=60.0, help="simulated seconds each layout stands")
+    parser.add_argument("--fidelity", type=int, default=300, help="single-floor trials against statics")
+    parser.add_argument("--frames", type=int, default=600, help="frames timed for the cost")
+    parser.add_argument("--quick", action="store_true", help="small counts: 10 random, 5 tall, 10 s, 40 trials")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.random, args.tall, args.seconds, args.fidelity, args.frames = 10, 5, 10.0, 40, 200
+
+    started = time.perf_counter()
+    setups = list(PRESETS.values()) + [random_layout(seed) for seed in range(args.random)]
+    rest_setups = rest(setups, args.seconds)
+    tall = [random_layout(1000 + seed, 2 + seed % 4) for seed in range(args.tall)]
+    rest_tall = rest(tall, args.seconds) if tall else None
+    creep_setup = awake_creep(setups[:10], 10.0)
+    creep_tall = awake_creep(tall[:10], 10.0)
+    cost_setup = cost(PRESETS["rings"], args.frames)
+    cost_tall = cost(random_layout(1003, 5), args.frames)
+    fid = fidelity(args.fidelity)
+    free = free_pulls()
+    loaded = loaded_pull()
+    overhang = overhang_pull()
+
+    result = {
+        "rest_max_drift_mm": rest_setups["max_drift_mm"],
+        "rest_settle_s": rest_setups["settle_s"],
+        "rest_layouts": rest_setups["layouts"],
+        "rest_collapses": rest_setups["collapses"],
+        "rest_unsettled": rest_setups["unsettled"],
+        "rest_seconds": args.seconds,
+        "rest_tall_layouts": rest_tall["layouts"] if rest_tall else 0,
+        "rest_tall_max_drift_mm": rest_tall["max_drift_mm"] if rest_tall else None,
+        "rest_tall_settle_s": rest_tall["settle_s"] if rest_tall else None,
+        "rest_tall_collapses": rest_tall["collapses"] if rest_tall else None,
+        "rest_tall_unsettled": rest_tall["unsettled"] if rest_tall else None,
+        "awake_10s_creep_mm": creep_setup,
+        "awake_10s_creep_tall_mm": creep_tall,
+        "awake_ms_per_frame": round(cost_setup["awake_ms"][0], 3),
+        "awake_wall_ms_per_frame": round(cost_setup["awake_ms"][1], 3),
+        "awake_bodies": cost_setup["bodies"],
+        "asleep_ms_per_frame": round(cost_setup["asleep_ms"][0], 4),
+        "awake_tall_ms_per_frame": round(cost_tall["awake_ms"][0], 3),
+        "awake_tall_bodies": cost_tall["bodies"],
+        "fidelity_agreement": fid["agreement"],
+        "fidelity_trials": fid["trials"],
+        "fidelity_clear_trials": fid["clear"],
+        "fidelity_stood": fid["stood"],
+        "fidelity_fell": fid["fell"],
+        "fidelity_disagreements": fid["disagreements"],
+        "free_pull_max_disturbance_mm": free["max_disturbance_mm"],
+        "free_pull_placed_ok": f"{free['placed_ok']}/{free['pulls']}",
+        "loaded_pull": loaded,
+        "overhang_pull": overhang,
+        "bench_wall_s": round(time.perf_counter() - started, 1),
+    }
+    if args.json:
+        print(json.dumps(result))
+    else:
+        for key, value in result.items():
+            print(f"{key:32} {value}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

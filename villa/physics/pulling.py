@@ -1,0 +1,334 @@
+"""Pulling a column with the mouse, carrying it up and setting it on the top floor.
+
+The hand is a spring from the grabbed point to the target, damped and capped in force,
+applied as an impulse before every physics step. Under a loaded floor friction wins
+against a weak pull and the floor drags along, as with the real hook; a free column
+follows at once. Once the column is out from under every floor it is carried: a
+stiffer spring on its centre, its weight borne, kept upright, lifted clear of the
+villa before it follows the mouse across.
+
+Life of a pull (`state`):
+  "pulling"  -> the column is still under (or on) the villa; aim at a point or a ray
+  "carrying" -> it is free; it rises to `carry_z` and follows the aim
+  "lowering" -> `place()` was called; it sinks onto the surface beneath it
+  "placed"   -> it is let go; once `villa.settled`, `result()` gives ColumnPlaced
+  "aborted"  -> `abort()` put the villa back as it was when the column was grabbed
+  "taken out"-> `take_out()` removed it from the villa; `result()` gives ColumnTakenOut
+  "dropped"  -> the villa collapsed while it was in hand; it was let go
+"""
+
+from __future__ import annotations
+
+import math
+
+from panda3d.core import Point3, Quat, Vec3
+
+from villa.physics import bodies, geometry, survey
+from villa.physics.dimensions import BASE, COLUMN_HEIGHT, FLOORS, GRAVITY, column_spec
+from villa.rules.facts import ColumnPlaced, ColumnTakenOut
+
+PULL_STIFFNESS = 200.0      # kg/s²: 1 cm of stretch pulls with 2 N
+PULL_MAX_FORCE = 300.0      # kg·cm/s² = 3 N: enough to slide a column out under a floor's weight
+CARRY_STIFFNESS = 400.0
+CARRY_MAX_FORCE = 500.0     # 5 N, on top of the column's weight
+UPRIGHT_RATE = 20.0         # 1/s: how fast a carried column is turned upright
+CLEARANCE = 1.0             # cm a carried column's foot keeps above everything
+LIFT_SPEED = 20.0           # cm/s when rising clear of the villa
+LOWER_SPEED = 4.0           # cm/s when setting it down
+FREE_MARGIN = 0.3           # cm between a free column and the outline of any floor above it
+STEADY_LIFT = 0.1           # cm: "lightly lifted" (rule 1)
+STEADY_LIFT_SPEED = 1.0     # cm/s: gently, or what stands on the floor is jolted
+STALL_CHECKS = 15           # 1/60 s checks a lowered column may hang without sinking before it is let go
+
+
+class PlacementError(ValueError):
+    """The column or floor cannot be set down here; the message says why."""
+
+
+class Pull:
+    def __init__(self, villa, column: str, point: Point3, steady: bool = False) -> None:
+        if villa.collapse is not None:
+            raise PlacementError("the villa has collapsed")
+        if column not in villa.nodes:
+            raise PlacementError(f"{column} is not in the villa")
+        self.villa = villa
+        self.column = column
+        self.np = villa.nodes[column]
+        self.body = self.np.node()
+        self.grab_local = self.np.getRelativePoint(villa.root, Point3(point))
+        self.grab_z = Point3(point).z
+        self.target = Point3(point)
+        self.state = "pulling"
+        self.start_poses = villa.poses()
+        where = survey.standing(villa, column)
+        self.from_level = where.level if where else 0
+        self.steadied: str | None = None
+        self._steady_pose: tuple[Point3, Quat] | None = None
+        self._lift_z: float | None = None
+        self._aim_xy: tuple[float, float] | None = None
+        self._stalled = 0
+        villa.hold(column)
+        villa.wake()
+        self.body.setDeactivationEnabled(False)
+        villa.add_controller(self)
+        self.steady = steady
+        self._check_free()
+
+    # --- the mouse ---
+
+    def aim(self, point: Point3) -> None:
+        """Drive toward this world point: the grabbed point while pulling; once carrying, only its
+        x and y count (the column moves across at the carrying height)."""
+        point = Point3(point)
+        if self.state == "pulling":
+            self.target = point
+        elif self.state == "carrying":
+            self._aim_xy = (point.x, point.y)
+
+    def aim_ray(self, origin: Point3, direction: Vec3) -> None:
+        """Aim where a mouse ray meets the working plane: the grab height while pulling,
+        the carrying height once the column is free."""
+        z = self.grab_z if self.state == "pulling" else self.carry_z()
+        direction = Vec3(direction)
+        if abs(direction.z) < 1e-9:
+            return
+        t = (z - origin.z) / direction.z
+        if t > 0:
+            self.aim(Point3(origin) + direction * t)
+
+    @property
+    def steady(self) -> bool:
+        return self.steadied is not None
+
+    @steady.setter
+    def steady(self, on: bool) -> None:
+        """Hold the floor this column carries in place, lightly lifted (rule 1), or let it go."""
+        if on and self.steadied is None and self.state == "pulling":
+            above = [lv for lv in self.villa.floor_levels if survey.carries(self.villa, self.column, lv)]
+            if above:
+                self.steadied = f"floor-{above[0]}"
+                floor = self.villa.nodes[self.steadied]
+                self._steady_pose = (floor.getPos(), floor.getQuat())
+                floor.node().setKinematic(True)  # lifted gently in `before_tick`
+                self.villa.loose_changed()
+        elif not on and self.steadied is not None:
+            self._set_floor_down()
+
+    def _set_floor_down(self) -> None:
+        """Set the steadied floor back exactly where it lay, and let it bear on its columns again."""
+        floor = self.villa.nodes[self.steadied]
+        floor.setPosQuat(*self._steady_pose)
+        body = floor.node()
+        body.setKinematic(False)
+        self.villa.loose_changed()
+        body.setLinearVelocity(Vec3(0, 0, 0))
+        body.setAngularVelocity(Vec3(0, 0, 0))
+        body.setActive(True, True)
+        self.steadied = None
+
+    # --- where it is ---
+
+    def is_free(self) -> bool:
+        """Is the column out from under every floor above the level it came from?"""
+        pos = self.np.getPos()
+        r = column_spec(self.column).radius
+        for level in self.villa.floor_levels:
+            if level <= self.from_level or f"floor-{level}" in self.villa.in_hand:
+                continue
+            floor = self.villa.nodes[f"floor-{level}"]
+            local = floor.getRelativePoint(self.villa.root, pos)
+            if geometry.signed_distance(FLOORS[level].outline, local.x, local.y) > -(r + FREE_MARGIN):
+                return False
+            # the floor's box slabs reach a little past its drawn outline: still under them?
+            reach = r + FREE_MARGIN
+            for cx, cy, hx, hy in bodies.floor_slabs(level):
+                dx, dy = max(abs(local.x - cx) - hx, 0.0), max(abs(local.y - cy) - hy, 0.0)
+                if dx * dx + dy * dy < reach * reach:
+                    return False
+        return True
+
+    def carry_z(self) -> float:
+        """Height of a carried column's centre: its foot clear of everything in the villa."""
+        top = 0.0
+        for piece, np in self.villa.nodes.items():
+            if piece in ("table", self.column):
+                continue
+            if piece.startswith("floor-"):
+                spec = FLOORS[int(piece[6:])]
+                top = max(top, np.getZ() + spec.thickness / 2 + spec.radius * math.sin(math.radians(self.villa.tilt_deg(piece))))
+            elif piece != "base":
+                top = max(top, np.getZ() + COLUMN_HEIGHT / 2)
+        return top + CLEARANCE + COLUMN_HEIGHT / 2
+
+    def surface_below(self) -> tuple[int, str | None, float] | None:
+        """(level, column stood on or None, z of that surface) straight under the column, or None."""
+        pos = self.np.getPos()
+        best = None
+        for level in self.villa.floor_levels:
+            if f"floor-{level}" in self.villa.in_hand:
+                continue
+            floor = self.villa.nodes[f"floor-{level}"]
+            local = floor.getRelativePoint(self.villa.root, pos)
+            if geometry.contains(FLOORS[level].outline, local.x, local.y):
+                z = self.villa.root.getRelativePoint(floor, Point3(local.x, local.y, FLOORS[level].thickness / 2)).z
+                if best is None or z > best[2]:
+                    best = (level, None, z)
+        r = column_spec(self.column).radius
+        for other in self.villa.columns:
+            if other == self.column or other in self.villa.in_hand:
+                continue
+            o = self.villa.nodes[other].getPos()
+            if math.hypot(o.x - pos.x, o.y - pos.y) < column_spec(other).radius + r * 0.5:
+                where = survey.standing(self.villa, other)
+                z = o.z + COLUMN_HEIGHT / 2
+                if where and (best is None or z > best[2]):
+                    best = (where.level, other, z)
+        if best is None:
+            if math.hypot(pos.x, pos.y) < BASE.radius:
+                best = (0, None, BASE.top_z)
+        return best
+
+    def preview(self) -> ColumnPlaced | None:
+        """What setting the column down straight below would report (not yet settled): for the GUI's hints."""
+        below = self.surface_below()
+        if below is None:
+            return None
+        level, on_column, _ = below
+        inside = self._footprint_inside_at(level)
+        return ColumnPlaced(self.column, level, inside, on_column)
+
+    def _footprint_inside_at(self, level: int) -> bool:
+        spec = column_spec(self.column)
+        pos = self.np.getPos()
+        foot = geometry.transform(spec.footprint(), pos.x, pos.y, self.np.getH())
+        if level == 0:
+            return all(math.hypot(x, y) <= BASE.site_radius for x, y in foot)
+        floor = self.villa.nodes[f"floor-{level}"]
+        local = [floor.getRelativePoint(self.villa.root, Point3(x, y, pos.z)) for x, y in foot]
+        return geometry.polygon_inside([(p.x, p.y) for p in local], FLOORS[level].outline)
+
+    # --- actions ---
+
+    def place(self) -> None:
+        """Set the carried column down on the surface straight below it."""
+        if self.state != "carrying":
+            raise PlacementError("only a column that is free of the villa can be set down")
+        if self.surface_below() is None:
+            raise PlacementError("there is no floor under the column")
+        self._stalled = 0
+        self.state = "lowering"
+
+    def abort(self) -> None:
+        """Give up: the villa is put back exactly as it stood when the column was grabbed."""
+        if self.state in ("placed", "aborted", "taken out"):
+            return
+        if self.villa.collapse is not None:
+            raise PlacementError("the villa has collapsed; nothing can be put back")
+        self._finish()
+        self.villa.restore(self.start_poses)
+        self.state = "aborted"
+
+    def take_out(self) -> None:
+        """Remove the free column from the villa altogether (a failed objection's forfeit)."""
+        if self.state not in ("carrying", "lowering"):
+            raise PlacementError("only a column that is free of the villa can be taken out")
+        self._finish()
+        self.villa.remove(self.column)
+        self.state = "taken out"
+
+    def result(self) -> ColumnPlaced | ColumnTakenOut | None:
+        """The fact, once the column is down (or out) and the villa has settled; else None."""
+        if not self.villa.settled:
+            return None
+        if self.state == "placed":
+            return survey.column_placed(self.villa, self.column)
+        if self.state == "taken out":
+            return ColumnTakenOut(self.column)
+        return None
+
+    def _let_go(self) -> None:
+        self._finish()
+        self.state = "placed"
+
+    def _finish(self) -> None:
+        if self.steadied is not None:
+            self._set_floor_down()
+        self.villa.remove_controller(self)
+        self.villa.let_go(self.column)
+        if self.column in self.villa.nodes:
+            self.body.setDeactivationEnabled(True)
+            self.body.setGravity(Vec3(0, 0, -GRAVITY))
+        self.villa.wake()
+
+    # --- every physics step ---
+
+    def before_tick(self, dt: float) -> None:
+        if self.steadied is not None:
+            floor = self.villa.nodes[self.steadied]
+            goal = self._steady_pose[0].z + STEADY_LIFT
+            floor.setZ(min(goal, floor.getZ() + STEADY_LIFT_SPEED * dt))
+        if self.state == "pulling":
+            # The spring runs from the grabbed point, but pulls through the column's centre:
+            # a pull off-centre tips the column in Bullet's soft contacts until its rim wedges
+            # under the floor and lifts it, which a clamped wooden column does not do.
+            offset = self._world_offset()
+            target = self.target - offset
+            self._spring(self.np.getPos(self.villa.root), target, PULL_STIFFNESS, PULL_MAX_FORCE, Vec3(0, 0, 0), dt)
+        elif self.state in ("carrying", "lowering"):
+            self._carry(dt)
+
+    def after_check(self) -> None:
+        """Every 1/60 s: notice when the column comes free, or touches down."""
+        if self.villa.collapse is not None and self.state in ("pulling", "carrying", "lowering"):
+            self._let_go()
+            self.state = "dropped"
+            return
+        if self.state == "pulling":
+            self._check_free()
+        elif self.state == "lowering":
+            below = self.surface_below()
+            foot = self.np.getZ() - COLUMN_HEIGHT / 2
+            # let go on touching down, or once it stops sinking (it rests on something else)
+            self._stalled = self._stalled + 1 if self.body.getLinearVelocity().z > -0.2 else 0
+            if below is None or foot - below[2] < 0.03 or self._stalled > STALL_CHECKS:
+                self._let_go()
+
+    def _check_free(self) -> None:
+        if self.state == "pulling" and self.is_free():
+            if self.steadied is not None:
+                self._set_floor_down()
+            self.state = "carrying"
+            pos = self.np.getPos()
+            self._aim_xy = (pos.x, pos.y)
+            self._lift_z = pos.z
+            self.body.setGravity(Vec3(0, 0, 0))  # borne by the hand from now on
+
+    def _world_offset(self) -> Vec3:
+        return self.np.getQuat(self.villa.root).xform(Vec3(self.grab_local))
+
+    def _spring(self, at: Point3, to: Point3, k: float, cap: float, offset: Vec3, dt: float) -> None:
+        """A damped spring from `at` (on the body, `offset` from its centre) toward `to`, capped in force."""
+        m = self.body.getMass()
+        velocity = self.body.getLinearVelocity() + self.body.getAngularVelocity().cross(offset)
+        force = (to - at) * k - velocity * (2.0 * math.sqrt(k * m))
+        if force.length() > cap:
+            force *= cap / force.length()
+        self.body.applyImpulse(force * dt, Point3(offset))
+
+    def _carry(self, dt: float) -> None:
+        pos = self.np.getPos()
+        lift_to = self.carry_z()
+        if self.state == "lowering":
+            below = self.surface_below()
+            floor_z = below[2] + COLUMN_HEIGHT / 2 if below else pos.z
+            self._lift_z = max(floor_z - 0.1, self._lift_z - LOWER_SPEED * dt)
+            target = Point3(pos.x, pos.y, self._lift_z)
+        else:
+            self._lift_z = min(lift_to, self._lift_z + LIFT_SPEED * dt)
+            risen = pos.z > lift_to - 0.3
+            x, y = self._aim_xy if risen else (pos.x, pos.y)
+            target = Point3(x, y, self._lift_z)
+        self._spring(pos, target, CARRY_STIFFNESS, CARRY_MAX_FORCE, Vec3(0, 0, 0), dt)
+        # keep it upright, and stop it spinning
+        axis = self.villa.axis(self.column)
+        self.body.setAngularVelocity(axis.cross(Vec3(0, 0, 1)) * UPRIGHT_RATE)
