@@ -131,21 +131,7 @@ class Pull:
     def is_free(self) -> bool:
         """Is the column out from under every floor above the level it came from?"""
         pos = self.np.getPos()
-        r = column_spec(self.column).radius
-        for level in self.villa.floor_levels:
-            if level <= self.from_level or f"floor-{level}" in self.villa.in_hand:
-                continue
-            floor = self.villa.nodes[f"floor-{level}"]
-            local = floor.getRelativePoint(self.villa.root, pos)
-            if geometry.signed_distance(FLOORS[level].outline, local.x, local.y) > -(r + FREE_MARGIN):
-                return False
-            # the floor's box slabs reach a little past its drawn outline: still under them?
-            reach = r + FREE_MARGIN
-            for cx, cy, hx, hy in bodies.floor_slabs(level):
-                dx, dy = max(abs(local.x - cx) - hx, 0.0), max(abs(local.y - cy) - hy, 0.0)
-                if dx * dx + dy * dy < reach * reach:
-                    return False
-        return True
+        return not under_a_floor(self.villa, self.column, pos.x, pos.y, self.from_level)
 
     def carry_z(self) -> float:
         """Height of a carried column's centre: its foot clear of everything in the villa."""
@@ -332,3 +318,24 @@ class Pull:
         # keep it upright, and stop it spinning
         axis = self.villa.axis(self.column)
         self.body.setAngularVelocity(axis.cross(Vec3(0, 0, 1)) * UPRIGHT_RATE)
+
+
+def under_a_floor(villa, column: str, x: float, y: float, level: int) -> bool:
+    """Would `column`, standing at world (x, y) on `level`, be under any floor above that level?
+
+    Counts both a floor's drawn outline and its physics box slabs, which reach a little
+    past the outline (a column still under a slab lifts the floor as it rises).
+    """
+    reach = column_spec(column).radius + FREE_MARGIN
+    for floor_level in villa.floor_levels:
+        if floor_level <= level or f"floor-{floor_level}" in villa.in_hand:
+            continue
+        floor = villa.nodes[f"floor-{floor_level}"]
+        local = floor.getRelativePoint(villa.root, Point3(x, y, floor.getZ()))
+        if geometry.signed_distance(FLOORS[floor_level].outline, local.x, local.y) > -reach:
+            return True
+        for cx, cy, hx, hy in bodies.floor_slabs(floor_level):
+            dx, dy = max(abs(local.x - cx) - hx, 0.0), max(abs(local.y - cy) - hy, 0.0)
+            if dx * dx + dy * dy < reach * reach:
+                return True
+    return False
