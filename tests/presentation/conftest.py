@@ -1,0 +1,98 @@
+"""The one game window of the test session (Panda3D allows one ShowBase per process)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import time
+
+import pytest
+
+
+@pytest.fixture(scope="session")
+def stage(display):
+    """The window, opened once; the clock advances exactly 1/60 s per frame, so runs repeat."""
+    from villa.presentation.stage import WindowOptions, close_window, open_window, stage
+    already_open = stage.is_open  # another folder's tests may have opened it
+    open_window(WindowOptions(width=1280, height=720, sync_video=False, fixed_frame_rate=60))
+    yield stage
+    if not already_open:
+        close_window()
+
+
+@pytest.fixture
+def game(stage):
+    """A fresh game on the session's window; `game(layout=..., seed=...)` builds it."""
+    from villa.app.match import MatchOptions, new_match
+    from villa.presentation.game import GameScreen
+    screens = []
+
+    def start(**options) -> GameScreen:
+        screen = GameScreen(stage, new_match(MatchOptions(**options)))
+        screens.append(screen)
+        return screen
+
+    yield start
+    for screen in screens:
+        screen.close()
+
+
+@pytest.fixture
+def frames(stage):
+    """`frames(n)`: let the game run n frames (1/60 s of game time each)."""
+    def run(count: int = 1) -> None:
+        for _ in range(count):
+            stage.base.taskMgr.step()
+    return run
+
+
+class Mouse:
+    """The real X pointer, moved and clicked with xdotool."""
+
+    def __init__(self, stage) -> None:
+        if shutil.which("xdotool") is None:
+            pytest.fail("xdotool is not installed (scripts/test.sh installs it)")
+        self.stage = stage
+        self.window = str(stage.win.getWindowHandle().getIntHandle())
+
+    def _run(self, *args: str) -> None:
+        subprocess.run(["xdotool", *args], check=True, capture_output=True, timeout=10)
+        time.sleep(0.03)  # let the X server hand the event to the window before the next frame
+
+    def move(self, x: float, y: float) -> None:
+        self._run("mousemove", "--window", self.window, str(round(x)), str(round(y)))
+
+    def down(self) -> None:
+        self._run("mousedown", "1")
+
+    def up(self) -> None:
+        self._run("mouseup", "1")
+
+    def key(self, name: str) -> None:
+        self._run("key", name)
+
+    def hold(self, name: str, down: bool = True) -> None:
+        self._run("keydown" if down else "keyup", name)
+
+
+@pytest.fixture
+def mouse(stage):
+    pointer = Mouse(stage)
+    yield pointer
+    pointer.up()  # never leave a button or key held for the next test
+    pointer.hold("space", False)
+
+
+@pytest.fixture
+def on_screen(stage):
+    """`on_screen(point)`: the window pixel where a world point is drawn."""
+    from panda3d.core import Point2, Point3
+
+    def project(point) -> tuple[float, float]:
+        lens = stage.cam.node().getLens()
+        film = Point2()
+        if not lens.project(stage.cam.getRelativePoint(stage.render, Point3(point)), film):
+            raise AssertionError(f"{point} is not in view")
+        size = stage.win.getXSize(), stage.win.getYSize()
+        return (film.x + 1) / 2 * size[0], (1 - film.y) / 2 * size[1]
+    return project

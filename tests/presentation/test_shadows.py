@@ -1,0 +1,25 @@
+"""A shadow that nothing moved is not drawn again; one that something moved is."""
+
+from __future__ import annotations
+
+import pytest
+
+pytestmark = pytest.mark.gui
+
+
+def test_shadows_are_drawn_only_in_frames_after_something_moved(stage, game, frames):
+    screen = game(layout="rings", seed=2)
+    screen.villa.run_until_settled(10)
+    frames(4)
+    drawn = []
+    for turn in range(20):
+        screen.view.camera.orbit(3, 0)   # turning the view moves no shadow
+        frames()
+        drawn.append(screen.view.shadows.drawn_this_frame)
+    assert not any(drawn)
+
+    column = screen.referee.takeable()[0]
+    screen.pull = screen.villa.grab(column)
+    screen.pull.aim(screen.villa.nodes[column].getPos() + (0, -3, 0))
+    frames(2)
+    assert screen.view.shadows.drawn_this_frame

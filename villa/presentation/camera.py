@@ -1,0 +1,125 @@
+"""The orbiting camera: turns round a target, zooms and pans, glides to the top floor.
+
+It never goes under the table (a floor on pitch and height) and never clips into the
+villa: the camera is pushed back along its line of sight until it clears every
+piece's bounding sphere by more than the near plane.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Callable, Iterable
+
+from panda3d.core import Point3, Vec3
+
+NEAR = 1.0                 # cm: the lens's near plane
+CLEARANCE = NEAR * 2.5     # the near plane's corners reach past NEAR: keep well clear
+MIN_PITCH, MAX_PITCH = 6.0, 86.0   # degrees above the horizon
+MIN_DISTANCE, MAX_DISTANCE = 12.0, 260.0
+MIN_HEIGHT = 2.0           # above the table top
+TABLE_REACH = 90.0         # the target stays over the table
+GLIDE_RATE = 8.0           # 1/s: how fast the view catches up with where it is told to be
+
+Sphere = tuple[Point3, float]
+
+
+@dataclass
+class View:
+    target: Point3
+    heading: float   # degrees, 0 looks along +y
+    pitch: float     # degrees above the horizon
+    distance: float
+
+    def direction(self) -> Vec3:
+        """Unit vector from the target towards the camera."""
+        h, p = math.radians(self.heading), math.radians(self.pitch)
+        return Vec3(-math.sin(h) * math.cos(p), -math.cos(h) * math.cos(p), math.sin(p))
+
+
+def clear_distance(target: Point3, direction: Vec3, distance: float, obstacles: Iterable[Sphere]) -> float:
+    """The least distance >= `distance` along `direction` from `target` that is outside every sphere."""
+    obstacles = list(obstacles)
+    for _ in range(8):  # moving out of one sphere may land in another
+        pushed = distance
+        for centre, radius in obstacles:
+            reach = radius + CLEARANCE
+            offset = target - centre
+            b = offset.dot(direction)
+            c = offset.lengthSquared() - reach * reach
+            disc = b * b - c
+            if disc <= 0:
+                continue
+            exit_t = -b + math.sqrt(disc)
+            entry_t = -b - math.sqrt(disc)
+            if entry_t <= distance <= exit_t:
+                pushed = max(pushed, exit_t)
+        if pushed == distance:
+            return distance
+        distance = pushed
+    return distance
+
+
+class OrbitCamera:
+    def __init__(self, camera, lens, obstacles: Callable[[], Iterable[Sphere]]) -> None:
+        self.camera = camera
+        lens.setNearFar(NEAR, 600.0)
+        lens.setFov(42.0)
+        self.obstacles = obstacles
+        self.goal = View(Point3(0, 0, 12), heading=-35.0, pitch=32.0, distance=95.0)
+        self.view = View(Point3(self.goal.target), self.goal.heading, self.goal.pitch, self.goal.distance)
+        self.apply()
+
+    # --- what the player asks for ---
+
+    def orbit(self, d_heading: float, d_pitch: float) -> None:
+        self.goal.heading += d_heading
+        self.goal.pitch = min(MAX_PITCH, max(MIN_PITCH, self.goal.pitch + d_pitch))
+
+    def zoom(self, factor: float) -> None:
+        self.goal.distance = min(MAX_DISTANCE, max(MIN_DISTANCE, self.goal.distance * factor))
+
+    def pan(self, right: float, forward: float) -> None:
+        """Move the target across the table, in the camera's frame (cm)."""
+        h = math.radians(self.goal.heading)
+        move = Vec3(math.cos(h), -math.sin(h), 0) * right + Vec3(math.sin(h), math.cos(h), 0) * forward
+        target = self.goal.target + move
+        reach = math.hypot(target.x, target.y)
+        if reach > TABLE_REACH:
+            target.x, target.y = target.x * TABLE_REACH / reach, target.y * TABLE_REACH / reach
+        self.goal.target = target
+
+    def focus(self, point: Point3, distance: float | None = None) -> None:
+        """Glide to look at `point` (the top floor)."""
+        self.goal.target = Point3(point)
+        if distance is not None:
+            self.goal.distance = min(MAX_DISTANCE, max(MIN_DISTANCE, distance))
+
+    def snap(self) -> None:
+        """Jump to the goal at once (screenshots)."""
+        self.view = View(Point3(self.goal.target), self.goal.heading, self.goal.pitch, self.goal.distance)
+        self.apply()
+
+    # --- every frame ---
+
+    def update(self, dt: float) -> None:
+        k = 1.0 - math.exp(-GLIDE_RATE * dt)
+        v, g = self.view, self.goal
+        v.target += (g.target - v.target) * k
+        v.heading += (g.heading - v.heading) * k
+        v.pitch += (g.pitch - v.pitch) * k
+        v.distance += (g.distance - v.distance) * k
+        self.apply()
+
+    def apply(self) -> None:
+        v = self.view
+        direction = v.direction()
+        distance = clear_distance(v.target, direction, v.distance, self.obstacles())
+        position = v.target + direction * distance
+        position.z = max(position.z, MIN_HEIGHT)
+        self.camera.setPos(position)
+        self.camera.lookAt(v.target)
+
+    @property
+    def position(self) -> Point3:
+        return self.camera.getPos()

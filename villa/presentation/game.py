@@ -1,0 +1,370 @@
+"""The game screen: the villa on the table, the player's hand, and the referee, frame by frame.
+
+Each frame: read the mouse, aim the hand (the physics' `Pull` or `FloorLay`), step the
+physics on its fixed step, pose the scene, and tell the referee what the villa did
+once it has settled.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from panda3d.core import Point3, Vec3
+
+from villa import rules
+from villa.physics import survey
+from villa.physics.dimensions import BASE, COLUMN_HEIGHT, FLOORS, Layout
+from villa.physics.pulling import PlacementError
+from villa.presentation.controls import Controls, Handlers
+from villa.presentation.ghost import Ghost
+from villa.presentation.hud import Hud
+from villa.presentation.referee import Referee, column_label
+from villa.presentation.view import VillaView
+
+MAX_FRAME_DT = 0.1          # a stalled frame slows the villa down instead of jumping it
+SETTLE_TIMEOUT = 6.0        # seconds of simulated time to wait for the villa to come to rest
+TAKEABLE_GLOW = Vec3(0.07, 0.06, 0.02)
+HOVER_GLOW = Vec3(0.22, 0.18, 0.07)
+SUPPORT_GLOW = Vec3(0.05, 0.12, 0.22)   # the columns a floor being laid would rest on
+NO_GLOW = Vec3(0, 0, 0)
+BLOCKED_SHADE = (0.55, 0.55, 0.55, 1.0)
+
+
+@dataclass
+class Match:
+    """A game about to be played: the villa as built, and the players."""
+
+    layout: Layout
+    villa: object          # villa.physics.world.Villa
+    referee: Referee
+
+
+class GameScreen:
+    def __init__(self, stage, match: Match) -> None:
+        self.stage = stage
+        self.villa = match.villa
+        self.referee = match.referee
+        self.view = VillaView(stage)
+        self.hud = Hud(stage)
+        self.ghost = Ghost(self.view.scene.root)
+        self.controls = Controls(stage, self.view.camera, Handlers(
+            press=self.press, give_up=self.give_up, turn_floor=self.turn_floor,
+            propose_floor=self.propose_floor, answer=self.answer, focus_top=self.view.focus_top,
+            toggle_help=self.hud.toggle_controls))
+        self.pull = None            # villa.physics.Pull: the column in hand
+        self.lay = None             # villa.physics.FloorLay: the floor being laid
+        self.waiting_since: float | None = None   # simulated time a placement began to settle
+        self.collapse_reported = False
+        self.collapse_seen_at = 0.0
+        self.hover: str | None = None
+        self.hint: str | None = None              # what the hand's tooltip says
+        self._glow: dict[str, Vec3] = {}
+        self._shown_state = None
+        self.view.show_poses(self.villa.poses())
+        self.view.focus_top(snap=True)
+        self.hud.show_game(self.referee)
+        stage.task_mgr.add(self._frame_task, "villa frame", sort=-10)
+
+    def close(self) -> None:
+        """Take the game off the screen (the window stays open for the next)."""
+        self.stage.task_mgr.remove("villa frame")
+        self.controls.close()
+        self.hud.close()
+        self.ghost.hide()
+        self.view.close()
+
+    # --- the mouse ---
+
+    def mouse_ray(self, mouse: tuple[float, float]) -> tuple[Point3, Vec3]:
+        near, far = Point3(), Point3()
+        self.stage.cam.node().getLens().extrude(mouse, near, far)
+        render = self.stage.render
+        origin = render.getRelativePoint(self.stage.cam, near)
+        direction = render.getRelativePoint(self.stage.cam, far) - origin
+        direction.normalize()
+        return origin, direction
+
+    def pick(self, mouse: tuple[float, float]) -> tuple[str, Point3] | None:
+        return self.villa.pick(*self.mouse_ray(mouse))
+
+    @property
+    def busy(self) -> bool:
+        """The villa is settling after a placement: hands off until the referee has its fact."""
+        return self.waiting_since is not None
+
+    # --- the player's requests ---
+
+    def press(self, mouse) -> bool:
+        """A left press: take a column, set the carried one down, or lay the floor (True);
+        or nothing (False: the drag turns the view)."""
+        if self.referee.over or self.busy:
+            return False
+        if self.lay is not None:
+            if self.lay.state == "carrying":
+                self._try(self.lay.lower)
+            return True
+        if self.pull is not None:
+            if self.pull.state == "carrying":
+                refusal = self._landing_refusal()
+                if refusal:
+                    self.hud.flash(f"Not there: {refusal}", self.now)
+                else:
+                    self._try(self.pull.place)
+            return True
+        hit = self.pick(mouse)
+        if hit is None or hit[0] not in self.villa.columns:
+            return False
+        column, point = hit
+        if self.referee.step is rules.Step.TAKE_OUT:
+            if column not in self._objector_columns():
+                self.hud.flash("Pull out one of the objector's columns", self.now)
+                return True
+        else:
+            refusal = self.referee.submit(rules.TakeColumn(column))
+            if refusal:
+                self.hud.flash(refusal, self.now)
+                return True
+        self.pull = self.villa.grab(column, point, steady=self.controls.steadying)
+        return True
+
+    def give_up(self) -> None:
+        """Esc or a right click: give up the build under way (the column goes back, blocked),
+        or the floor being laid."""
+        if self.busy:
+            return
+        if self.lay is not None and self.lay.state == "carrying":
+            refusal = self.referee.submit(rules.GiveUpFloor())
+            if refusal:
+                self.hud.flash(refusal, self.now)
+                return
+            self.lay.cancel()
+            self.lay = None
+            self.hud.flash("The floor goes back in the box", self.now)
+            return
+        if self.pull is None or self.pull.state not in ("pulling", "carrying"):
+            return
+        if self.referee.step is not rules.Step.TAKE_OUT:
+            refusal = self.referee.submit(rules.Abort())
+            if refusal:
+                self.hud.flash(refusal, self.now)
+                return
+            self.hud.flash(f"{self.pull.column} goes back, and may not be chosen again", self.now)
+        self._try(self.pull.abort)
+        self.pull = None
+
+    def turn_floor(self, degrees: float) -> bool:
+        if self.lay is None or self.lay.state != "carrying":
+            return False
+        self.lay.turn(degrees)
+        return True
+
+    def propose_floor(self) -> None:
+        if self.pull is None and self.lay is None:
+            refusal = self.referee.submit(rules.ProposeFloor())
+            self.hud.flash(refusal or "A new floor is proposed", self.now)
+
+    def answer(self, objects: bool) -> None:
+        if self.referee.step is rules.Step.ASK:
+            refusal = self.referee.submit(rules.Object() if objects else rules.Decline())
+            if refusal:
+                self.hud.flash(refusal, self.now)
+
+    def _try(self, action) -> None:
+        try:
+            action()
+        except PlacementError as refusal:
+            self.hud.flash(str(refusal), self.now)
+
+    # --- every frame ---
+
+    @property
+    def now(self) -> float:
+        return self.stage.clock.getFrameTime()
+
+    def _frame_task(self, task):
+        self.frame(min(self.stage.clock.getDt(), MAX_FRAME_DT))
+        return task.cont
+
+    def frame(self, dt: float) -> None:
+        self.controls.update(dt)
+        mouse = self.controls.mouse()
+        self._aim_hand(mouse)
+        self.villa.step(dt)
+        self._report_to_referee()
+        self.view.show_poses(self.villa.poses())
+        self._show_hints(mouse)
+        if self.referee.state is not self._shown_state:
+            self._shown_state = self.referee.state
+            self.hud.show_game(self.referee)
+            self._show_blocked()
+        self.hud.update(self.now)
+        self.view.before_frame(dt)
+
+    def _aim_hand(self, mouse) -> None:
+        ray = self.mouse_ray(mouse) if mouse is not None else None
+        if self.lay is None and self.pull is None and self.referee.step is rules.Step.LAY_FLOOR \
+                and not self.busy and not self.referee.over:
+            self._try(self._start_laying)
+        if self.lay is not None and self.lay.state == "carrying" and ray:
+            self.lay.aim_ray(*ray)
+        pull = self.pull
+        if pull is None:
+            return
+        pull.steady = self.controls.steadying
+        if pull.state == "pulling" and ray and self.controls.game_drag:
+            pull.aim_ray(*ray)
+        elif pull.state == "carrying":
+            if self.referee.step is rules.Step.TAKE_OUT:
+                self._try(pull.take_out)   # out of the villa: out of the game
+            elif ray:
+                # the player points at the spot on the top floor; the column hovers above it
+                spot = self._on_plane(ray, self._top_surface_z())
+                if spot is not None:
+                    pull.aim(spot)
+
+    @staticmethod
+    def _on_plane(ray, z: float) -> Point3 | None:
+        origin, direction = ray
+        if abs(direction.z) < 1e-6:
+            return None
+        t = (z - origin.z) / direction.z
+        return origin + direction * t if t > 0 else None
+
+    def _top_surface_z(self) -> float:
+        level = self.villa.top_level
+        if level == 0:
+            return BASE.top_z
+        return self.villa.nodes[f"floor-{level}"].getZ() + FLOORS[level].thickness / 2
+
+    def _start_laying(self) -> None:
+        self.lay = self.villa.lay_floor()
+        self.view.focus_top()
+
+    def _report_to_referee(self) -> None:
+        collapse = self.villa.collapse
+        if collapse is not None:
+            if not self.collapse_reported:
+                self.collapse_reported = True
+                if not self.referee.over:
+                    self.referee.submit(collapse)
+                self.pull = self.lay = None
+                self.waiting_since = None
+                self.hud.flash("The villa collapses!", self.now, seconds=8.0)
+                self.collapse_seen_at = self.villa.time
+            if self.villa.time - self.collapse_seen_at > 1.0:
+                self.view.focus_all()  # follow the pieces as they come to rest
+            return
+        hand = self.pull or self.lay
+        done = hand is not None and hand.state in ("placed", "taken out", "laid")
+        if not done:
+            return
+        if self.waiting_since is None:
+            self.waiting_since = self.villa.time
+        fact = hand.result()
+        if fact is None and self.villa.time - self.waiting_since > SETTLE_TIMEOUT:
+            fact = self._fact_now(hand)   # still trembling: judge it as it stands
+        if fact is None:
+            return
+        self.waiting_since = None
+        self.pull = self.lay = None
+        refusal = self.referee.submit(fact)
+        if refusal is None:
+            if isinstance(fact, rules.ColumnPlaced):
+                self.hud.flash(f"{column_label(fact.column)} is up", self.now, seconds=2.5)
+            return
+        self.hud.flash(refusal, self.now)
+        if isinstance(fact, rules.ColumnPlaced) and self.referee.step is rules.Step.IN_HAND:
+            # still in hand for the rules: take it up again and find a better spot
+            self.pull = self.villa.grab(fact.column)
+
+    def _fact_now(self, hand):
+        if hand.state == "placed":
+            return survey.column_placed(self.villa, hand.column)
+        if hand.state == "taken out":
+            return rules.ColumnTakenOut(hand.column)
+        return survey.floor_laid(self.villa, hand.level)
+
+    def _objector_columns(self) -> list[str]:
+        state = self.referee.state
+        objector = state.turn.objector
+        own = state.colours[objector] if objector is not None else ()
+        return [c for c, lv in state.levels.items() if lv is not None and rules.pieces.column(c).colour in own]
+
+    # --- what the player sees of it ---
+
+    def _landing_refusal(self) -> str | None:
+        """Why the carried column may not be set down straight below it now (None: it may)."""
+        preview = self.pull.preview()
+        top = self.referee.state.top_level
+        if preview is None or preview.level != top:
+            return "a column goes onto the top floor"
+        if not preview.footprint_inside:
+            return "it would overhang the floor's edge (regulation 3)"
+        if preview.on_column is not None and top != rules.pieces.TOP_FLOOR_LEVEL:
+            return "columns may stand on columns only on the red floor (regulation 8)"
+        return None
+
+    def _show_hints(self, mouse) -> None:
+        glow: dict[str, Vec3] = {}
+        tooltip = None
+        self.hover = None
+        pull, lay = self.pull, self.lay
+        if self.referee.over or self.busy:
+            self.ghost.hide()
+        elif pull is not None:
+            if pull.state == "pulling":
+                self.ghost.hide()
+                if pull.steadied:
+                    glow[pull.steadied] = SUPPORT_GLOW
+                    tooltip = "the floor above is held steady"
+                else:
+                    tooltip = "drag it out; hold Space to steady the floor above"
+            elif pull.state == "carrying":
+                tooltip = self._show_landing(pull)
+        elif lay is not None and lay.state == "carrying":
+            self.ghost.hide()
+            under = lay.columns_under()
+            glow = {c: SUPPORT_GLOW for c in under}
+            need = self.referee.state.ruleset.min_support(lay.level)
+            tooltip = f"rests on {len(under)} columns (needs {need}): click to lay it, wheel or Q/E to turn, Esc gives up"
+        else:
+            self.ghost.hide()
+            takeable = set(self._objector_columns() if self.referee.step is rules.Step.TAKE_OUT
+                           else self.referee.takeable()) & set(self.villa.columns)
+            glow = {c: TAKEABLE_GLOW for c in takeable}
+            hit = self.pick(mouse) if mouse else None
+            if hit and hit[0] in self.villa.columns:
+                self.hover = hit[0]
+                if self.hover in takeable:
+                    glow[self.hover] = HOVER_GLOW
+                    tooltip = f"{column_label(self.hover)}\ndrag to pull it out"
+                else:
+                    tooltip = f"{column_label(self.hover)}\n{self.referee.why_not_take(self.hover)}"
+        self.hint = tooltip
+        self._set_glow(glow)
+        self.hud.show_tooltip(tooltip, mouse)
+
+    def _show_landing(self, pull) -> str:
+        """The ghost where the carried column would stand; the words say whether it may."""
+        below = pull.surface_below()
+        if below is None:
+            self.ghost.hide()
+            return "carry it over the top floor"
+        refusal = self._landing_refusal()
+        node = self.view.scene.pieces[pull.column]
+        pos = node.getPos()
+        self.ghost.show(pull.column, node, pos.x, pos.y, below[2] + COLUMN_HEIGHT / 2, node.getH(), refusal is None)
+        return f"Not here: {refusal}" if refusal else "click to set it down here; Esc gives up"
+
+    def _show_blocked(self) -> None:
+        """Columns given up in an aborted build stay dimmed: they may not be chosen again."""
+        for column in self.referee.state.blocked:
+            self.view.scene.pieces[column].setColorScale(BLOCKED_SHADE)
+
+    def _set_glow(self, glow: dict[str, Vec3]) -> None:
+        pieces = self.view.scene.pieces
+        for piece in set(self._glow) | set(glow):
+            wanted = glow.get(piece, NO_GLOW)
+            if self._glow.get(piece, NO_GLOW) != wanted:
+                pieces[piece].setShaderInput("glow", wanted)
+        self._glow = glow

@@ -1,0 +1,126 @@
+"""Words on the screen: whose move it is, the players and their colours' marks, a tooltip, the controls."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from direct.gui.DirectGui import DirectFrame
+from direct.gui.OnscreenText import OnscreenText
+from panda3d.core import TextNode, TransparencyAttrib
+
+from villa.presentation.referee import COLOUR_MARKS, Referee
+
+FONT_FILES = ("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",)  # the default font is used if none is there
+SWATCH = {"blue": (0.45, 0.62, 1.0, 1), "red": (1.0, 0.42, 0.36, 1),
+          "yellow": (1.0, 0.86, 0.35, 1), "green": (0.45, 0.85, 0.50, 1)}
+INK = (0.96, 0.93, 0.86, 1)
+DIM_INK = (0.78, 0.74, 0.66, 1)
+CONTROLS = ("drag a glowing column: pull it   ·   click: set it down   ·   Esc / right click: give up\n"
+            "right drag or arrows: turn   ·   wheel or +/-: zoom   ·   middle drag or WASD: pan   ·   "
+            "F: top floor   ·   hold Space: steady the floor above   ·   P: propose a floor   ·   H: hide this")
+CONTROLS_SHOWN_FOR = 30.0  # seconds at the start of a game; H brings them back
+
+
+_fonts: dict[str, object] = {}
+
+
+def _font(loader):
+    """The HUD's font, loaded once per process (a font's size is fixed once it has drawn)."""
+    for path in FONT_FILES:
+        if Path(path).exists():
+            if path not in _fonts:
+                _fonts[path] = loader.loadFont(path, pixelsPerUnit=48)
+            return _fonts[path]
+    return None
+
+
+def _register_inks() -> None:
+    """Text properties named after the colours, for `\\1blue\\1 ... \\2` in the HUD's text."""
+    from panda3d.core import TextProperties, TextPropertiesManager
+    manager = TextPropertiesManager.getGlobalPtr()
+    for colour, rgba in SWATCH.items():
+        ink = TextProperties()
+        ink.setTextColor(*rgba)
+        manager.setProperties(colour, ink)
+
+
+class Hud:
+    def __init__(self, stage) -> None:
+        self.stage = stage
+        _register_inks()
+        font = _font(stage.loader)
+        common = dict(font=font, mayChange=True, shadow=(0, 0, 0, 0.6), shadowOffset=(0.06, 0.06))
+        self.status_panel = DirectFrame(parent=stage.base.a2dTopCenter, frameColor=(0.06, 0.05, 0.04, 0.55),
+                                        frameSize=(-1.2, 1.2, -0.13, 0))
+        self.status_panel.setTransparency(TransparencyAttrib.M_alpha)
+        self.status = OnscreenText(parent=stage.base.a2dTopCenter, pos=(0, -0.085), scale=0.05, fg=INK,
+                                   align=TextNode.ACenter, **common)
+        self.players = OnscreenText(parent=stage.base.a2dTopLeft, pos=(0.06, -0.22), scale=0.045, fg=DIM_INK,
+                                    align=TextNode.ALeft, **common)
+        self.tooltip = OnscreenText(parent=stage.aspect2d, pos=(0, 0), scale=0.042, fg=INK, align=TextNode.ALeft,
+                                    bg=(0.08, 0.06, 0.05, 0.8), **common)
+        self.tooltip.hide()
+        self._tooltip_shown = None
+        self.message = OnscreenText(parent=stage.base.a2dBottomCenter, pos=(0, 0.2), scale=0.05,
+                                    fg=(1.0, 0.85, 0.55, 1), align=TextNode.ACenter, **common)
+        self.controls = OnscreenText(parent=stage.base.a2dBottomCenter, text=CONTROLS, pos=(0, 0.08), scale=0.03,
+                                     fg=DIM_INK, align=TextNode.ACenter, **common)
+        self._message_until = 0.0
+        self._controls_until: float | None = None   # set on the first update: the game's clock may be anywhere
+
+    def toggle_controls(self) -> None:
+        self._controls_until = 0.0
+        if self.controls.isHidden():
+            self.controls.show()
+        else:
+            self.controls.hide()
+
+    def close(self) -> None:
+        for item in (self.status_panel, self.status, self.players, self.tooltip, self.message, self.controls):
+            item.destroy()
+
+    def show_game(self, referee: Referee) -> None:
+        self.status.setText(referee.status())
+        half = self.status.textNode.getWidth() * 0.05 / 2 + 0.08  # the panel fits the words
+        self.status_panel["frameSize"] = (-half, half, -0.13, 0)
+        lines = []
+        for player, name in enumerate(referee.state.players):
+            colours = referee.colours(player)
+            # each colour in its own ink, named with its mark
+            marks = ", ".join(f"\1{c.value}\1{c.value} ({COLOUR_MARKS[c]})\2" for c in colours)
+            points = referee.state.points(player) if colours else 0
+            pointer = "\u25b6 " if player == referee.actor else "   "
+            lines.append(f"{pointer}{name}: {marks}  ·  {points} pt")
+        neutral = referee.state.neutral
+        if neutral is not None:
+            lines.append(f"   neutral: \1{neutral.value}\1{neutral.value} ({COLOUR_MARKS[neutral]})\2")
+        self.players.setText("\n".join(lines))
+
+    def show_tooltip(self, text: str | None, mouse: tuple[float, float] | None = None) -> None:
+        shown = (text, mouse) if text and mouse is not None else None
+        if shown == self._tooltip_shown:
+            return  # making text anew every frame costs time
+        self._tooltip_shown = shown
+        if shown is None:
+            self.tooltip.hide()
+            return
+        aspect = self.stage.base.getAspectRatio()
+        x, y = mouse[0] * aspect + 0.05, mouse[1] - 0.07
+        self.tooltip.setPos(min(x, aspect - 0.9), max(y, -0.9))
+        if self.tooltip.getText() != text:
+            self.tooltip.setText(text)
+        self.tooltip.show()
+
+    def flash(self, text: str, now: float, seconds: float = 4.0) -> None:
+        self.message.setText(text)
+        self._message_until = now + seconds
+
+    def update(self, now: float) -> None:
+        if self._controls_until is None:
+            self._controls_until = now + CONTROLS_SHOWN_FOR
+        if self._controls_until and now > self._controls_until:
+            self._controls_until = 0.0
+            self.controls.hide()
+        if self._message_until and now > self._message_until:
+            self.message.setText("")
+            self._message_until = 0.0

@@ -1,0 +1,119 @@
+"""The one ShowBase of the process, and the Panda3D globals read through it.
+
+Modules take what they need from `stage` (stage.base, stage.render, stage.loader ...)
+instead of the builtins Panda3D's ShowBase would otherwise inject.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+TEXTURES = ROOT / "textures"
+
+
+class NoDisplay(RuntimeError):
+    """There is no X display to open a window on."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "no display: DISPLAY is not set. Run the game on a desktop, or on a virtual screen:\n"
+            "    xvfb-run -a -s '-screen 0 1280x720x24' villa-paletti --screenshot villa.png\n"
+            "(Debian package: xvfb)"
+        )
+
+
+@dataclass(frozen=True)
+class WindowOptions:
+    width: int = 1280
+    height: int = 720
+    title: str = "Villa Paletti"
+    gl_finish: bool = False      # wait for the GPU each frame: only for honest frame timings
+    sync_video: bool = True
+    fixed_frame_rate: float = 0  # >0: the clock advances exactly 1/rate per frame (tests, screenshots)
+
+
+class Stage:
+    """Holds the ShowBase and its globals once `open_window` has run."""
+
+    base = None
+    render = None
+    render2d = None
+    aspect2d = None
+    loader = None
+    task_mgr = None
+    camera = None
+    cam = None
+    win = None
+    mouse_watcher = None
+    clock = None
+
+    @property
+    def is_open(self) -> bool:
+        return self.base is not None
+
+
+stage = Stage()
+
+
+def _configure(options: WindowOptions) -> None:
+    from panda3d.core import loadPrcFileData
+    loadPrcFileData("villa", "\n".join([
+        f"win-size {options.width} {options.height}",
+        f"window-title {options.title}",
+        "win-fixed-size false",
+        "load-display pandagl",
+        "audio-library-name null",
+        "framebuffer-multisample false",
+        "framebuffer-srgb false",
+        "textures-power-2 none",
+        "notify-level warning",
+        "notify-level-device fatal",
+        "notify-level-x11display error",
+        "notify-level-glgsg error",
+        "default-directnotify-level warning",
+        f"gl-finish {'true' if options.gl_finish else 'false'}",
+        f"sync-video {'true' if options.sync_video else 'false'}",
+        f"model-path {TEXTURES.as_posix()}",
+    ]))
+
+
+def open_window(options: WindowOptions = WindowOptions()):
+    """Open the game window (once per process) and fill in `stage`."""
+    if stage.is_open:
+        return stage.base
+    if not os.environ.get("DISPLAY"):
+        raise NoDisplay()
+    _configure(options)
+    from direct.showbase.ShowBase import ShowBase
+    from panda3d.core import ClockObject
+    base = ShowBase()
+    if base.win is None:
+        raise NoDisplay()
+    base.disableMouse()
+    base.setFrameRateMeter(False)
+    stage.base = base
+    stage.render = base.render
+    stage.render2d = base.render2d
+    stage.aspect2d = base.aspect2d
+    stage.loader = base.loader
+    stage.task_mgr = base.taskMgr
+    stage.camera = base.camera
+    stage.cam = base.cam
+    stage.win = base.win
+    stage.mouse_watcher = base.mouseWatcherNode
+    stage.clock = ClockObject.getGlobalClock()
+    if options.fixed_frame_rate > 0:
+        stage.clock.setMode(ClockObject.M_non_real_time)
+        stage.clock.setFrameRate(options.fixed_frame_rate)
+    return base
+
+
+def close_window() -> None:
+    if stage.base is not None:
+        stage.base.destroy()
+    for name in ("base", "render", "render2d", "aspect2d", "loader", "task_mgr", "camera", "cam", "win",
+                 "mouse_watcher", "clock"):
+        setattr(stage, name, None)

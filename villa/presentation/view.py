@@ -1,0 +1,78 @@
+"""The villa on screen: the scene, its shadows and the camera, kept in step with the physics."""
+
+from __future__ import annotations
+
+from panda3d.core import PTA_LVecBase3f, CullBinEnums, CullBinManager, Point3
+
+from villa.physics import dimensions as dim
+from villa.presentation import shading
+from villa.presentation.camera import OrbitCamera
+from villa.presentation.scene import (MAIN_CAMERA_MASK, TABLE_CONTACT_SHADE, TABLE_RADIUS, TABLE_WOOD_REPEAT,
+                                      VillaScene, floor_id)
+from villa.presentation.shadows import Shadows
+
+BACKGROUND = (0.10, 0.085, 0.075, 1)
+
+
+class VillaView:
+    def __init__(self, stage) -> None:
+        self.stage = stage
+        stage.base.setBackgroundColor(*BACKGROUND)
+        stage.cam.node().setCameraMask(MAIN_CAMERA_MASK)
+        # Software rendering pays per pixel: draw near pieces first, and the table (most
+        # of the screen) last, so hidden pixels are rejected by the depth test unshaded.
+        CullBinManager.getGlobalPtr().setBinType("opaque", CullBinEnums.BT_front_to_back)
+        self.scene = VillaScene(stage)
+        self.scene.table.setBin("fixed", 0)
+        self.shadows = Shadows(stage, self.scene.root, self.scene.table, TABLE_RADIUS, TABLE_WOOD_REPEAT,
+                               TABLE_CONTACT_SHADE, shading.SUN_DIRECTION)
+        self.camera = OrbitCamera(stage.camera, stage.cam.node().getLens(), self.scene.obstacles)
+        # updated in place each frame: a new shader input every frame would mean a new render state
+        self.camera_pos = PTA_LVecBase3f.emptyArray(1)
+        self.scene.root.setShaderInput("camera_pos", self.camera_pos)
+        self.top_level = 0
+
+    def close(self) -> None:
+        self.shadows.close()
+        self.scene.root.removeNode()
+
+    def show_poses(self, poses) -> bool:
+        """Pose every piece; returns whether anything moved."""
+        moved = self.scene.set_poses(poses)
+        if moved:
+            self.shadows.refresh()
+        return moved
+
+    def top_floor_centre(self) -> Point3:
+        levels = [lv for lv in range(1, 6) if not self.scene.pieces[floor_id(lv)].isHidden()]
+        if not levels:
+            return Point3(0, 0, dim.BASE.top_z)
+        return self.scene.pieces[floor_id(max(levels))].getPos(self.stage.render)
+
+    def focus_top(self, snap: bool = False) -> None:
+        centre = self.top_floor_centre()
+        self.camera.focus(Point3(centre.x, centre.y, centre.z * 0.55), distance=78.0 + centre.z * 1.2)
+        if snap:
+            self.camera.snap()
+
+    def focus_all(self) -> None:
+        """Glide to take in the pieces near the base plate (after a collapse they are all over the table;
+        a column that rolled far away is let go)."""
+        spheres = [(p, r) for p, r in self.scene.obstacles() if p.getXy().length() < 60.0]
+        centre = Point3(0, 0, 0)
+        for position, _ in spheres:
+            centre += position
+        centre /= max(1, len(spheres))
+        reach = max(((p - centre).length() + r for p, r in spheres), default=30.0)
+        self.camera.focus(Point3(centre.x, centre.y, max(centre.z, 3.0)), distance=reach * 2.6)
+
+    def before_frame(self, dt: float) -> None:
+        """Once a frame, after the poses: glide the camera, ready the shadows."""
+        levels = [lv for lv in range(1, 6) if not self.scene.pieces[floor_id(lv)].isHidden()]
+        top = max(levels, default=0)
+        if top != self.top_level:
+            self.top_level = top
+            self.focus_top()
+        self.camera.update(dt)
+        self.camera_pos[0] = self.camera.position
+        self.shadows.before_frame()
