@@ -31,6 +31,9 @@ QUIET_S = 0.5               # the villa is put to sleep once every piece has bee
 BUILD_RAMP_S = 0.2          # a villa built from a layout takes up its weight over this long: set
                             # down at full weight all at once, a tall stack jolts on its fresh
                             # contacts and shears by a millimetre before it settles
+TABLE_ROLL_DECAY = 3.0      # 1/s: a column rolling on the table loses speed like wood on a cloth
+                            # (Bullet 2.84 in Panda3D has no rolling friction; without this a
+                            # fallen round column rolls for metres)
 STILL_SPEED = 0.05          # cm/s, and
 STILL_SPIN = 0.005          # rad/s: a resting body slower than both after a step is stopped dead.
                             # Wood sticks; Bullet's iterative friction lets a stack shear slowly
@@ -169,10 +172,22 @@ class Villa:
             self._asleep = not any(np.node().isActive() for np in self.nodes.values())
             if not self._asleep:
                 self.watch.check()
+                self._roll_to_rest()
             for controller in list(self._controllers):
                 controller.after_check()
             if not self._asleep:
                 self._sleep_when_quiet()
+
+    def _roll_to_rest(self) -> None:
+        """Slow down columns lying on the table (called once per check)."""
+        keep = math.exp(-TABLE_ROLL_DECAY * TICKS_PER_CHECK * STEP)
+        for column in self.columns:
+            np = self.nodes[column]
+            if column in self.in_hand or np.getZ() > column_spec(column).radius + 0.3:
+                continue  # standing, or not on the table
+            body = np.node()
+            body.setAngularVelocity(body.getAngularVelocity() * keep)
+            body.setLinearVelocity(body.getLinearVelocity() * keep)
 
     def _hold_still(self) -> None:
         zero = Vec3(0, 0, 0)
