@@ -35,7 +35,7 @@ WOODS = {
     # name: (light early wood, dark late wood, ring count, waviness, seed)
     "wood_floor": ((0.95, 0.89, 0.76), (0.86, 0.75, 0.58), 11, 0.9, 11),   # birch plywood: faint grain
     "wood_base": ((0.86, 0.68, 0.46), (0.64, 0.45, 0.27), 9, 1.3, 12),
-    "wood_table": ((0.44, 0.27, 0.15), (0.27, 0.15, 0.08), 12, 2.2, 13),   # walnut
+    "wood_table": ((0.44, 0.27, 0.15), (0.30, 0.17, 0.09), 20, 3.0, 13),   # walnut: fine, gently wavering grain
 }
 
 
