@@ -14,7 +14,7 @@ def stage(display):
     """The window, opened once; the clock advances exactly 1/60 s per frame, so runs repeat."""
     from villa.presentation.stage import WindowOptions, close_window, open_window, stage
     already_open = stage.is_open  # another folder's tests may have opened it
-    open_window(WindowOptions(width=1280, height=720, sync_video=False, fixed_frame_rate=60))
+    open_window(WindowOptions(width=1280, height=720, sync_video=False, fixed_frame_rate=60, sound=False))
     yield stage
     if not already_open:
         close_window()
@@ -56,7 +56,8 @@ class Mouse:
         self.window = str(stage.win.getWindowHandle().getIntHandle())
 
     def _run(self, *args: str) -> None:
-        subprocess.run(["xdotool", *args], check=True, capture_output=True, timeout=10)
+        done = subprocess.run(["xdotool", *args], capture_output=True, timeout=10, text=True)
+        assert done.returncode == 0, done.stderr
         time.sleep(0.03)  # let the X server hand the event to the window before the next frame
 
     def move(self, x: float, y: float) -> None:
@@ -96,3 +97,36 @@ def on_screen(stage):
         size = stage.win.getXSize(), stage.win.getYSize()
         return (film.x + 1) / 2 * size[0], (1 - film.y) / 2 * size[1]
     return project
+
+
+@pytest.fixture
+def press_button(stage, mouse, frames):
+    """`press_button(widget)`: click a DirectGUI button with the real pointer."""
+    def click(widget) -> None:
+        bounds = widget.getBounds()   # in the widget's own frame
+        centre = stage.render2d.getRelativePoint(widget, ((bounds[0] + bounds[1]) / 2, 0, (bounds[2] + bounds[3]) / 2))
+        size = stage.win.getXSize(), stage.win.getYSize()
+        mouse.move((centre.x + 1) / 2 * size[0], (1 - centre.z) / 2 * size[1])
+        frames(3)
+        mouse.down()
+        frames(2)
+        mouse.up()
+        frames(3)
+    return click
+
+
+@pytest.fixture
+def snapshot(stage):
+    """`snapshot(name)`: save the window as NAME.png in $VILLA_TEST_SHOTS (nothing when it is unset)."""
+    import os
+    from pathlib import Path
+
+    from panda3d.core import Filename
+    folder = os.environ.get("VILLA_TEST_SHOTS")
+
+    def save(name: str) -> None:
+        if folder:
+            Path(folder).mkdir(parents=True, exist_ok=True)
+            stage.base.graphicsEngine.renderFrame()
+            stage.win.saveScreenshot(Filename.fromOsSpecific(str(Path(folder) / f"{name}.png")))
+    return save

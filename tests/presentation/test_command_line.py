@@ -53,9 +53,9 @@ def test_a_wrong_layout_name_is_refused_in_words(tmp_path):
 
 
 @pytest.mark.gui
-def test_with_no_options_the_game_opens_its_window(display):
+def test_with_no_options_the_game_opens_its_window(display, tmp_path):
     import time
-    env = dict(os.environ, DISPLAY=display)
+    env = dict(os.environ, DISPLAY=display, VILLA_HOME=str(tmp_path))  # its autosaves stay out of the home folder
     game = subprocess.Popen([sys.executable, "-m", "villa"], env=env, stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE, text=True)
     try:

@@ -23,7 +23,8 @@ def _villa_with_columns_on_the_blue_floor():
     return dataclasses.replace(layout, columns=columns), supports(layout, 1)
 
 
-def test_a_proposed_floor_nobody_objects_to_is_laid_on_the_top_columns(stage, frames, mouse, on_screen):
+def test_a_proposed_floor_nobody_objects_to_is_laid_on_the_top_columns(stage, frames, mouse, on_screen,
+                                                                       press_button):
     from villa.physics.world import Villa
     from villa.presentation.game import GameScreen, Match
     from villa.presentation.referee import Referee
@@ -44,9 +45,15 @@ def test_a_proposed_floor_nobody_objects_to_is_laid_on_the_top_columns(stage, fr
         frames(3)
         assert referee.step is rules.Step.ASK
         for _ in range(3):
+            assert screen.panel is not None, "each asked player gets the hand-over panel"
             mouse.key("n")
             frames(3)
         assert referee.step is rules.Step.LAY_FLOOR
+        # the mouse goes back to the proposer, told that nobody objects
+        assert "Nobody objects" in screen.panel.words.getText()
+        assert screen.panel.title.getText() == referee.state.players[proposer]
+        press_button(screen.panel.buttons[0])
+        assert screen.panel is None
         frames(60)  # the view glides up to the top floor
         assert screen.lay is not None and screen.lay.level == 2
 

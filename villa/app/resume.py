@@ -141,10 +141,7 @@ def match_for_screen(game: saves.Game):
     """The game screen's `Match` for a saved game: its layout, its villa as saved, a referee holding its state."""
     from villa.presentation.game import Match
     from villa.presentation.referee import Referee
-    referee = Referee(game.info.players, game.state.setup.blue_floor_supports, seed=game.info.seed,
-                      ruleset=game.state.ruleset)
-    referee.state = game.state
-    return Match(game.info.layout, game.villa, referee)
+    return Match(game.info.layout, game.villa, Referee.from_state(game.state))
 
 
 def attach_autosave(stage, game: saves.Game, referee, villa, autosaver: saves.Autosaver | None = None):

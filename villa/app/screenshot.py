@@ -19,7 +19,7 @@ def take_screenshot(options: MatchOptions, path: Path, size: tuple[int, int]) ->
     if path.parent and not path.parent.exists():
         raise PlayerError(f"cannot save {path}: the folder {path.parent} does not exist")
     match = new_match(options)
-    open_window(WindowOptions(width=size[0], height=size[1], sync_video=False, fixed_frame_rate=60))
+    open_window(WindowOptions(width=size[0], height=size[1], sync_video=False, fixed_frame_rate=60, sound=False))
     try:
         screen = GameScreen(stage, match)
         screen.hud.controls.hide()

@@ -18,7 +18,7 @@ SETTINGS_VERSION = 1
 
 @dataclass(frozen=True)
 class Settings:
-    graphics_quality: str = "medium"   # low: no shadows; medium: 1024² shadows; high: 2048² shadows
+    graphics_quality: str = "medium"   # low: no shadows; medium: 512² shadows; high: 1024² shadows
     mouse_sensitivity: float = 1.0     # camera orbit speed factor, 0.25 .. 3
     invert_camera: bool = False        # invert the vertical orbit direction
     language: str = "system"           # "system" follows the system's locale

@@ -32,6 +32,7 @@ class Handlers:
 
     press: Callable[[tuple[float, float]], bool] = lambda mouse: False   # True: the game took the press
     give_up: Callable[[], None] = lambda: None
+    escape: Callable[[], None] = lambda: None   # Esc: give up what is in hand, or pause
     turn_floor: Callable[[float], bool] = lambda degrees: False            # True: the wheel was used for it
     propose_floor: Callable[[], None] = lambda: None
     answer: Callable[[bool], None] = lambda objects: None
@@ -47,6 +48,8 @@ class Controls:
     drag: Drag | None = None
     game_drag: bool = False
     keys: dict[str, bool] = field(default_factory=dict)
+    sensitivity: float = 1.0    # the settings' mouse sensitivity: how fast a drag turns the view
+    invert: bool = False        # the settings' "invert camera": dragging up tilts the view the other way
 
     HELD_KEYS = ("arrow_left", "arrow_right", "arrow_up", "arrow_down", "w", "a", "s", "d",
                  "+", "-", "=", "page_up", "page_down", "space", "q", "e")
@@ -62,7 +65,7 @@ class Controls:
         for key in self.HELD_KEYS:
             base.accept(key, self.keys.__setitem__, [key, True])
             base.accept(f"{key}-up", self.keys.__setitem__, [key, False])
-        base.accept("escape", self.handlers.give_up)
+        base.accept("escape", self.handlers.escape)
         base.accept("f", self.handlers.focus_top)
         base.accept("home", self.handlers.focus_top)
         base.accept("h", self.handlers.toggle_help)
@@ -117,7 +120,9 @@ class Controls:
                 self.drag.moved = True
             # while the hand pulls (game_drag) the game reads the pointer itself
             if not self.game_drag and self.drag.button in ("mouse1", "mouse3"):
-                self.camera.orbit(-dx * ORBIT_SPEED / 2, -dy * ORBIT_SPEED / 4)
+                tilt = -1.0 if self.invert else 1.0
+                self.camera.orbit(-dx * ORBIT_SPEED / 2 * self.sensitivity,
+                                  -dy * ORBIT_SPEED / 4 * self.sensitivity * tilt)
             elif not self.game_drag and self.drag.button == "mouse2":
                 self.camera.pan(-dx * self.camera.goal.distance * 0.4, -dy * self.camera.goal.distance * 0.4)
             self.drag.last = mouse

@@ -2,12 +2,16 @@
 
 Each frame: read the mouse, aim the hand (the physics' `Pull` or `FloorLay`), step the
 physics on its fixed step, pose the scene, and tell the referee what the villa did
-once it has settled.
+once it has settled. The turn flow (`villa.presentation.flow`) says what the status line,
+the buttons and the hot-seat hand-over show. After a collapse the villa comes to rest,
+the fall is shown again in slow motion from the other side, and the end panel follows.
 """
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
+from typing import Callable
 
 from panda3d.core import Point3, Vec3
 
@@ -15,9 +19,13 @@ from villa import rules
 from villa.physics import survey
 from villa.physics.dimensions import BASE, COLUMN_HEIGHT, FLOORS, Layout
 from villa.physics.pulling import PlacementError
+from villa.presentation import flow, panels
+from villa.presentation.collapse_replay import CollapseRecorder, Playback
 from villa.presentation.controls import Controls, Handlers
 from villa.presentation.ghost import Ghost
-from villa.presentation.hud import Hud
+from villa.presentation.hud import SWATCH, Hud, _font
+from villa.presentation.i18n import _
+from villa.presentation.impacts import Impacts
 from villa.presentation.referee import Referee, column_label
 from villa.presentation.view import VillaView
 
@@ -28,6 +36,7 @@ HOVER_GLOW = Vec3(0.22, 0.18, 0.07)
 SUPPORT_GLOW = Vec3(0.05, 0.12, 0.22)   # the columns a floor being laid would rest on
 NO_GLOW = Vec3(0, 0, 0)
 BLOCKED_SHADE = (0.55, 0.55, 0.55, 1.0)
+REPLAY_DISTANCE = 120.0     # cm: the slow-motion replay's camera, far enough for the whole villa
 
 
 @dataclass
@@ -40,17 +49,34 @@ class Match:
 
 
 class GameScreen:
-    def __init__(self, stage, match: Match) -> None:
+    """`on_end(result)` is called once the game is over (after the collapse's replay);
+    `play_again()` when the end panel's button is pressed (None: no button);
+    `sound`: a `villa.presentation.sound.Sound`, or None for silence."""
+
+    def __init__(self, stage, match: Match, on_end: Callable[[rules.Result], None] | None = None,
+                 play_again: Callable[[], None] | None = None, sound=None, seed: int = 0,
+                 on_pause: Callable[[], None] | None = None, end_panel: bool = True) -> None:
         self.stage = stage
+        self.match = match
         self.villa = match.villa
         self.referee = match.referee
+        self.on_end, self.play_again, self.sound = on_end, play_again, sound
+        self.on_pause, self.end_panel = on_pause, end_panel   # end_panel False: the caller shows its own end
+        self.paused = False
+        self.dice = random.Random(seed)   # the seal rolled in the family edition's random mode
         self.view = VillaView(stage)
         self.hud = Hud(stage)
         self.ghost = Ghost(self.view.scene.root)
         self.controls = Controls(stage, self.view.camera, Handlers(
-            press=self.press, give_up=self.give_up, turn_floor=self.turn_floor,
+            press=self.press, give_up=self.give_up, escape=self.escape, turn_floor=self.turn_floor,
             propose_floor=self.propose_floor, answer=self.answer, focus_top=self.view.focus_top,
             toggle_help=self.hud.toggle_controls))
+        self.panel: panels.Panel | None = None     # the hand-over or end panel, over everything
+        self.recorder = CollapseRecorder()
+        self.playback: Playback | None = None
+        self.ended = False
+        self.impacts = Impacts()
+        self._round = self.referee.state.round
         self.pull = None            # villa.physics.Pull: the column in hand
         self.lay = None             # villa.physics.FloorLay: the floor being laid
         self.waiting_since: float | None = None   # simulated time a placement began to settle
@@ -62,12 +88,15 @@ class GameScreen:
         self._shown_state = None
         self.view.show_poses(self.villa.poses())
         self.view.focus_top(snap=True)
-        self.hud.show_game(self.referee)
+        self._show_turn()
         stage.task_mgr.add(self._frame_task, "villa frame", sort=-10)
 
     def close(self) -> None:
         """Take the game off the screen (the window stays open for the next)."""
         self.stage.task_mgr.remove("villa frame")
+        self._close_panel()
+        if self.sound is not None:
+            self.sound.stop_creak()
         self.controls.close()
         self.hud.close()
         self.ghost.hide()
@@ -97,6 +126,8 @@ class GameScreen:
     def press(self, mouse) -> bool:
         """A left press: take a column, set the carried one down, or lay the floor (True);
         or nothing (False: the drag turns the view)."""
+        if self.panel is not None or self.playback is not None or self.collapse_reported:
+            return True   # the panel takes the click; a fallen villa is not built on
         if self.referee.over or self.busy:
             return False
         if self.lay is not None:
@@ -116,8 +147,9 @@ class GameScreen:
             return False
         column, point = hit
         if self.referee.step is rules.Step.TAKE_OUT:
-            if column not in self._objector_columns():
-                self.hud.flash("Pull out one of the objector's columns", self.now)
+            refusal = self.referee.why_not_take(column)
+            if refusal:
+                self.hud.flash(refusal, self.now)
                 return True
         else:
             refusal = self.referee.submit(rules.TakeColumn(column))
@@ -127,10 +159,21 @@ class GameScreen:
         self.pull = self.villa.grab(column, point, steady=self.controls.steadying)
         return True
 
+    def escape(self) -> None:
+        """Esc: give up what is in hand (or skip the replay); with nothing in hand, the pause menu."""
+        idle = self.pull is None and self.lay is None and self.panel is None and self.playback is None
+        if idle and not self.busy and self.on_pause is not None:
+            self.on_pause()
+        else:
+            self.give_up()
+
     def give_up(self) -> None:
         """Esc or a right click: give up the build under way (the column goes back, blocked),
         or the floor being laid."""
-        if self.busy:
+        if self.playback is not None:
+            self._end_replay()   # Esc skips the slow motion
+            return
+        if self.busy or self.panel is not None:
             return
         if self.lay is not None and self.lay.state == "carrying":
             refusal = self.referee.submit(rules.GiveUpFloor())
@@ -139,7 +182,7 @@ class GameScreen:
                 return
             self.lay.cancel()
             self.lay = None
-            self.hud.flash("The floor goes back in the box", self.now)
+            self.hud.flash(_("The floor goes back in the box"), self.now)
             return
         if self.pull is None or self.pull.state not in ("pulling", "carrying"):
             return
@@ -148,7 +191,8 @@ class GameScreen:
             if refusal:
                 self.hud.flash(refusal, self.now)
                 return
-            self.hud.flash(f"{self.pull.column} goes back, and may not be chosen again", self.now)
+            self.hud.flash(_("{column} goes back, and may not be chosen again").format(
+                column=flow.column_words(self.pull.column)), self.now)
         self._try(self.pull.abort)
         self.pull = None
 
@@ -159,15 +203,39 @@ class GameScreen:
         return True
 
     def propose_floor(self) -> None:
-        if self.pull is None and self.lay is None:
+        if self.pull is None and self.lay is None and self.playback is None:
             refusal = self.referee.submit(rules.ProposeFloor())
-            self.hud.flash(refusal or "A new floor is proposed", self.now)
+            self.hud.flash(refusal or _("A new floor is proposed"), self.now)
 
     def answer(self, objects: bool) -> None:
-        if self.referee.step is rules.Step.ASK:
-            refusal = self.referee.submit(rules.Object() if objects else rules.Decline())
-            if refusal:
-                self.hud.flash(refusal, self.now)
+        """Y / N, or the hand-over panel's buttons: object (or challenge), or not."""
+        guide = self.referee.guidance()
+        command = guide.command("decline") if not objects else guide.command("object") or guide.command("challenge")
+        if command is not None:
+            self._send(command.actions[0])
+
+    def _send(self, action) -> None:
+        refusal = self.referee.submit(action)
+        if refusal:
+            self.hud.flash(refusal, self.now)
+
+    def _on_command(self, name: str) -> None:
+        """A button of the command bar."""
+        if name == "build":
+            self.hud.flash(_("Press on a glowing column and drag it out"), self.now)
+            self.view.focus_top()
+        elif name == "propose":
+            self.propose_floor()
+        elif name in ("abort", "give-up"):
+            self.give_up()
+        elif name in ("object", "challenge"):
+            self.answer(True)
+        elif name == "decline":
+            self.answer(False)
+        elif name in ("pass", "roll"):
+            command = self.referee.guidance().command(name)
+            if command is not None:
+                self._send(self.dice.choice(command.actions))   # a roll of the seal, or the one pass
 
     def _try(self, action) -> None:
         try:
@@ -186,24 +254,150 @@ class GameScreen:
         return task.cont
 
     def frame(self, dt: float) -> None:
+        if self.paused:
+            return
         self.controls.update(dt)
+        if self.playback is not None:
+            self._replay_frame(dt)
+            return
         mouse = self.controls.mouse()
         self._aim_hand(mouse)
         self.villa.step(dt)
         self._report_to_referee()
-        self.view.show_poses(self.villa.poses())
+        poses = self.villa.poses()
+        self.recorder.add(self.villa.time, poses, at_rest=self.villa.settled)
+        self._listen(poses, dt)
+        self.view.show_poses(poses)
         self._show_hints(mouse)
         if self.referee.state is not self._shown_state:
-            self._shown_state = self.referee.state
-            self.hud.show_game(self.referee)
-            self._show_blocked()
+            self._show_turn()
+        self._after_collapse()
         self.hud.update(self.now)
         self.view.before_frame(dt)
+
+    # --- the turn flow on screen ---
+
+    def _show_turn(self) -> None:
+        """The status line, the buttons, and the hot-seat panel for the state now."""
+        state = self._shown_state = self.referee.state
+        guide = self.referee.guidance()
+        if state.round != self._round and not self.collapse_reported:
+            self._new_round()   # a family round ended with nobody able to move: the villa is built anew
+        self._take_out_of_the_villa(state.out)
+        self.hud.show_game(guide, neutral=state.neutral, family=state.ruleset.family)
+        self._show_blocked()
+        shown = [(c.name, c.label, lambda name=c.name: self._on_command(name))
+                 for c in guide.commands if c.name != "choose"]
+        self.hud.show_commands([] if state.over or guide.asks else shown)
+        change, self.referee.last_change = self.referee.last_change, None
+        words = flow.consequence(*change) if change else None
+        before_actor = rules.whose_move(change[0]) if change else guide.actor
+        if self.panel is not None and not self.ended:
+            self._close_panel()
+        if guide.asks:
+            question = f"{words}\n\n{guide.question}" if words else guide.question
+            self._hand_over(guide, question, [(c.label, lambda name=c.name: self._on_command(name))
+                                              for c in guide.commands])
+        elif words and guide.actor is not None and guide.actor != before_actor:
+            self._hand_over(guide, words, [(_("I have the mouse"), self._close_panel)])
+        elif words:
+            self.hud.flash(words, self.now, seconds=8.0)
+
+    def _take_out_of_the_villa(self, out) -> None:
+        """A column the rules put out of the game (a successful objection's proof) leaves the table."""
+        for column in out:
+            if column in self.villa.nodes and column not in self.villa.in_hand:
+                self.villa.remove(column)
+
+    def _hand_over(self, guide: flow.Guidance, words: str, answers) -> None:
+        colours = guide.standings[guide.actor].colours
+        ink = SWATCH[colours[0].value] if colours else panels.INK
+        self.panel = panels.hand_over(self.stage, _font(self.stage.loader), player=guide.standings[guide.actor].name,
+                                      ink=ink, words=words, answers=answers)
+
+    def _close_panel(self) -> None:
+        if self.panel is not None:
+            self.panel.destroy()
+            self.panel = None
+
+    def _new_round(self) -> None:
+        """Family edition: a new round starts on a fresh villa, built as at the start."""
+        from villa.physics.world import Villa
+        self._round = self.referee.state.round
+        self.pull = self.lay = None
+        self.waiting_since = None
+        self.villa = Villa.from_layout(self.match.layout, setup=True)
+        self.recorder = CollapseRecorder()
+        self.collapse_reported = False
+        for piece in self.view.scene.pieces.values():
+            piece.clearColorScale()
+        self.view.show_poses(self.villa.poses())
+        self.view.focus_top()
+
+    # --- the collapse and the end ---
+
+    def _after_collapse(self) -> None:
+        """Once the fallen villa lies still, its fall again in slow motion; at the end the end panel."""
+        if self.ended or self.playback is not None:
+            return
+        if self.collapse_reported:
+            if self.recorder.done:
+                self._start_replay()
+        elif self.referee.over:
+            self._end()   # nobody could build any further: there is no fall to show
+
+    def _start_replay(self) -> None:
+        self.playback = Playback(self.recorder.frames)
+        camera = self.view.camera
+        camera.goal.heading += 180.0   # from the other side, standing back to take in the whole villa
+        camera.goal.pitch = 24.0
+        camera.focus(Point3(0, 0, 10.0), distance=REPLAY_DISTANCE)
+        self.hud.flash(_("Once more, slowly (Esc skips)"), self.now, seconds=self.playback.length + 1.0)
+
+    def _replay_frame(self, dt: float) -> None:
+        poses = self.playback.advance(dt)
+        if poses is None:
+            self._end_replay()
+            return
+        self.view.show_poses(poses)
+        self.hud.update(self.now)
+        self.view.before_frame(dt)
+
+    def _end_replay(self) -> None:
+        self.playback = None
+        self.view.show_poses(self.villa.poses())
+        self.hud.flash("", self.now, seconds=0.01)
+        if self.referee.over:
+            self._end()
+        else:   # family edition: the next round
+            self._new_round()
+            self._show_turn()
+
+    def _end(self) -> None:
+        self.ended = True
+        self._close_panel()
+        self.hud.show_commands([])
+        if self.end_panel:
+            title, reason, down = flow.result_words(self.referee.state)
+            self.panel = panels.end_panel(self.stage, _font(self.stage.loader), title=title, reason=reason,
+                                          down=down, play_again=self.play_again, close=self._close_panel)
+        if self.on_end is not None:
+            self.on_end(self.referee.state.result)
+
+    def _listen(self, poses, dt: float) -> None:
+        """Sounds: a creak while a loaded column is pulled, clacks where pieces hit."""
+        if self.sound is None:
+            return
+        pull = self.pull
+        self.sound.creak(0.0 if pull is None or pull.state != "pulling" or pull.is_free() else 0.6)
+        for speed in self.impacts.hits(poses, dt, moving=not self.villa.settled):
+            self.sound.clack(speed)
+        self.sound.update()
 
     def _aim_hand(self, mouse) -> None:
         ray = self.mouse_ray(mouse) if mouse is not None else None
         if self.lay is None and self.pull is None and self.referee.step is rules.Step.LAY_FLOOR \
-                and not self.busy and not self.referee.over:
+                and not self.busy and not self.referee.over and not self.collapse_reported:
             self._try(self._start_laying)
         if self.lay is not None and self.lay.state == "carrying" and ray:
             self.lay.aim_ray(*ray)
@@ -249,8 +443,12 @@ class GameScreen:
                     self.referee.submit(collapse)
                 self.pull = self.lay = None
                 self.waiting_since = None
-                self.hud.flash("The villa collapses!", self.now, seconds=8.0)
+                self.hud.flash(_("The villa collapses!"), self.now, seconds=8.0)
                 self.collapse_seen_at = self.villa.time
+                self.recorder.fell(self.villa.time)
+                self._close_panel()
+                if self.sound is not None:
+                    self.sound.crash()
             if self.villa.time - self.collapse_seen_at > 1.0:
                 self.view.focus_all()  # follow the pieces as they come to rest
             return
@@ -270,7 +468,7 @@ class GameScreen:
         refusal = self.referee.submit(fact)
         if refusal is None:
             if isinstance(fact, rules.ColumnPlaced):
-                self.hud.flash(f"{column_label(fact.column)} is up", self.now, seconds=2.5)
+                self.hud.flash(_("{column} is up").format(column=column_label(fact.column)), self.now, seconds=2.5)
             return
         self.hud.flash(refusal, self.now)
         if isinstance(fact, rules.ColumnPlaced) and self.referee.step is rules.Step.IN_HAND:
@@ -283,12 +481,6 @@ class GameScreen:
         if hand.state == "taken out":
             return rules.ColumnTakenOut(hand.column)
         return survey.floor_laid(self.villa, hand.level)
-
-    def _objector_columns(self) -> list[str]:
-        state = self.referee.state
-        objector = state.turn.objector
-        own = state.colours[objector] if objector is not None else ()
-        return [c for c, lv in state.levels.items() if lv is not None and rules.pieces.column(c).colour in own]
 
     # --- what the player sees of it ---
 
@@ -309,7 +501,7 @@ class GameScreen:
         tooltip = None
         self.hover = None
         pull, lay = self.pull, self.lay
-        if self.referee.over or self.busy:
+        if self.referee.over or self.busy or self.panel is not None:
             self.ghost.hide()
         elif pull is not None:
             if pull.state == "pulling":
@@ -329,8 +521,7 @@ class GameScreen:
             tooltip = f"rests on {len(under)} columns (needs {need}): click to lay it, wheel or Q/E to turn, Esc gives up"
         else:
             self.ghost.hide()
-            takeable = set(self._objector_columns() if self.referee.step is rules.Step.TAKE_OUT
-                           else self.referee.takeable()) & set(self.villa.columns)
+            takeable = set(self.referee.takeable()) & set(self.villa.columns)
             glow = {c: TAKEABLE_GLOW for c in takeable}
             hit = self.pick(mouse) if mouse else None
             if hit and hit[0] in self.villa.columns:

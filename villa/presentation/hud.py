@@ -1,4 +1,5 @@
-"""Words on the screen: whose move it is, the players and their colours' marks, a tooltip, the controls."""
+"""Words on the screen: whose move it is and what to do, the players with their colours' marks and
+points, the seal, blocked and removed columns, floors left, the command buttons, a tooltip, the controls."""
 
 from __future__ import annotations
 
@@ -8,7 +9,10 @@ from direct.gui.DirectGui import DirectFrame
 from direct.gui.OnscreenText import OnscreenText
 from panda3d.core import TextNode, TransparencyAttrib
 
-from villa.presentation.referee import COLOUR_MARKS, Referee
+from villa.presentation.flow import Guidance, column_name
+from villa.presentation.i18n import _
+from villa.presentation.panels import CommandBar
+from villa.presentation.referee import COLOUR_MARKS
 
 FONT_FILES = ("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",)  # the default font is used if none is there
 SWATCH = {"blue": (0.45, 0.62, 1.0, 1), "red": (1.0, 0.42, 0.36, 1),
@@ -61,8 +65,12 @@ class Hud:
                                     bg=(0.08, 0.06, 0.05, 0.8), **common)
         self.tooltip.hide()
         self._tooltip_shown = None
-        self.message = OnscreenText(parent=stage.base.a2dBottomCenter, pos=(0, 0.2), scale=0.05,
-                                    fg=(1.0, 0.85, 0.55, 1), align=TextNode.ACenter, **common)
+        self.info = OnscreenText(parent=stage.base.a2dTopRight, pos=(-0.06, -0.22), scale=0.04, fg=DIM_INK,
+                                 align=TextNode.ARight, wordwrap=24, **common)
+        self.message = OnscreenText(parent=stage.base.a2dBottomCenter, pos=(0, 0.6), scale=0.05,
+                                    fg=(1.0, 0.85, 0.55, 1), bg=(0.08, 0.06, 0.05, 0.6), align=TextNode.ACenter,
+                                    wordwrap=36, **common)
+        self.commands = CommandBar(stage.base.a2dBottomCenter, font)
         self.controls = OnscreenText(parent=stage.base.a2dBottomCenter, text=CONTROLS, pos=(0, 0.08), scale=0.03,
                                      fg=DIM_INK, align=TextNode.ACenter, **common)
         self._message_until = 0.0
@@ -76,25 +84,40 @@ class Hud:
             self.controls.hide()
 
     def close(self) -> None:
-        for item in (self.status_panel, self.status, self.players, self.tooltip, self.message, self.controls):
+        self.commands.close()
+        for item in (self.status_panel, self.status, self.players, self.info, self.tooltip, self.message,
+                     self.controls):
             item.destroy()
 
-    def show_game(self, referee: Referee) -> None:
-        self.status.setText(referee.status())
-        half = self.status.textNode.getWidth() * 0.05 / 2 + 0.08  # the panel fits the words
+    def show_game(self, guide: Guidance, neutral=None, family: bool = False) -> None:
+        self.status.setText(guide.headline)
+        half = min(self.status.textNode.getWidth() * 0.05 / 2 + 0.08, 1.7)  # the panel fits the words
         self.status_panel["frameSize"] = (-half, half, -0.13, 0)
-        lines = []
-        for player, name in enumerate(referee.state.players):
-            colours = referee.colours(player)
+        lines = [_("Points (family total)") if family else _("Points on the top floor")]
+        for standing in guide.standings:
             # each colour in its own ink, named with its mark
-            marks = ", ".join(f"\1{c.value}\1{c.value} ({COLOUR_MARKS[c]})\2" for c in colours)
-            points = referee.state.points(player) if colours else 0
-            pointer = "\u25b6 " if player == referee.actor else "   "
-            lines.append(f"{pointer}{name}: {marks}  ·  {points} pt")
-        neutral = referee.state.neutral
+            marks = ", ".join(f"\1{c.value}\1{_(c.value)} ({_(COLOUR_MARKS[c])})\2" for c in standing.colours)
+            pointer = "\u25b6 " if standing.to_act else "   "
+            seal = "  \u2605 " + _("seal") if standing.holds_seal else ""
+            lines.append(f"{pointer}{standing.name}: {marks}  ·  {standing.points}{seal}")
         if neutral is not None:
-            lines.append(f"   neutral: \1{neutral.value}\1{neutral.value} ({COLOUR_MARKS[neutral]})\2")
+            lines.append("   " + _("neutral") + f": \1{neutral.value}\1{_(neutral.value)} ({_(COLOUR_MARKS[neutral])})\2")
         self.players.setText("\n".join(lines))
+        info = [guide.rounds] if guide.rounds else []
+        if guide.seal:
+            info.append(guide.seal)
+        info.append(_("Floors left: {n}").format(n=guide.floors_left))
+        if guide.blocked:
+            info.append(_("Blocked (given up): {columns}").format(
+                columns=", ".join(column_name(c) for c in guide.blocked)))
+        if guide.out:
+            info.append(_("Out of the game: {columns}").format(
+                columns=", ".join(column_name(c) for c in guide.out)))
+        self.info.setText("\n".join(info))
+
+    def show_commands(self, commands) -> None:
+        """The buttons: (name, label, callback) for each command the turn offers."""
+        self.commands.show(commands)
 
     def show_tooltip(self, text: str | None, mouse: tuple[float, float] | None = None) -> None:
         shown = (text, mouse) if text and mouse is not None else None

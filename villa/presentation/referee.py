@@ -1,20 +1,25 @@
 """The rules engine as the interface needs it: who is to move, which columns they may take and why not.
 
 Every change goes through `villa.rules.apply`; a refused action comes back as the
-rules' own words, for a tooltip or the status line.
+rules' own words, for a tooltip or the status line. What the screen shows and offers at
+each moment comes from the turn flow (`villa.presentation.flow`).
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from villa import rules
+from villa.presentation import flow
+from villa.presentation.i18n import N_
 from villa.rules.pieces import COLUMNS_BY_ID, Colour
 
 # What marks each colour's columns, for players who cannot tell the colours apart.
 COLOUR_MARKS = {
-    Colour.BLUE: "rings",
-    Colour.RED: "dots",
-    Colour.YELLOW: "flutes",
-    Colour.GREEN: "stripes",
+    Colour.BLUE: N_("rings"),
+    Colour.RED: N_("dots"),
+    Colour.YELLOW: N_("flutes"),
+    Colour.GREEN: N_("stripes"),
 }
 
 
@@ -25,14 +30,24 @@ class Referee:
         state = rules.new_game(setup)
         if state.turn.step is rules.Step.COLOUR_ROLL:
             state = rules.apply(state, rules.AssignColoursAtRandom(seed))
+        self._take_up(state)
+
+    @classmethod
+    def from_state(cls, state: rules.GameState) -> "Referee":
+        """A referee taking up a game where `state` left it (a saved game)."""
+        referee = cls.__new__(cls)
+        referee._take_up(state)
+        return referee
+
+    def _take_up(self, state: rules.GameState) -> None:
         self.state = state
-        self._takeable: tuple = (None, [])
+        self.last_change: tuple | None = None    # (before, action, after) of the last accepted action
+        self._guidance: tuple = (None, None)
         self._reasons: tuple = (None, {})
 
     def continue_from(self, column_levels: dict[str, int | None], floor_supports: dict[int, frozenset[str]]) -> None:
         """Take up the game with a villa already built higher (a picture of later play):
         columns not listed are out of the game."""
-        from dataclasses import replace
         levels = {c: column_levels.get(c) for c in self.state.levels}
         self.state = replace(self.state, levels=levels, top_level=max(floor_supports, default=1),
                              floor_supports=dict(floor_supports),
@@ -63,6 +78,12 @@ class Referee:
     def colours(self, player: int) -> tuple[Colour, ...]:
         return self.state.colours[player] if player < len(self.state.colours) else ()
 
+    def guidance(self) -> flow.Guidance:
+        """What the screen shows and offers now (worked out once per state)."""
+        if self._guidance[0] is not self.state:
+            self._guidance = (self.state, flow.guidance(self.state))
+        return self._guidance[1]
+
     def why_not_take(self, column: str) -> str | None:
         """None if the player to move may take `column` now; otherwise the rule, in words."""
         state, reasons = self._reasons   # asked every frame the pointer rests on a column
@@ -74,18 +95,11 @@ class Referee:
         return reasons[column]
 
     def _why_not_take(self, column: str) -> str | None:
-        if column in self.takeable():
-            return None
-        try:
-            rules.apply(self.state, rules.TakeColumn(column))
-        except rules.RuleError as refusal:
-            return refusal.message
-        return None
+        return flow.why_not(self.state, column)
 
     def takeable(self) -> list[str]:
-        if self._takeable[0] is not self.state:
-            self._takeable = (self.state, rules.takeable_columns(self.state))
-        return self._takeable[1]
+        """The columns the mouse may take now (for a build, or the objector's to pull out)."""
+        return list(self.guidance().grabbable)
 
     def may_propose_floor(self) -> bool:
         return any(isinstance(a, rules.ProposeFloor) for a in rules.legal_actions(self.state))
@@ -96,35 +110,17 @@ class Referee:
     # --- changes (each returns the refusal's words, or None when accepted) ---
 
     def submit(self, action) -> str | None:
+        before = self.state
         try:
-            self.state = rules.apply(self.state, action)
+            self.state = rules.apply(before, action)
         except rules.RuleError as refusal:
             return refusal.message
+        self.last_change = (before, action, self.state)
         return None
 
     def status(self) -> str:
         """One line for the top of the screen."""
-        state = self.state
-        if state.over:
-            return f"Game over: {state.result.reason}"
-        who = self.name(self.actor)
-        step = state.turn.step
-        top = rules.pieces.floor_colour(state.top_level) if state.top_level else "base"
-        if step is rules.Step.START or step is rules.Step.TAKE:
-            takeable = self.takeable()
-            neutral = state.neutral
-            if neutral is not None and takeable and all(c.startswith(neutral.value) for c in takeable):
-                return f"{who}: first pull a neutral ({neutral.value}) column and set it on the {top} floor"
-            return f"{who}: pull one of your columns from under the {top} floor and set it on top"
-        if step is rules.Step.IN_HAND:
-            return f"{who}: set {state.turn.column} on the {top} floor (click), or Esc to give it up"
-        if step is rules.Step.LAY_FLOOR:
-            return f"{who}: lay the next floor on the top columns (wheel turns it, click lays it)"
-        if step is rules.Step.ASK:
-            return f"{who}: object to the new floor? (Y objects, N lets it go on)"
-        if step is rules.Step.TAKE_OUT:
-            return f"{who}: pull one of the objector's columns out of the villa"
-        return who
+        return self.guidance().headline
 
 
 def column_label(column: str) -> str:

@@ -33,6 +33,7 @@ class WindowOptions:
     gl_finish: bool = False      # wait for the GPU each frame: only for honest frame timings
     sync_video: bool = True
     fixed_frame_rate: float = 0  # >0: the clock advances exactly 1/rate per frame (tests, screenshots)
+    sound: bool = True           # False: Panda3D's silent audio library (screenshots, benchmarks, tests)
 
 
 class Stage:
@@ -65,7 +66,7 @@ def _configure(options: WindowOptions) -> None:
         f"window-title {options.title}",
         "win-fixed-size false",
         "load-display pandagl",
-        "audio-library-name null",
+        f"audio-library-name {'p3openal_audio' if options.sound else 'null'}",
         "framebuffer-multisample false",
         "framebuffer-srgb false",
         "textures-power-2 none",
@@ -86,6 +87,9 @@ def open_window(options: WindowOptions = WindowOptions()):
         return stage.base
     if not os.environ.get("DISPLAY"):
         raise NoDisplay()
+    if options.sound:
+        from villa.presentation.sound import quiet_audio_errors
+        quiet_audio_errors()
     _configure(options)
     from direct.showbase.ShowBase import ShowBase
     from panda3d.core import ClockObject

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from panda3d.core import PTA_LVecBase3f, CullBinEnums, CullBinManager, Point3
+from panda3d.core import PTA_LVecBase3f, BitMask32, CullBinEnums, CullBinManager, Point3
 
 from villa.physics import dimensions as dim
 from villa.presentation import shading
@@ -12,6 +12,7 @@ from villa.presentation.scene import (MAIN_CAMERA_MASK, TABLE_CONTACT_SHADE, TAB
 from villa.presentation.shadows import Shadows
 
 BACKGROUND = (0.10, 0.085, 0.075, 1)
+SHADOW_SIZES = {"low": None, "medium": 512, "high": 1024}   # graphics quality -> the sun's shadow map
 
 
 class VillaView:
@@ -24,13 +25,28 @@ class VillaView:
         CullBinManager.getGlobalPtr().setBinType("opaque", CullBinEnums.BT_front_to_back)
         self.scene = VillaScene(stage)
         self.scene.table.setBin("fixed", 0)
-        self.shadows = Shadows(stage, self.scene.root, self.scene.table, TABLE_RADIUS, TABLE_WOOD_REPEAT,
-                               TABLE_CONTACT_SHADE, shading.SUN_DIRECTION)
+        self.shadows = self._make_shadows(SHADOW_SIZES["medium"])
         self.camera = OrbitCamera(stage.camera, stage.cam.node().getLens(), self.scene.obstacles)
         # updated in place each frame: a new shader input every frame would mean a new render state
         self.camera_pos = PTA_LVecBase3f.emptyArray(1)
         self.scene.root.setShaderInput("camera_pos", self.camera_pos)
         self.top_level = 0
+        self.shadow_size: int | None = SHADOW_SIZES["medium"]
+
+    def _make_shadows(self, size: int | None) -> Shadows:
+        shadows = Shadows(self.stage, self.scene.root, self.scene.table, TABLE_RADIUS, TABLE_WOOD_REPEAT,
+                          TABLE_CONTACT_SHADE, shading.SUN_DIRECTION, size=size or SHADOW_SIZES["medium"])
+        if size is None:   # no shadows: the sun's camera sees no piece, so its map says "lit" everywhere
+            shadows.sun.camera.node().setCameraMask(BitMask32.allOff())
+        return shadows
+
+    def set_graphics_quality(self, quality: str) -> None:
+        """The settings' graphics quality: the size of the sun's shadow map (low: no shadows)."""
+        size = SHADOW_SIZES.get(quality, SHADOW_SIZES["medium"])
+        if size != self.shadow_size:
+            self.shadows.close()
+            self.shadows = self._make_shadows(size)
+            self.shadow_size = size
 
     def close(self) -> None:
         self.shadows.close()

@@ -1,0 +1,187 @@
+"""The turn flow against the rules engine: whole games of facts, every player count and rule set.
+
+At every moment the commands offered must be exactly the legal actions, the columns the
+mouse may take exactly the ones the rules accept, and the words must name who acts.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import pytest
+
+from villa import rules
+from villa.presentation import flow
+from villa.presentation.flow import Task
+from villa.rules import (Abort, ChooseColour, Collapse, ColumnPlaced, ColumnTakenOut, Decline, GameSetup, Object,
+                         ProposeFloor, RULE_SETS, SealRoll, TakeColumn, apply, expected_facts, legal_actions, new_game)
+from villa.rules.pieces import ALL_COLUMNS
+from villa.rules.state import Role, Step
+
+
+def check(state: rules.GameState) -> flow.Guidance:
+    guide = flow.guidance(state)
+    legal = legal_actions(state)
+    offered = [a for c in guide.commands for a in c.actions]
+    assert set(offered) == set(legal), (guide.task, guide.commands, legal)
+    assert len(offered) == len(legal), "every legal action has exactly one command"
+    assert len({c.name for c in guide.commands}) == len(guide.commands)
+    if state.turn.step is Step.TAKE_OUT:
+        assert set(guide.grabbable) == {f.column for f in expected_facts(state) if isinstance(f, ColumnTakenOut)}
+    else:
+        assert set(guide.grabbable) == {a.column for a in legal if isinstance(a, TakeColumn)}
+    assert guide.actor == rules.whose_move(state)
+    if guide.actor is not None:
+        assert state.players[guide.actor] in guide.headline
+    assert guide.asks == (state.turn.step is Step.ASK) == (guide.question is not None)
+    assert (guide.task is Task.PLACE) == (state.turn.step is Step.IN_HAND)
+    assert (guide.task is Task.OVER) == state.over
+    assert len(guide.standings) == state.n
+    assert [s.holds_seal for s in guide.standings] == [state.seal.holder == p for p in range(state.n)]
+    if state.turn.step in (Step.START, Step.TAKE):
+        for column in (c.id for c in ALL_COLUMNS):
+            reason = flow.why_not(state, column)
+            if column in guide.grabbable:
+                assert reason is None
+            else:
+                assert reason, column
+    return guide
+
+
+def play(ruleset, players: int, seed: int, collapse_rate: float = 0.004) -> tuple[rules.GameState, set]:
+    """A random game of facts, checking the guidance at every step; returns the end and the tasks seen."""
+    rng = random.Random(seed)
+    state = new_game(GameSetup(ruleset, tuple(f"Player{i}" for i in range(players))))
+    seen: set = set()
+    for _ in range(5000):
+        guide = check(state)
+        seen.add(guide.task)
+        if state.over:
+            return state, seen
+        facts = expected_facts(state)
+        calm = [f for f in facts if not isinstance(f, Collapse)]
+        # The player acts through the commands offered (and the mouse), the villa through facts.
+        options = [a for c in guide.commands for a in c.actions] + calm
+        if not options or rng.random() < collapse_rate:
+            options = [f for f in facts if isinstance(f, Collapse)]
+        action = rng.choice(options)
+        after = apply(state, action)
+        words = flow.consequence(state, action, after)
+        if state.turn.step is Step.TAKE_OUT or (state.turn.step is Step.IN_HAND and state.turn.role is Role.PROOF
+                                                and not after.over):
+            assert words, (state.turn, action)
+        state = after
+    raise AssertionError("the game does not end")
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("ruleset_name", sorted(RULE_SETS))
+def test_the_guidance_always_matches_the_legal_actions(ruleset_name, players):
+    tasks = set()
+    for seed in range(6):
+        end, seen = play(RULE_SETS[ruleset_name], players, seed * 31 + players)
+        assert end.result is not None
+        tasks |= seen
+    assert Task.OVER in tasks
+    if RULE_SETS[ruleset_name].family:
+        assert not tasks & {Task.NEUTRAL, Task.ANSWER_OBJECTION, Task.ANSWER_CHALLENGE}
+    if players == 3 and not RULE_SETS[ruleset_name].family:
+        assert Task.NEUTRAL in tasks
+
+
+def _three_players():
+    """Seats get blue, red, green; yellow is neutral; seat 2 (Cleo) starts."""
+    state = new_game(GameSetup(rules.PUBLISHER, ("Anna", "Ben", "Cleo")))
+    state = apply(state, SealRoll(rules.Colour.BLUE))
+    state = apply(state, ChooseColour(rules.Colour.RED))
+    state = apply(state, ChooseColour(rules.Colour.GREEN))
+    # three columns already up, so a floor could be proposed
+    return replace(state, levels={**state.levels, "red-thin-1": 1, "blue-thin-1": 1, "green-thin-2": 1})
+
+
+def test_three_players_start_with_a_neutral_column_then_their_own():
+    state = _three_players()
+    guide = flow.guidance(state)
+    assert guide.task is Task.NEUTRAL and guide.colours == (rules.Colour.YELLOW,)
+    assert "Cleo" in guide.headline and "neutral" in guide.headline
+    assert {c.name for c in guide.commands} == {"build", "propose"}
+    assert "neutral column must go up first" in flow.why_not(state, "green-thick")
+    state = apply(state, TakeColumn("yellow-thin-1"))
+    assert flow.guidance(state).command("abort") is not None
+    state = apply(state, ColumnPlaced("yellow-thin-1", 1, True))
+    guide = flow.guidance(state)
+    assert guide.task is Task.OWN and guide.colours == (rules.Colour.GREEN,)
+
+
+def test_a_neutral_abort_asks_the_others_to_challenge():
+    state = apply(apply(_three_players(), TakeColumn("yellow-thin-1")), Abort())
+    guide = flow.guidance(state)
+    assert guide.task is Task.ANSWER_CHALLENGE and guide.asks
+    assert guide.actor == 0 and {c.name for c in guide.commands} == {"challenge", "decline"}
+    after = apply(state, Decline())
+    assert flow.guidance(after).actor == 1
+    after2 = apply(after, Decline())
+    assert "Cleo moves one of their own" in flow.consequence(after, Decline(), after2)
+    assert flow.guidance(after2).task is Task.OWN
+
+
+def test_an_objection_asks_in_turn_then_the_proof_then_the_take_out_explained():
+    state = apply(_three_players(), ProposeFloor())
+    guide = flow.guidance(state)
+    assert guide.task is Task.ANSWER_OBJECTION and guide.actor == 0 and "Cleo" in guide.question
+    assert [c.label for c in guide.commands] == ["Object (Y)", "No objection (N)"]
+    objecting = apply(state, Object())
+    assert "Anna objects" in flow.consequence(state, Object(), objecting)
+    guide = flow.guidance(objecting)
+    assert guide.task is Task.PROOF and guide.colours == (rules.Colour.GREEN,) and "Anna" in guide.headline
+    # the proof fails: Cleo takes one of Anna's columns out of the game
+    holding = apply(objecting, TakeColumn("green-thin-1"))
+    failed = apply(holding, Abort())
+    assert "objection fails" in flow.consequence(holding, Abort(), failed)
+    guide = flow.guidance(failed)
+    assert guide.task is Task.TAKE_OUT and guide.actor == 2
+    assert set(guide.grabbable) == {c.id for c in ALL_COLUMNS if c.colour is rules.Colour.BLUE}
+    assert "Anna" in flow.why_not(failed, "red-thick")
+    out = apply(failed, ColumnTakenOut("blue-hex"))
+    words = flow.consequence(failed, ColumnTakenOut("blue-hex"), out)
+    assert words.startswith("The blue hexagonal column leaves the game") and "Anna" in words
+    assert flow.guidance(out).task is Task.LAY_FLOOR
+    assert "blue-hex" in flow.guidance(out).out
+
+
+def test_a_successful_proof_removes_the_column_and_ends_the_turn():
+    objecting = apply(apply(_three_players(), ProposeFloor()), Object())
+    holding = apply(objecting, TakeColumn("green-hex"))
+    placed = ColumnPlaced("green-hex", 1, True)
+    after = apply(holding, placed)
+    words = flow.consequence(holding, placed, after)
+    assert "objection succeeds" in words and "The green hexagonal column leaves the game" in words
+    assert after.turn.player == 0
+
+
+def test_two_players_build_with_either_colour():
+    state = new_game(GameSetup(rules.PUBLISHER, ("Anna", "Ben")))
+    state = apply(state, rules.AssignColoursAtRandom(3))
+    guide = flow.guidance(state)
+    assert len(guide.colours) == 2 and set(guide.colours) == set(state.colours[guide.actor])
+
+
+def test_the_family_random_mode_rolls_the_seal_each_turn_and_shows_rounds_and_totals():
+    state = new_game(GameSetup(RULE_SETS["family-random-tournament"], ("Anna", "Ben")))
+    guide = flow.guidance(state)
+    assert guide.task is Task.SEAL_ROLL and guide.command("roll") is not None
+    assert guide.rounds == "round 1 of 3" and guide.seal == ""
+    state = apply(state, SealRoll(rules.Colour.RED))
+    guide = flow.guidance(state)
+    assert guide.task is Task.BUILD and guide.colours == (rules.Colour.RED,)
+    assert "the seal asks for a red column" in flow.why_not(state, "blue-thick")
+
+
+def test_the_seal_and_the_end_in_words():
+    state = _three_players()
+    assert "nobody yet" in flow.guidance(state).seal
+    over = apply(state, Collapse(1.0, rules.CollapseCause.COLUMN_TOPPLED, "floor-1"))
+    title, reason, down = flow.result_words(over)
+    assert title == "No Master Builder" and "Cleo (green) brought the villa down" in reason and down is None
+    assert flow.guidance(over).task is Task.OVER and flow.guidance(over).commands == ()

@@ -1,0 +1,408 @@
+"""Every menu screen in a real window, clicked through with real mouse events, and photographed.
+
+The screenshots land in $VILLA_SCREENSHOTS (default /tmp/villa-menu-screenshots).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from villa.app.settings import Settings, load_settings
+from villa.presentation import i18n
+from villa.rules import PUBLISHER, ChooseColour, Colour, GameSetup, SealRoll, apply, new_game
+from villa.rules.rulesets import FamilyMode, Scoring, family
+from villa.rules.state import Result, Seal
+
+from tests.menus.conftest import texts_of
+
+pytestmark = pytest.mark.gui
+
+
+def finished(players=("Anna", "Ben", "Cleo"), *, holder, shows, culprit, winner, ending="collapse"):
+    state = new_game(GameSetup(PUBLISHER, players))
+    state = apply(state, SealRoll(Colour.BLUE))
+    state = apply(state, ChooseColour(Colour.RED))
+    state = apply(state, ChooseColour(Colour.GREEN))
+    return replace(state, seal=Seal(holder=holder, shows=shows, level=3),
+                   result=Result(winner, "", collapsed_by=culprit, ending=ending))
+
+
+def test_main_menu(stage, pointer, screenshot, screens, calls):
+    from villa.presentation.menus import MainMenu
+    menu = MainMenu(can_continue=False, on_new_game=calls.of("new"), on_continue=calls.of("continue"),
+                    on_rules=calls.of("rules"), on_settings=calls.of("settings"),
+                    on_how_to_play=calls.of("how"), on_quit=calls.of("quit"))
+    screens.append(menu)
+    assert not menu.visible
+    menu.show()
+    pointer.move(*pointer.pixel(menu.widgets["rules"]))  # hovering lights the button up
+    screenshot("main_menu")
+    pointer.click(menu.widgets["continue"])
+    assert calls.log == []  # no save: Continue does nothing
+    for key in ("new_game", "rules", "settings", "how_to_play", "quit"):
+        pointer.click(menu.widgets[key])
+    assert calls.names() == ["new", "rules", "settings", "how", "quit"]
+    menu.set_can_continue(True)
+    pointer.click(menu.widgets["continue"])
+    assert calls.names()[-1] == "continue"
+    menu.hide()
+    assert not menu.visible and menu.root.isHidden()
+
+
+def _retype(pointer, entry, text: str) -> None:
+    pointer.click(entry)
+    pointer.key("End", *["BackSpace"] * 16)
+    pointer.type(text)
+
+
+def test_new_game_publisher_with_variants(stage, pointer, screenshot, screens, calls):
+    from villa.presentation.menus import GameChoices, NewGameScreen
+    screen = NewGameScreen(on_start=calls.of("start"), on_back=calls.of("back"))
+    screens.append(screen)
+    screen.show()
+    w = screen.widgets
+    pointer.click(w["count"].buttons[3])
+    assert w["name_rows"][3].isHidden() and not w["name_rows"][2].isHidden()
+    _retype(pointer, w["names"][0], "Anna")
+    _retype(pointer, w["names"][1], "Ben")
+    _retype(pointer, w["names"][2], "Cleo")
+    pointer.click(w["two_supports_from_orange"].button)
+    pointer.click(w["floors_inside_base"].button)
+    pointer.click(w["preset"].buttons["colonnade"])
+    screenshot("new_game_publisher")
+    pointer.click(w["start"])
+    assert calls.names() == ["start"]
+    choices = calls.log[0][1][0]
+    assert isinstance(choices, GameChoices)
+    assert choices.players == ("Anna", "Ben", "Cleo")
+    assert choices.rules == PUBLISHER.with_variants(two_supports_from_orange=True, floors_inside_base=True)
+    assert choices.rules.min_support(4) == 2 and choices.rules.floors_inside_base
+    assert not choices.rules.proposer_moves_column
+    assert (choices.layout, choices.preset, choices.seed) == ("preset", "colonnade", None)
+    pointer.click(w["back"])
+    assert calls.names() == ["start", "back"]
+
+
+def test_new_game_family_edition(stage, pointer, screenshot, screens, calls):
+    from villa.presentation.menus import NewGameScreen
+    screen = NewGameScreen(on_start=calls.of("start"), on_back=calls.of("back"))
+    screens.append(screen)
+    screen.show()
+    w = screen.widgets
+    pointer.click(w["count"].buttons[2])
+    assert w["name_rows"][2].isHidden() and not w["name_rows"][1].isHidden()
+    pointer.click(w["edition"].buttons[True])
+    assert w["publisher_group"].isHidden() and not w["family_group"].isHidden()
+    pointer.click(w["mode"].buttons[FamilyMode.RANDOM])
+    pointer.click(w["scoring"].buttons[Scoring.TOURNAMENT])
+    pointer.click(w["rounds"].plus)
+    pointer.click(w["rounds"].plus)
+    pointer.click(w["layout"].buttons["random"])
+    assert w["preset_group"].isHidden()
+    screenshot("new_game_family")
+    pointer.click(w["start"])
+    choices = calls.log[0][1][0]
+    assert choices.players == ("Player 1", "Player 2")
+    assert choices.rules == family(FamilyMode.RANDOM, Scoring.TOURNAMENT, rounds=5)
+    assert choices.layout == "random" and choices.preset is None and isinstance(choices.seed, int)
+
+
+def test_new_game_remembers_the_last_choices(stage, screens, calls):
+    from villa.presentation.menus import GameChoices, NewGameScreen
+    last = GameChoices(("Anna", "Ben", "Anna"), family(FamilyMode.ASSIGNED, Scoring.BASIC, 2), "hand")
+    screen = NewGameScreen(on_start=calls.of("start"), on_back=calls.of("back"), initial=last)
+    screens.append(screen)
+    again = screen.choices()
+    assert again.players == ("Anna", "Ben", "Anna 2")  # every name distinct
+    assert again.rules == last.rules and again.layout == "hand"
+
+
+def test_settings_are_saved_and_the_language_changes_at_once(stage, pointer, screenshot, screens, calls, tmp_path):
+    from villa.presentation.menus import SettingsScreen
+    path = tmp_path / "settings.json"
+    screen = SettingsScreen(settings=Settings(), on_close=calls.of("close"), on_change=calls.of("change"), path=path)
+    screens.append(screen)
+    screen.show()
+    w = screen.widgets
+    pointer.click(w["graphics_quality"].buttons["high"])
+    pointer.click(w["invert_camera"].button)
+    slider = w["volume"]
+    pointer.click(slider.thumb)  # grabbing the knob and letting go changes nothing
+    assert load_settings(path).volume == pytest.approx(0.8)
+    assert load_settings(path).graphics_quality == "high" and load_settings(path).invert_camera is True
+    pointer.click(w["language"].buttons["de"], frames=4)
+    assert i18n.language() == "de"
+    saved = load_settings(path)
+    assert (saved.graphics_quality, saved.invert_camera, saved.language) == ("high", True, "de")
+    assert calls.names().count("change") >= 3
+    assert "Einstellungen" in texts_of(screen), "the settings screen did not redraw in German"
+    screenshot("settings_de")
+    pointer.click(screen.widgets["back"])
+    assert calls.names()[-1] == "close"
+    assert calls.log[-1][1][0].language == "de"
+
+
+def test_settings_sliders(stage, pointer, frames, screens, calls, tmp_path):
+    from villa.presentation.menus import SettingsScreen
+    path = tmp_path / "settings.json"
+    screen = SettingsScreen(settings=Settings(), on_close=calls.of("close"), path=path)
+    screens.append(screen)
+    screen.show()
+    volume = screen.widgets["volume"]
+    x, y = pointer.pixel(volume)
+    pointer.drag(volume.thumb, (x - 400, y))  # far past the left end
+    assert load_settings(path).volume == 0.0 and screen.widgets["volume_value"]["text"] == "0 %"
+    volume["value"] = 0.33
+    screen.widgets["mouse_sensitivity"]["value"] = 2.02
+    frames(2)
+    saved = load_settings(path)
+    assert saved.volume == pytest.approx(0.35) and saved.mouse_sensitivity == pytest.approx(2.0)
+    assert screen.widgets["volume_value"]["text"] == "35 %"
+
+
+@pytest.mark.parametrize("players, order, rolled", [
+    (("Anna", "Ben", "Cleo", "Dario"), (0, 1, 2, 3), Colour.YELLOW),
+    (("Anna", "Ben", "Cleo"), (0, 1, 2), Colour.GREEN),
+    (("Anna", "Ben"), (0, 1, 0, 1), Colour.RED),
+])
+def test_seal_roll_then_choices(stage, pointer, frames, screenshot, screens, calls, players, order, rolled):
+    from villa.presentation.menus import SealRollScreen
+    from villa.presentation.menus.seal_roll import FACE_PITCH, ROLL_SECONDS
+    screen = SealRollScreen(players=players, order=order, rolled=rolled, on_done=calls.of("done"))
+    screens.append(screen)
+    screen.show()
+    frames(20)
+    assert screen.rolling
+    if len(players) == 3:
+        screenshot("seal_rolling")
+        frames(int(ROLL_SECONDS * 60) + 5)  # the whole roll, frame by frame, once
+    else:
+        screen.finish_roll()
+    assert not screen.rolling and screen.picks[0] == (order[0], rolled)
+    # the die lies with the rolled colour up
+    from panda3d.core import Vec3
+    up = {Colour.BLUE: Vec3(0, 0, 1), Colour.GREEN: Vec3(0, 1, 0), Colour.YELLOW: Vec3(0, 0, -1),
+          Colour.RED: Vec3(0, -1, 0)}[rolled]
+    assert screen.die.getQuat().xform(up).z == pytest.approx(1.0, abs=1e-3) and FACE_PITCH[rolled] >= 0
+    assert "start" in screen.widgets and screen.widgets["start"].isHidden()
+    if len(players) == 3:
+        screenshot("seal_landed_choose")
+    while screen.chooser is not None:
+        colour = screen.colours_left[-1]
+        pointer.click(screen.widgets[f"colour_{colour.value}"])
+    assert screen.done and len(screen.picks) == len(order)
+    assert [seat for seat, _ in screen.picks] == list(order)
+    assert len({c for _, c in screen.picks}) == len(order)
+    if len(players) == 3:
+        screenshot("seal_done")
+    pointer.click(screen.widgets["start"])
+    assert calls.log == [("done", (screen.picks,))]
+
+
+def test_seal_picks_drive_the_rules_engine(stage, screens, calls):
+    """The record the screen returns is what the engine expects, in order."""
+    from villa.presentation.menus import SealRollScreen
+    from villa.rules.state import Step
+    state = new_game(GameSetup(PUBLISHER, ("Anna", "Ben", "Cleo", "Dario")))
+    screen = SealRollScreen(players=state.players, order=(0, 1, 2, 3), rolled=Colour.RED, on_done=calls.of("done"))
+    screens.append(screen)
+    screen.finish_roll()
+    screen.choose(Colour.BLUE)
+    screen.choose(Colour.GREEN)
+    assert screen.done  # Dario was left with yellow
+    picks = screen.picks
+    state = apply(state, SealRoll(picks[0][1]))
+    for seat, colour in picks[1:]:
+        if state.turn.step is not Step.COLOUR_CHOICE:
+            break
+        assert state.turn.actor == seat
+        state = apply(state, ChooseColour(colour))
+    assert [c[0] for c in state.colours] == [Colour.RED, Colour.BLUE, Colour.GREEN, Colour.YELLOW]
+    assert state.turn.player == 3  # left with the last colour: Dario starts, as the screen said
+    assert screen.starter == 3
+
+
+def test_family_colours_are_chosen_without_a_roll(stage, screens, calls):
+    from villa.presentation.menus import SealRollScreen
+    screen = SealRollScreen(players=("Anna", "Ben"), order=(0, 1), rolled=None, on_done=calls.of("done"))
+    screens.append(screen)
+    screen.show()
+    assert not screen.rolling and screen.chooser == 0
+    screen.choose(Colour.GREEN)
+    screen.choose(Colour.BLUE)
+    assert screen.picks == [(0, Colour.GREEN), (1, Colour.BLUE)] and screen.starter == 0
+
+
+def test_hand_over_for_an_objection(stage, pointer, screenshot, screens, calls):
+    from villa.presentation.menus import HandOverScreen
+    screen = HandOverScreen(player="Ben", colours=[Colour.RED],
+                            message="Anna proposes to lay the next floor. Do you object?",
+                            actions=[("Object", calls.of("object")), ("No objection", calls.of("decline"))])
+    screens.append(screen)
+    screen.show()
+    screenshot("hand_over")
+    pointer.click(screen.widgets["action_1"])
+    pointer.click(screen.widgets["action_0"])
+    assert calls.names() == ["decline", "object"]
+
+
+def test_asking_for_an_objection(stage, pointer, screens, calls):
+    from villa.presentation.menus import ask_objection
+    i18n.install("de")
+    screen = ask_objection(player="Ben", colours=[Colour.RED], proposer="Anna", on_object=calls.of("object"),
+                           on_decline=calls.of("decline"))
+    screens.append(screen)
+    screen.show()
+    assert screen.widgets["action_0"]["text"] == "Widersprechen"
+    assert "Anna beantragt" in " ".join(texts_of(screen))
+    pointer.click(screen.widgets["action_1"])
+    assert calls.names() == ["decline"]
+
+
+def test_destroyed_screens_leave_nothing_behind(stage, frames, calls):
+    from direct.gui.DirectGuiBase import DirectGuiWidget
+    from villa.presentation.menus import MainMenu, NewGameScreen, SealRollScreen
+    frames(1)
+    before_widgets = len(DirectGuiWidget.guiDict)
+    before_tasks = len(stage.task_mgr.getAllTasks())
+    before_nodes = stage.aspect2d.getNumChildren()
+    for _ in range(2):
+        made = [MainMenu(can_continue=True, on_new_game=None, on_continue=None, on_rules=None, on_settings=None,
+                         on_how_to_play=None, on_quit=None),
+                NewGameScreen(on_start=calls.of("s"), on_back=calls.of("b")),
+                SealRollScreen(players=("A", "B"), order=(0, 1, 0, 1), rolled=Colour.BLUE, on_done=calls.of("d"))]
+        for screen in made:
+            screen.show()
+        frames(2)
+        for screen in made:
+            screen.destroy()
+    frames(1)
+    assert len(DirectGuiWidget.guiDict) == before_widgets
+    assert len(stage.task_mgr.getAllTasks()) == before_tasks
+    assert stage.aspect2d.getNumChildren() == before_nodes
+
+
+def test_hand_over_plain(stage, pointer, screens, calls):
+    from villa.presentation.menus import HandOverScreen
+    screen = HandOverScreen(player="Cleo", on_ready=calls.of("ready"))
+    screens.append(screen)
+    screen.show()
+    assert screen.widgets["ready"]["text"] == "I have the mouse"
+    pointer.click(screen.widgets["ready"])
+    assert calls.names() == ["ready"]
+
+
+def test_pause_menu(stage, pointer, screenshot, screens, calls):
+    from villa.presentation.menus import PauseMenu
+    screen = PauseMenu(on_resume=calls.of("resume"), on_rules=calls.of("rules"), on_settings=calls.of("settings"),
+                       on_quit_to_menu=calls.of("quit"))
+    screens.append(screen)
+    screen.show()
+    screenshot("pause")
+    for key in ("rules", "settings", "quit_to_menu", "resume"):
+        pointer.click(screen.widgets[key])
+    assert calls.names() == ["rules", "settings", "quit", "resume"]
+
+
+@pytest.mark.parametrize("case, kwargs, headline, words", [
+    ("holder_wins", dict(holder=1, shows=0, culprit=2, winner=1), "Ben is the Master Builder!",
+     ["Cleo brought the villa down.", "Ben holds the Master Builder Seal and wins."]),
+    ("holder_fell", dict(holder=2, shows=0, culprit=2, winner=0), "Anna is the Master Builder!",
+     ["while holding the Master Builder Seal", "The seal shows Anna"]),
+    ("nobody", dict(holder=None, shows=None, culprit=1, winner=None), "No Master Builder",
+     ["Ben brought the villa down before anyone held the Master Builder Seal."]),
+    ("stalled", dict(holder=0, shows=None, culprit=None, winner=0, ending="no more building"),
+     "Anna is the Master Builder!", ["Nobody could build any further."]),
+])
+def test_end_screen(stage, pointer, screenshot, screens, calls, case, kwargs, headline, words):
+    from villa.presentation.menus import EndScreen
+    from villa.presentation.menus.end import reasons
+    state = finished(**kwargs)
+    screen = EndScreen(state=state, on_play_again=calls.of("again"), on_main_menu=calls.of("menu"))
+    screens.append(screen)
+    screen.show()
+    assert screen.widgets["headline"]["text"] == headline
+    said = " ".join(reasons(state))
+    assert all(w in said for w in words), said
+    if kwargs["culprit"] is not None:
+        assert state.players[kwargs["culprit"]] in screen.widgets["culprit"]["text"]
+    if case in ("holder_fell", "nobody"):
+        screenshot(f"end_{case}")
+    pointer.click(screen.widgets["play_again"])
+    pointer.click(screen.widgets["main_menu"])
+    assert calls.names() == ["again", "menu"]
+
+
+def test_end_screen_family(stage, screens, calls):
+    from villa.presentation.menus import EndScreen
+    rules = family(FamilyMode.FREESTYLE, Scoring.BASIC, rounds=3)
+    state = new_game(GameSetup(rules, ("Anna", "Ben")))
+    state = replace(state, scores=(1, 2), result=Result(0, "", collapsed_by=1, ending="rounds played"))
+    screen = EndScreen(state=state, on_play_again=calls.of("again"), on_main_menu=calls.of("menu"))
+    screens.append(screen)
+    assert screen.widgets["headline"]["text"] == "Anna wins!"
+    assert "Anna: 1" in screen.widgets["reason"]["text"] and "After 3 rounds" in screen.widgets["reason"]["text"]
+
+
+def test_how_to_play_and_rules(stage, pointer, screenshot, screens, calls):
+    from villa.presentation.menus import HowToPlayScreen, RulesSummaryScreen
+    how = HowToPlayScreen(on_back=calls.of("back"))
+    screens.append(how)
+    how.show()
+    screenshot("how_to_play")
+    pointer.click(how.widgets["back"])
+    how.hide()
+    rules = RulesSummaryScreen(on_back=calls.of("back"), rules=PUBLISHER.with_variants(two_supports_from_orange=True))
+    screens.append(rules)
+    rules.show()
+    texts = texts_of(rules)
+    assert any("From the orange floor on, 2 are enough." in t for t in texts)
+    screenshot("rules_summary")
+    pointer.click(rules.widgets["back"])
+    assert calls.names() == ["back", "back"]
+    rules.destroy()
+    fam = RulesSummaryScreen(on_back=calls.of("back"), rules=family(FamilyMode.RANDOM, Scoring.TOURNAMENT, 4))
+    screens.append(fam)
+    texts = texts_of(fam)
+    assert any("4 rounds" in t for t in texts)
+
+
+@pytest.mark.parametrize("language", ["de", "fr", "nl"])
+def test_screens_in_every_language(stage, screenshot, screens, calls, language):
+    """Built in each language, every screen shows translated words (and a few are photographed)."""
+    from villa.presentation import menus
+    i18n.install(language)
+    noop = calls.of("x")
+    built = [
+        menus.MainMenu(can_continue=True, on_new_game=noop, on_continue=noop, on_rules=noop, on_settings=noop,
+                       on_how_to_play=noop, on_quit=noop),
+        menus.NewGameScreen(on_start=noop, on_back=noop),
+        menus.HowToPlayScreen(on_back=noop),
+        menus.RulesSummaryScreen(on_back=noop),
+        menus.PauseMenu(on_resume=noop, on_rules=noop, on_settings=noop, on_quit_to_menu=noop),
+        menus.EndScreen(state=finished(holder=2, shows=0, culprit=2, winner=0), on_play_again=noop,
+                        on_main_menu=noop),
+    ]
+    screens.extend(built)
+    expected = {"de": "Neues Spiel", "fr": "Nouvelle partie", "nl": "Nieuw spel"}[language]
+    assert built[0].widgets["new_game"]["text"] == expected
+    for screen in built:
+        screen.show()
+        if language == "de" or type(screen).__name__ in ("NewGameScreen", "RulesSummaryScreen"):
+            screenshot(f"{type(screen).__name__}_{language}")
+        screen.hide()
+
+
+def test_a_hidden_screen_redraws_in_the_new_language_when_shown(stage, screens, calls):
+    from villa.presentation.menus import PauseMenu
+    screen = PauseMenu(on_resume=calls.of("r"), on_rules=calls.of("r"), on_settings=calls.of("s"),
+                       on_quit_to_menu=calls.of("q"))
+    screens.append(screen)
+    assert screen.widgets["resume"]["text"] == "Resume"
+    i18n.install("fr")
+    screen.show()
+    assert screen.widgets["resume"]["text"] == "Reprendre"
+    screen.destroy()
+    assert screen.root is None

@@ -1,0 +1,365 @@
+"""The turn flow, headless: what the game screen must show and allow at every moment.
+
+    guide = guidance(state)                 # the rules' state in, plain data out
+    guide.headline                          # the status line: who, with which colours, what now
+    guide.commands                          # the buttons (and keys): each with the rules actions it sends
+    guide.grabbable                         # the columns the mouse may take now
+    why_not(state, column)                  # the rules' reason a column may not be taken
+    consequence(before, action, after)      # what an answer, a proof or a take-out did, in words
+
+No rendering here, and no rule of its own: every question goes to the rules engine
+(`legal_actions`, `takeable_columns`, the eligibility questions). The tests check that the
+commands offered always match `legal_actions` exactly.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from villa import rules
+from villa.presentation.i18n import _
+from villa.rules import eligibility
+from villa.rules.pieces import COLUMNS_BY_ID, TOP_FLOOR_LEVEL, floor_colour
+from villa.rules.state import GameState, Role, Step
+
+
+class Task(str, Enum):
+    """What the player to act must do now."""
+
+    COLOUR_ROLL = "colour roll"            # roll the seal for a colour
+    COLOUR_CHOICE = "colour choice"        # choose a colour
+    SEAL_ROLL = "seal roll"                # family, random mode: roll the seal for this turn's colour
+    BUILD = "build"                        # take an own column up, or propose a floor
+    NEUTRAL = "neutral"                    # three players: a neutral column first (or propose a floor)
+    OWN = "own"                            # the own column after the neutral one (or after a floor)
+    PLACE = "place"                        # a column is in hand: set it on the top floor, or abort
+    ANSWER_OBJECTION = "answer objection"  # asked: object to the proposed floor?
+    ANSWER_CHALLENGE = "answer challenge"  # asked: challenge a neutral abort?
+    ANSWER_FAMILY = "answer family challenge"  # asked: challenge the claim that nothing can move?
+    PROOF = "proof"                        # the objector moves one of the proposer's columns up
+    CHALLENGE_PROOF = "challenge proof"    # the challenger moves a different neutral column up
+    FAMILY_PROOF = "family proof"          # the family challenger moves a column of the required colour
+    TAKE_OUT = "take out"                  # the proposer pulls one of the objector's columns out
+    LAY_FLOOR = "lay floor"                # lay the next floor (or give it up)
+    PASS = "pass"                          # nothing can be built and no floor proposed
+    OVER = "over"
+
+
+ANSWER_TASKS = {Role.PROOF: Task.ANSWER_OBJECTION, Role.CHALLENGE: Task.ANSWER_CHALLENGE,
+                Role.FAMILY_CHALLENGE: Task.ANSWER_FAMILY}
+PROOF_TASKS = {Role.PROOF: Task.PROOF, Role.CHALLENGE: Task.CHALLENGE_PROOF,
+               Role.FAMILY_CHALLENGE: Task.FAMILY_PROOF}
+
+
+@dataclass(frozen=True)
+class Command:
+    """A button (and its key): the rules actions it may send. "build" sends `TakeColumn` for
+    the column the mouse takes; the others send their one action."""
+
+    name: str                       # build, propose, abort, object, challenge, decline, give-up, pass, roll, choose
+    label: str
+    key: str | None
+    actions: tuple[rules.Action, ...]
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One player's line in the HUD."""
+
+    player: int
+    name: str
+    colours: tuple[rules.Colour, ...]
+    points: int                     # on the top level (publisher) or the family total
+    to_act: bool
+    holds_seal: bool
+
+
+@dataclass(frozen=True)
+class Guidance:
+    task: Task
+    actor: int | None               # who must act now (None: chance, or the game is over)
+    player: int                     # whose turn it is
+    colours: tuple[rules.Colour, ...]   # the colours the actor may take now
+    headline: str                   # the status line
+    commands: tuple[Command, ...]
+    grabbable: tuple[str, ...]      # columns the mouse may take now
+    asks: bool                      # another player is asked: the hot-seat hand-over panel
+    question: str | None            # the question put to the asked player
+    standings: tuple[Standing, ...]
+    seal: str                       # who holds the Master Builder Seal and what it shows, in words
+    blocked: tuple[str, ...]
+    out: tuple[str, ...]
+    floors_left: int
+    rounds: str | None              # family edition: "round 2 of 3"
+
+    def command(self, name: str) -> Command | None:
+        return next((c for c in self.commands if c.name == name), None)
+
+
+# --- the words ---------------------------------------------------------------------
+
+def player_name(state: GameState, player: int | None) -> str:
+    return state.players[player] if player is not None else _("nobody")
+
+
+def colour_words(colours) -> str:
+    return "/".join(_(c.value) for c in colours)
+
+
+def _kind(column: str) -> tuple[str, str]:
+    piece = COLUMNS_BY_ID[column]
+    kind = {"thin": _("thin"), "hex": _("hexagonal"), "thick": _("thick")}[piece.kind.value]
+    return _(piece.colour.value), kind
+
+
+def column_name(column: str) -> str:
+    """'blue hexagonal', for lists."""
+    colour, kind = _kind(column)
+    return _("{colour} {kind}").format(colour=colour, kind=kind)
+
+
+def column_words(column: str) -> str:
+    """'the blue hexagonal column', for sentences."""
+    colour, kind = _kind(column)
+    return _("the {colour} {kind} column").format(colour=colour, kind=kind)
+
+
+def _floor(level: int) -> str:
+    return _(floor_colour(level)) if 1 <= level <= TOP_FLOOR_LEVEL else _("base plate")
+
+
+# --- what to do now -------------------------------------------------------------------
+
+def task_of(state: GameState) -> Task:
+    turn = state.turn
+    step = turn.step
+    if step is Step.OVER:
+        return Task.OVER
+    if step is Step.COLOUR_ROLL:
+        return Task.COLOUR_ROLL
+    if step is Step.COLOUR_CHOICE:
+        return Task.COLOUR_CHOICE
+    if step is Step.FAMILY_ROLL:
+        return Task.SEAL_ROLL
+    if step is Step.IN_HAND:
+        return Task.PLACE
+    if step is Step.ASK:
+        return ANSWER_TASKS[turn.role]
+    if step is Step.TAKE_OUT:
+        return Task.TAKE_OUT
+    if step is Step.LAY_FLOOR:
+        return Task.LAY_FLOOR
+    if step is Step.TAKE:
+        return PROOF_TASKS.get(turn.role, Task.OWN)
+    # Step.START
+    if rules.legal_actions(state) == [rules.Pass()]:
+        return Task.PASS
+    if state.neutral is not None and not turn.neutral_done and eligibility.neutral_takeable(state):
+        return Task.NEUTRAL
+    return Task.BUILD
+
+
+def grabbable(state: GameState) -> tuple[str, ...]:
+    """The columns the mouse may take now: for a build, or the objector's to pull out."""
+    if state.turn.step is Step.TAKE_OUT:
+        return tuple(eligibility.objector_columns_in_villa(state))
+    return tuple(rules.takeable_columns(state))
+
+
+def why_not(state: GameState, column: str) -> str | None:
+    """None if the mouse may take `column` now; otherwise the rules' reason, in words."""
+    if column in grabbable(state):
+        return None
+    if state.turn.step is Step.TAKE_OUT:
+        return _("pull out one of {name}'s columns").format(name=player_name(state, state.turn.objector))
+    if state.turn.step not in (Step.START, Step.TAKE):
+        return _("no column may be taken now")
+    return eligibility.why_not_takeable(state, column)[1]
+
+
+def _colours_now(state: GameState, task: Task) -> tuple[rules.Colour, ...]:
+    columns = grabbable(state)
+    if task is Task.PLACE and state.turn.column:
+        return (COLUMNS_BY_ID[state.turn.column].colour,)
+    return tuple(c for c in rules.Colour if any(COLUMNS_BY_ID[x].colour is c for x in columns))
+
+
+def _commands(state: GameState, task: Task) -> tuple[Command, ...]:
+    legal = rules.legal_actions(state)
+    takes = tuple(a for a in legal if isinstance(a, rules.TakeColumn))
+    commands: list[Command] = []
+    if takes:
+        commands.append(Command("build", _("Take a column"), None, takes))
+    for action in legal:
+        if isinstance(action, rules.ProposeFloor):
+            commands.append(Command("propose", _("Propose a floor (P)"), "p", (action,)))
+        elif isinstance(action, rules.Abort):
+            commands.append(Command("abort", _("Give up this column (Esc)"), "escape", (action,)))
+        elif isinstance(action, rules.Object):
+            label = _("Object (Y)") if task is Task.ANSWER_OBJECTION else _("Challenge (Y)")
+            commands.append(Command("object", label, "y", (action,)))
+        elif isinstance(action, rules.Challenge):
+            commands.append(Command("challenge", _("Challenge (Y)"), "y", (action,)))
+        elif isinstance(action, rules.Decline):
+            label = _("No objection (N)") if task is Task.ANSWER_OBJECTION else _("No challenge (N)")
+            commands.append(Command("decline", label, "n", (action,)))
+        elif isinstance(action, rules.GiveUpFloor):
+            commands.append(Command("give-up", _("Give up the floor (Esc)"), "escape", (action,)))
+        elif isinstance(action, rules.Pass):
+            commands.append(Command("pass", _("Pass"), None, (action,)))
+    rolls = tuple(a for a in legal if isinstance(a, rules.SealRoll))
+    if rolls:
+        commands.append(Command("roll", _("Roll the seal"), "r", rolls))
+    choices = tuple(a for a in legal if isinstance(a, rules.ChooseColour))
+    if choices:
+        commands.append(Command("choose", _("Choose a colour"), None, choices))
+    return tuple(commands)
+
+
+def _headline(state: GameState, task: Task, colours) -> str:
+    turn = state.turn
+    who = player_name(state, turn.actor)
+    top = _floor(state.top_level)
+    proposer = player_name(state, turn.player)
+    texts = {
+        Task.COLOUR_ROLL: _("{who}: roll the seal for a colour"),
+        Task.COLOUR_CHOICE: _("{who}: choose a colour"),
+        Task.SEAL_ROLL: _("{who}: roll the seal for this turn's colour"),
+        Task.BUILD: _("{who}: pull a {colours} column and set it on the {top} floor, or propose a floor"),
+        Task.NEUTRAL: _("{who}: first a neutral ({colours}) column onto the {top} floor, or propose a floor"),
+        Task.OWN: _("{who}: now one of your {colours} columns onto the {top} floor"),
+        Task.PLACE: _("{who}: set {column} on the {top} floor (click), or give it up (Esc)"),
+        Task.ANSWER_OBJECTION: _("{who}: does {proposer} get the floor? Object or not"),
+        Task.ANSWER_CHALLENGE: _("{who}: could {proposer} have moved another neutral column? Challenge or not"),
+        Task.ANSWER_FAMILY: _("{who}: can {proposer} really move no column? Challenge or not"),
+        Task.PROOF: _("{who}: prove it: set one of {proposer}'s {colours} columns on the {top} floor"),
+        Task.CHALLENGE_PROOF: _("{who}: prove it: set another neutral ({colours}) column on the {top} floor"),
+        Task.FAMILY_PROOF: _("{who}: prove it: set a {colours} column on the {top} floor"),
+        Task.TAKE_OUT: _("{who}: pull one of {objector}'s columns out of the villa: it leaves the game"),
+        Task.LAY_FLOOR: _("{who}: lay the {next} floor on the top columns (click), or give it up (Esc)"),
+        Task.PASS: _("{who}: nothing can be built and no floor proposed: pass"),
+        Task.OVER: _("The game is over"),
+    }
+    if not any(isinstance(a, rules.ProposeFloor) for a in rules.legal_actions(state)):
+        texts[Task.BUILD] = _("{who}: pull a {colours} column and set it on the {top} floor")
+        texts[Task.NEUTRAL] = _("{who}: first a neutral ({colours}) column onto the {top} floor")
+    column = column_words(turn.column) if turn.column else ""
+    text = texts[task].format(who=who, colours=colour_words(colours) or _("any"), top=top, column=column,
+                              proposer=proposer, objector=player_name(state, turn.objector),
+                              next=_floor(min(state.top_level + 1, TOP_FLOOR_LEVEL)))
+    return text
+
+
+def _question(state: GameState, task: Task) -> str | None:
+    proposer = player_name(state, state.turn.player)
+    if task is Task.ANSWER_OBJECTION:
+        return _("{proposer} proposes the next floor, claiming none of their columns can go up. Do you object? "
+                 "Then you must set one of {proposer}'s columns on top.").format(proposer=proposer)
+    if task is Task.ANSWER_CHALLENGE:
+        return _("{proposer} gave up a neutral column. Could another neutral column have gone up? "
+                 "If you challenge, you must prove it.").format(proposer=proposer)
+    if task is Task.ANSWER_FAMILY:
+        return _("{proposer} claims no column can be moved. Do you challenge? "
+                 "Then you must move a column of the required colour.").format(proposer=proposer)
+    return None
+
+
+def seal_words(state: GameState) -> str:
+    if state.ruleset.family:
+        return ""
+    seal = state.seal
+    if seal.holder is None:
+        return _("Master Builder Seal: nobody yet (from the green floor on)")
+    shows = colour_words(state.colours[seal.shows]) if seal.shows is not None else _("no colour")
+    return _("Master Builder Seal: {holder}, showing {shows}").format(holder=player_name(state, seal.holder),
+                                                                      shows=shows)
+
+
+def standings(state: GameState) -> tuple[Standing, ...]:
+    family = state.ruleset.family
+    return tuple(
+        Standing(p, name, state.colours[p], state.scores[p] if family else state.points(p),
+                 p == rules.whose_move(state), state.seal.holder == p)
+        for p, name in enumerate(state.players))
+
+
+def guidance(state: GameState) -> Guidance:
+    task = task_of(state)
+    colours = _colours_now(state, task)
+    rounds = (_("round {n} of {total}").format(n=state.round, total=state.ruleset.rounds)
+              if state.ruleset.family else None)
+    return Guidance(
+        task=task, actor=rules.whose_move(state), player=state.turn.player, colours=colours,
+        headline=_headline(state, task, colours), commands=_commands(state, task), grabbable=grabbable(state),
+        asks=task in ANSWER_TASKS.values(), question=_question(state, task), standings=standings(state),
+        seal=seal_words(state), blocked=tuple(sorted(state.blocked)), out=tuple(sorted(state.out)),
+        floors_left=state.floors_left(), rounds=rounds)
+
+
+# --- what just happened -------------------------------------------------------------
+
+def consequence(before: GameState, action, after: GameState) -> str | None:
+    """The outcome of an answer, a proof, a challenge or a take-out, explained (None: nothing to explain)."""
+    turn = before.turn
+    proposer = player_name(before, turn.player)
+    actor = player_name(before, turn.actor)
+    if after.over:
+        return None
+    if turn.step is Step.ASK and isinstance(action, rules.Decline) and after.turn.step is not Step.ASK:
+        if turn.role is Role.CHALLENGE:
+            return _("Nobody challenges: {name} moves one of their own columns up.").format(name=proposer)
+        if after.turn.step is Step.LAY_FLOOR:
+            return _("Nobody objects: {name} lays the {floor} floor.").format(
+                name=proposer, floor=_floor(before.top_level + 1))
+        return None
+    if turn.step is Step.ASK and isinstance(action, (rules.Object, rules.Challenge)):
+        if turn.role is Role.PROOF:
+            return _("{name} objects, and must now set one of {proposer}'s columns on top.").format(
+                name=actor, proposer=proposer)
+        return _("{name} challenges, and must now prove it.").format(name=actor)
+    if turn.step is Step.IN_HAND and turn.role in (Role.PROOF, Role.CHALLENGE, Role.FAMILY_CHALLENGE):
+        column = column_words(turn.column)
+        placed = isinstance(action, rules.ColumnPlaced)
+        if turn.role is Role.PROOF and placed:
+            return _("{name} set {column} on top: the objection succeeds. {column_cap} leaves the game, "
+                     "and {proposer}'s turn is over without a floor.").format(
+                name=actor, column=column, column_cap=column[:1].upper() + column[1:], proposer=proposer)
+        if turn.role is Role.PROOF:
+            return _("{name} gave up the proof: the objection fails. {proposer} now pulls one of {name}'s "
+                     "columns out of the game, then lays the floor.").format(name=actor, proposer=proposer)
+        if turn.role is Role.CHALLENGE and placed:
+            return _("{name} proved it: another neutral column could go up. {proposer} loses the own move."
+                     ).format(name=actor, proposer=proposer)
+        if turn.role is Role.CHALLENGE:
+            return _("{name} could not prove it: {proposer} moves one of their own columns as normal.").format(
+                name=actor, proposer=proposer)
+        if placed:
+            return _("{name} moved a column after all: the claim is dismissed, and play goes on.").format(name=actor)
+    if turn.step is Step.TAKE_OUT and isinstance(action, rules.ColumnTakenOut):
+        return _("{column_cap} leaves the game: {objector}'s objection failed, and it costs them a column. "
+                 "{proposer} lays the floor.").format(
+            column_cap=column_words(action.column)[:1].upper() + column_words(action.column)[1:],
+            objector=player_name(before, turn.objector), proposer=proposer)
+    return None
+
+
+def result_words(state: GameState) -> tuple[str, str, str | None]:
+    """The end: (headline, the reason, who brought the villa down) in words."""
+    result = state.result
+    if result is None:
+        return "", "", None
+    if result.winner is not None:
+        if state.ruleset.family:
+            title = _("{name} wins!").format(name=player_name(state, result.winner))
+        else:
+            title = _("{name} is the Master Builder!").format(name=player_name(state, result.winner))
+    elif result.tied:
+        title = _("A tie!")
+    else:
+        title = _("No Master Builder")
+    # the rules' reason names who brought the villa down in the publisher's game; the family's may not
+    culprit = result.collapsed_by
+    down = (_("{name} brought the villa down.").format(name=player_name(state, culprit))
+            if culprit is not None and "brought the villa down" not in result.reason else None)
+    return title, result.reason, down

@@ -1,0 +1,24 @@
+"""The menu screens, as Panda3D DirectGUI screens in the game's wood-and-paper style.
+
+Each screen is a class taking callbacks, building its widgets under a parent node
+(default: the window's aspect2d), created hidden, with show() / hide() / destroy().
+Every word goes through villa.presentation.i18n.
+"""
+
+from villa.presentation.menus.base import Screen
+from villa.presentation.menus.hand_over import HandOverScreen, ask_challenge, ask_objection
+from villa.presentation.menus.main_menu import MainMenu
+from villa.presentation.menus.new_game import GameChoices, NewGameScreen
+from villa.presentation.menus.pause import PauseMenu
+from villa.presentation.menus.settings import SettingsScreen
+
+__all__ = ["Screen", "HandOverScreen", "ask_challenge", "ask_objection", "MainMenu", "GameChoices", "NewGameScreen", "PauseMenu", "SettingsScreen"]
+from villa.presentation.menus.seal_roll import SealRollScreen, colour_name  # noqa: E402
+
+__all__ += ["SealRollScreen", "colour_name"]
+from villa.presentation.menus.texts import HowToPlayScreen, RulesSummaryScreen  # noqa: E402
+
+__all__ += ["HowToPlayScreen", "RulesSummaryScreen"]
+from villa.presentation.menus.end import EndScreen  # noqa: E402
+
+__all__ += ["EndScreen"]

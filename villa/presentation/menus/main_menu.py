@@ -1,0 +1,39 @@
+"""The main menu: new game, continue, rules, settings, how to play, quit."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from villa.presentation.i18n import _
+from villa.presentation.menus import style
+from villa.presentation.menus.base import Screen
+
+
+class MainMenu(Screen):
+    """`can_continue`: whether a saved game exists (the caller knows); Continue is greyed out otherwise."""
+
+    def __init__(self, parent=None, *, can_continue: bool, on_new_game: Callable[[], None],
+                 on_continue: Callable[[], None], on_rules: Callable[[], None], on_settings: Callable[[], None],
+                 on_how_to_play: Callable[[], None], on_quit: Callable[[], None], **options) -> None:
+        self.can_continue = can_continue
+        self.actions = {"new_game": on_new_game, "continue": on_continue, "rules": on_rules,
+                        "settings": on_settings, "how_to_play": on_how_to_play, "quit": on_quit}
+        super().__init__(parent, **options)
+
+    def set_can_continue(self, can_continue: bool) -> None:
+        self.can_continue = can_continue
+        style.set_enabled(self.widgets["continue"], can_continue)
+
+    def build(self) -> None:
+        root = self.root
+        style.title(root, "Villa Paletti", pos=(0, 0.66), scale=0.16, fg=style.CREAM)
+        style.text(root, _("Pull the columns out from below, set them on top, and do not bring the villa down."),
+                   pos=(0, 0.535), scale=0.045, fg=(1.0, 0.92, 0.78, 1), kind="serif", wordwrap=36)
+        style.panel(root, (-0.48, 0.48, -0.86, 0.42))
+        entries = (("new_game", _("New game"), "primary"), ("continue", _("Continue"), "wood"),
+                   ("rules", _("Rules"), "wood"), ("settings", _("Settings"), "wood"),
+                   ("how_to_play", _("How to play"), "wood"), ("quit", _("Quit"), "quiet"))
+        for i, (key, words, kind) in enumerate(entries):
+            self.widgets[key] = style.button(root, words, self.actions[key], pos=(0, 0.3 - i * 0.2), width=0.74,
+                                             height=0.12, kind=kind,
+                                             enabled=self.can_continue if key == "continue" else True)

@@ -1,0 +1,295 @@
+"""Colours for the players: the Master Builder Seal rolled as a long four-sided die, then the
+others choose in turn.
+
+The caller rolls (the rules engine's chance: `SealRoll(colour)`) and passes the result;
+the die tumbles across the table and lands on it. Then each following player in `order`
+picks one of the colours left (a player with one colour left simply takes it). At the
+end `on_done(picks)` gets every (seat, colour) in pick order, the rolled one first, for
+the caller to apply (SealRoll, then ChooseColour for each other pick).
+
+With `rolled=None` nobody rolls and every player in `order` chooses (the family
+edition's assigned colours).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Callable, Sequence
+
+from direct.gui.DirectGui import DirectFrame
+from panda3d.core import (AmbientLight, CullFaceAttrib, DirectionalLight, Geom, GeomNode, GeomTriangles,
+                          GeomVertexData, GeomVertexFormat, GeomVertexWriter, NodePath)
+
+from villa.presentation.i18n import N_, _
+from villa.presentation.menus import style
+from villa.presentation.menus.base import Screen
+from villa.rules.pieces import Colour
+
+COLOUR_NAMES = {Colour.BLUE: N_("blue"), Colour.RED: N_("red"), Colour.YELLOW: N_("yellow"),
+                Colour.GREEN: N_("green")}
+# The die's four long faces, and the pitch (rotation about its long axis) that turns each one up.
+FACE_PITCH = {Colour.BLUE: 0.0, Colour.GREEN: 90.0, Colour.YELLOW: 180.0, Colour.RED: 270.0}
+ROLL_SECONDS = 2.2
+END_COLOUR = (0.86, 0.72, 0.52, 1)
+
+
+def colour_name(colour: Colour) -> str:
+    return _(COLOUR_NAMES[colour])
+
+
+def make_seal(length: float = 0.62, side: float = 0.15) -> NodePath:
+    """The seal as a long square prism along x: blue on top (+z), green at the back (+y), yellow below, red in front."""
+    fmt = GeomVertexFormat.getV3n3c4()
+    data = GeomVertexData("seal", fmt, Geom.UH_static)
+    vertex, normal, colour = (GeomVertexWriter(data, n) for n in ("vertex", "normal", "color"))
+    tris = GeomTriangles(Geom.UH_static)
+    a, h = length / 2, side / 2
+    bevel = 0.82  # the colour inlay: a slightly smaller square on each long face, with a wooden rim
+
+    def quad(corners, n, rgba) -> None:
+        start = data.getNumRows()
+        for c in corners:
+            vertex.addData3(*c)
+            normal.addData3(*n)
+            colour.addData4(*rgba)
+        tris.addVertices(start, start + 1, start + 2)
+        tris.addVertices(start, start + 2, start + 3)
+
+    faces = {  # normal, u axis, v axis (u × v = normal, counter-clockwise seen from outside)
+        Colour.BLUE: ((0, 0, 1), (1, 0, 0), (0, 1, 0)),
+        Colour.GREEN: ((0, 1, 0), (-1, 0, 0), (0, 0, 1)),
+        Colour.YELLOW: ((0, 0, -1), (-1, 0, 0), (0, 1, 0)),
+        Colour.RED: ((0, -1, 0), (1, 0, 0), (0, 0, 1)),
+    }
+    for col, (n, u, v) in faces.items():
+        centre = [h * c for c in n]
+
+        def point(su, sv, lift=0.0):
+            return tuple(centre[i] + su * u[i] + sv * v[i] + lift * n[i] for i in range(3))
+        quad([point(-a, -h), point(a, -h), point(a, h), point(-a, h)], n, END_COLOUR)
+        inset_u, inset_v = a - h * (1 - bevel), h * bevel
+        quad([point(-inset_u, -inset_v, 0.001), point(inset_u, -inset_v, 0.001), point(inset_u, inset_v, 0.001),
+              point(-inset_u, inset_v, 0.001)], n, style.SWATCH[col])
+    for sign in (1, -1):  # the end faces: free choice in the family edition
+        n = (sign, 0, 0)
+        ys = (-h, h) if sign > 0 else (h, -h)
+        quad([(sign * a, ys[0], -h), (sign * a, ys[1], -h), (sign * a, ys[1], h), (sign * a, ys[0], h)], n,
+             END_COLOUR)
+    geom = Geom(data)
+    geom.addPrimitive(tris)
+    node = GeomNode("seal")
+    node.addGeom(geom)
+    return NodePath(node)
+
+
+class SealRollScreen(Screen):
+    def __init__(self, parent=None, *, players: Sequence[str], order: Sequence[int], rolled: Colour | None,
+                 on_done: Callable[[list[tuple[int, Colour]]], None], starter: int | None = None,
+                 **options) -> None:
+        self.players, self.order, self.rolled, self.on_done = tuple(players), tuple(order), rolled, on_done
+        self.starter = starter if starter is not None else (self.order[-1] if rolled is not None else 0)
+        self.picks: list[tuple[int, Colour]] = []
+        self._task = None
+        self._elapsed = 0.0
+        self.rolling = rolled is not None
+        super().__init__(parent, **options)
+
+    # --- the flow ---
+    @property
+    def colours_left(self) -> list[Colour]:
+        taken = {c for _, c in self.picks}
+        return [c for c in Colour if c not in taken]
+
+    @property
+    def chooser(self) -> int | None:
+        """The seat whose choice is awaited, or None (rolling, or all done)."""
+        if self.rolling or len(self.picks) >= len(self.order):
+            return None
+        return self.order[len(self.picks)]
+
+    @property
+    def done(self) -> bool:
+        return len(self.picks) >= len(self.order)
+
+    def choose(self, colour: Colour) -> None:
+        if self.chooser is None or colour not in self.colours_left:
+            raise ValueError(f"{colour} cannot be chosen now")
+        self.picks.append((self.chooser, colour))
+        self._settle()
+        self._update()
+
+    def finish_roll(self) -> None:
+        """Let the die land at once."""
+        if self.rolling:
+            self._elapsed = ROLL_SECONDS
+            self._place_die(1.0)
+            self._landed()
+
+    def _landed(self) -> None:
+        self.rolling = False
+        self._stop_task()
+        self.picks.append((self.order[0], self.rolled))
+        self._settle()
+        self._update()
+
+    def _settle(self) -> None:
+        """A player left with a single colour takes it without being asked."""
+        while not self.done and len(self.colours_left) == 1:
+            self.picks.append((self.order[len(self.picks)], self.colours_left[0]))
+
+    # --- widgets ---
+    def build(self) -> None:
+        root = self.root
+        style.panel(root, (-1.45, 1.45, -0.9, 0.9))
+        style.title(root, _("Colours"), pos=(0, 0.72), scale=0.095)
+        if self.rolled is not None:
+            words = _("{name} rolls the Master Builder Seal for a colour.").format(name=self.players[self.order[0]])
+        else:
+            words = _("Each player chooses a colour in turn.")
+        style.text(root, words, pos=(0, 0.6), scale=0.042, fg=style.INK_SOFT, kind="serif")
+        # the table the die lands on
+        table = DirectFrame(parent=root, frameSize=(-0.95, 0.95, -0.26, 0.26), frameColor=(1, 1, 1, 1),
+                            pos=(-0.28, 0, 0.22))
+        style._apply_texture(table, style.rounded(1.9, 0.52, 0.03, (0.50, 0.31, 0.16, 1), (0.40, 0.24, 0.12, 1),
+                                                  (0.30, 0.17, 0.08, 1), 0.005))
+        self.widgets["table"] = table
+        self.widgets["shadow"] = shadow = DirectFrame(parent=table, frameSize=(-0.32, 0.32, -0.04, 0.04),
+                                                      frameColor=(1, 1, 1, 1))
+        style._apply_texture(shadow, style.rounded(0.64, 0.08, 0.04, (0, 0, 0, 0.22), (0, 0, 0, 0.22),
+                                                   (0, 0, 0, 0.0), 0.002))
+        self._build_die(table)
+        # who has which colour
+        self.widgets["list"] = DirectFrame(parent=root, relief=None, pos=(1.0, 0, 0.42))
+        style.text(root, _("Players"), pos=(1.0, 0.47), scale=0.045, kind="title")
+        self.widgets["prompt"] = style.text(root, "", pos=(-0.28, -0.14), scale=0.05, kind="bold")
+        self.widgets["choices"] = DirectFrame(parent=root, relief=None, pos=(-0.28, 0, -0.3))
+        self.widgets["summary"] = style.text(root, "", pos=(-0.28, -0.3), scale=0.042, fg=style.INK_SOFT, kind="serif",
+                                             wordwrap=44)
+        self.widgets["start"] = style.button(root, _("Start building"), self._finish, pos=(-0.28, -0.62), width=0.7,
+                                             kind="primary")
+        if self.rolling:
+            self._place_die(self._elapsed / ROLL_SECONDS)
+            self._start_task()
+        else:
+            self._place_die(1.0)
+        self._update()
+
+    def _build_die(self, table) -> None:
+        holder = table.attachNewNode("seal holder")
+        holder.setPos(0, 0, -0.03)
+        self.die = make_seal()
+        self.die.reparentTo(holder)
+        self.die.setAttrib(CullFaceAttrib.make(CullFaceAttrib.M_cull_clockwise), 1)
+        sun = DirectionalLight("seal light")
+        sun.setColor((0.85, 0.82, 0.76, 1))
+        sun_np = holder.attachNewNode(sun)
+        sun_np.setHpr(-30, -50, 0)
+        fill = AmbientLight("seal fill")
+        fill.setColor((0.42, 0.40, 0.38, 1))
+        fill_np = holder.attachNewNode(fill)
+        self.die.setLight(sun_np)
+        self.die.setLight(fill_np)
+        # the table seen from above at a slant: the top face toward the viewer
+        holder.setHpr(0, 52, 0)
+        self._holder = holder
+
+    def _place_die(self, t: float) -> None:
+        """The die at fraction t of its roll: it comes in from the left, bounces, turns over, and settles."""
+        t = min(1.0, max(0.0, t))
+        final = FACE_PITCH[self.rolled] if self.rolled is not None else 0.0
+        ease = 1 - (1 - t) ** 3
+        turns = 3
+        pitch = final + 360.0 * turns * (1 - ease)
+        x = -0.75 * (1 - ease)
+        bounce = abs(math.sin(t * math.pi * 3.0)) * 0.16 * (1 - t) ** 2
+        self.die.setPos(x, 0, bounce)
+        self.die.setQuat(self._orientation(-12 + 40 * (1 - ease), pitch))
+        shadow = self.widgets.get("shadow")
+        if shadow is not None:
+            shadow.setPos(x, 0, -0.135)
+            shadow.setScale(1 - bounce * 1.5, 1, 1)
+
+    @staticmethod
+    def _orientation(heading: float, pitch: float):
+        from panda3d.core import LRotationf
+        # first turn the die about its own long axis (x), then swing it about the table's normal
+        return LRotationf((1, 0, 0), pitch) * LRotationf((0, 0, 1), heading)
+
+    def _start_task(self) -> None:
+        from villa.presentation.stage import stage
+        if stage.task_mgr is None:
+            return
+
+        def tick(task):
+            dt = stage.clock.getDt() if stage.clock is not None else 1 / 60
+            self._elapsed += dt
+            if self.root is None:
+                return task.done
+            self._place_die(self._elapsed / ROLL_SECONDS)
+            if self._elapsed >= ROLL_SECONDS:
+                self._landed()
+                return task.done
+            return task.cont
+        self._task = stage.task_mgr.add(tick, f"villa-seal-roll-{id(self)}")
+
+    def _stop_task(self) -> None:
+        if self._task is not None:
+            self._task.remove()
+            self._task = None
+
+    def _teardown(self) -> None:
+        self._stop_task()
+
+    def _finish(self) -> None:
+        if self.done:
+            self.on_done(list(self.picks))
+
+    def _update(self) -> None:
+        w = self.widgets
+        # the players' list
+        listing = w["list"]
+        for child in listing.getChildren():
+            child.removeNode()
+        for row, seat in enumerate(range(len(self.players))):
+            y = -0.1 - row * 0.13
+            style.text(listing, self.players[seat], pos=(-0.2, y - 0.014), scale=0.04, align="left",
+                       kind="bold" if seat == self.chooser else "body")
+            mine = [c for s, c in self.picks if s == seat]
+            for i, colour in enumerate(mine):
+                style.swatch(listing, colour, pos=(-0.27 - i * 0.065, y), size=0.05)
+            if mine:  # in words too, for eyes that do not tell the colours apart
+                style.text(listing, " + ".join(colour_name(c) for c in mine), pos=(-0.2, y - 0.062), scale=0.03,
+                           align="left", fg=style.INK_SOFT)
+        # the prompt and the colours to choose from
+        choices = w["choices"]
+        for child in choices.getChildren():
+            child.removeNode()
+        for key in [k for k in w if k.startswith("colour_")]:
+            del w[key]
+        if self.rolling:
+            w["prompt"]["text"] = _("The seal is rolling …")
+        elif self.chooser is not None:
+            w["prompt"]["text"] = _("{name}, choose your colour.").format(name=self.players[self.chooser])
+            left = self.colours_left
+            for i, colour in enumerate(left):
+                x = (i - (len(left) - 1) / 2) * 0.36
+                w[f"colour_{colour.value}"] = style.button(choices, colour_name(colour).capitalize(),
+                                                          lambda c=colour: self.choose(c), pos=(x, 0),
+                                                          width=0.32, height=0.1, fill=style.SWATCH[colour])
+        else:
+            w["prompt"]["text"] = _("Everyone has a colour.")
+        if self.done:
+            lines = []
+            if self.rolled is not None:
+                lines.append(_("The seal shows {colour}: {name} plays {colour}.").format(
+                    colour=colour_name(self.rolled), name=self.players[self.order[0]]))
+            if len(self.players) == 3:
+                neutral = self.colours_left[0]
+                lines.append(_("Nobody plays {colour}: those columns are neutral.").format(
+                    colour=colour_name(neutral)))
+            lines.append(_("{name} begins.").format(name=self.players[self.starter]))
+            w["summary"]["text"] = "\n".join(lines)
+            w["start"].show()
+        else:
+            w["summary"]["text"] = ""
+            w["start"].hide()

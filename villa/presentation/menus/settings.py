@@ -1,0 +1,100 @@
+"""Settings: graphics quality, mouse sensitivity, invert camera, language, volume.
+
+Each change is saved at once (save_settings) and reported to `on_change(settings)`, so the
+game can apply it live; a new language is installed at once and this screen redraws in it.
+`on_close(settings)` when the player is done.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import Callable
+
+from villa.app.settings import GRAPHICS_QUALITIES, Settings, save_settings
+from villa.presentation import i18n
+from villa.presentation.i18n import N_, _
+from villa.presentation.menus import style
+from villa.presentation.menus.base import Screen
+
+QUALITY_NAMES = {"low": N_("Low"), "medium": N_("Medium"), "high": N_("High")}
+
+
+class SettingsScreen(Screen):
+    def __init__(self, parent=None, *, settings: Settings, on_close: Callable[[Settings], None],
+                 on_change: Callable[[Settings], None] | None = None, path: Path | None = None, **options) -> None:
+        self.settings = settings
+        self.on_close, self.on_change, self.path = on_close, on_change, path
+        super().__init__(parent, **options)
+
+    def build(self) -> None:
+        root, s = self.root, self.settings
+        style.panel(root, (-1.12, 1.12, -0.86, 0.86))
+        style.title(root, _("Settings"), pos=(0, 0.68), scale=0.1)
+        label_x, widget_x = -0.98, 0.36
+        rows = iter((0.46, 0.28, 0.1, -0.08, -0.3))
+
+        def label(words: str, y: float) -> None:
+            style.text(root, words, pos=(label_x, y - 0.014), scale=0.042, align="left", kind="bold")
+
+        y = next(rows)
+        label(_("Graphics quality"), y)
+        self.widgets["graphics_quality"] = style.Choice(
+            root, [(q, _(QUALITY_NAMES[q])) for q in GRAPHICS_QUALITIES], s.graphics_quality,
+            lambda v: self._set(graphics_quality=v), pos=(widget_x, y), width=0.9)
+        y = next(rows)
+        label(_("Mouse sensitivity"), y)
+        self.widgets["sensitivity_value"] = style.text(root, f"× {s.mouse_sensitivity:.2f}", pos=(1.0, y - 0.014),
+                                                       scale=0.036, align="right", fg=style.INK_SOFT)
+        self.widgets["mouse_sensitivity"] = style.slider(root, s.mouse_sensitivity, 0.25, 3.0,
+                                                         self._sensitivity, pos=(widget_x - 0.06, y), width=0.8)
+        y = next(rows)
+        label(_("Camera"), y)
+        self.widgets["invert_camera"] = style.Toggle(root, _("Invert the vertical turn"), s.invert_camera,
+                                                     lambda v: self._set(invert_camera=v), pos=(-0.22, y),
+                                                     width=0.95)
+        y = next(rows)
+        label(_("Volume"), y)
+        self.widgets["volume_value"] = style.text(root, f"{round(s.volume * 100)} %", pos=(1.0, y - 0.014),
+                                                  scale=0.036, align="right", fg=style.INK_SOFT)
+        self.widgets["volume"] = style.slider(root, s.volume, 0.0, 1.0, self._volume, pos=(widget_x - 0.06, y),
+                                              width=0.8)
+        y = next(rows)
+        label(_("Language"), y)
+        languages = [("system", _("System"))] + [(code, i18n.LANGUAGE_NAMES[code]) for code in i18n.LANGUAGES]
+        self.widgets["language"] = style.Choice(root, languages, s.language, self._language,
+                                                pos=(widget_x + 0.02, y), width=1.24, text_scale=0.03)
+        style.text(root, _("Changes are saved at once."), pos=(0, -0.52), scale=0.034, fg=style.INK_SOFT,
+                   kind="serif")
+        self.widgets["back"] = style.button(root, _("Done"), lambda: self.on_close(self.settings), pos=(0, -0.7),
+                                            width=0.6, kind="primary")
+
+    # --- changes ---
+    def _set(self, **changes) -> None:
+        self.settings = replace(self.settings, **changes).validated()
+        save_settings(self.settings, self.path)
+        if self.on_change is not None:
+            self.on_change(self.settings)
+
+    def _sensitivity(self, value: float) -> None:
+        value = round(value * 20) / 20
+        if abs(value - self.settings.mouse_sensitivity) > 1e-9:
+            self._set(mouse_sensitivity=value)
+        self.widgets["sensitivity_value"]["text"] = f"× {self.settings.mouse_sensitivity:.2f}"
+
+    def _volume(self, value: float) -> None:
+        value = round(value * 20) / 20
+        if abs(value - self.settings.volume) > 1e-9:
+            self._set(volume=value)
+        self.widgets["volume_value"]["text"] = f"{round(self.settings.volume * 100)} %"
+
+    def _language(self, code: str) -> None:
+        self._set(language=code)
+        i18n.install(code)
+        # Redraw in the new language, after this click has been handled.
+        from villa.presentation.stage import stage
+        if stage.task_mgr is not None:
+            stage.task_mgr.doMethodLater(0, lambda task: self.refresh() if self.root is not None else None,
+                                         "villa-settings-redraw")
+        else:
+            self.refresh()

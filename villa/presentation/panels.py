@@ -1,0 +1,103 @@
+"""The game screen's panels: the command buttons, the hot-seat hand-over, a notice, and the end.
+
+Plain DirectGUI in the HUD's inks. A panel covering the screen swallows the mouse, so a
+click on it never reaches the villa behind.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Sequence
+
+from direct.gui import DirectGuiGlobals as DGG
+from direct.gui.DirectGui import DirectButton, DirectFrame
+from direct.gui.OnscreenText import OnscreenText
+from panda3d.core import TextNode, TransparencyAttrib
+
+from villa.presentation.i18n import _
+
+PAPER = (0.13, 0.105, 0.085, 0.94)
+SHADE = (0, 0, 0, 0.55)
+INK = (0.96, 0.93, 0.86, 1)
+SOFT_INK = (0.80, 0.76, 0.68, 1)
+BUTTON = ((0.42, 0.30, 0.18, 1), (0.55, 0.40, 0.24, 1), (0.62, 0.46, 0.28, 1), (0.3, 0.3, 0.3, 1))
+PRIMARY = ((0.22, 0.42, 0.26, 1), (0.28, 0.52, 0.32, 1), (0.34, 0.60, 0.38, 1), (0.3, 0.3, 0.3, 1))
+
+Answer = tuple[str, Callable[[], None]]
+
+
+def button(parent, words: str, command: Callable[[], None], pos, width: float, font=None, primary: bool = False,
+           scale: float = 0.045) -> DirectButton:
+    half_w = width / 2 / scale
+    item = DirectButton(parent=parent, text=words, text_font=font, text_fg=INK, text_scale=1.0,
+                        text_pos=(0, -0.3), scale=scale, pos=(pos[0], 0, pos[1]), relief=DGG.FLAT,
+                        frameColor=PRIMARY if primary else BUTTON, frameSize=(-half_w, half_w, -0.95, 1.05),
+                        command=command, pressEffect=1)
+    item.setTransparency(TransparencyAttrib.M_alpha)
+    return item
+
+
+class CommandBar:
+    """A row of buttons along the bottom: the commands the turn offers now."""
+
+    def __init__(self, parent, font) -> None:
+        self.parent, self.font = parent, font
+        self.buttons: dict[str, DirectButton] = {}
+        self._shown: tuple = ()
+
+    def show(self, commands: Sequence[tuple[str, str, Callable[[], None]]]) -> None:
+        wanted = tuple((name, label) for name, label, _c in commands)
+        if wanted == self._shown:
+            return
+        self.close()
+        self._shown = wanted
+        width = 0.62
+        for i, (name, label, command) in enumerate(commands):
+            x = (i - (len(commands) - 1) / 2) * (width + 0.04)
+            self.buttons[name] = button(self.parent, label, command, (x, 0.3), width, self.font)
+
+    def close(self) -> None:
+        for item in self.buttons.values():
+            item.destroy()
+        self.buttons = {}
+        self._shown = ()
+
+
+class Panel:
+    """A panel in the middle of a dimmed screen: a title, words, and buttons."""
+
+    def __init__(self, stage, font, *, over: str = "", title: str, title_ink=INK, words: str = "",
+                 answers: Sequence[Answer] = (), height: float = 0.9) -> None:
+        self.shade = DirectFrame(parent=stage.aspect2d, frameColor=SHADE, frameSize=(-4, 4, -2, 2),
+                                 state=DGG.NORMAL, suppressMouse=1)  # swallows clicks meant for the villa
+        self.shade.setTransparency(TransparencyAttrib.M_alpha)
+        half = height / 2
+        self.frame = DirectFrame(parent=self.shade, frameColor=PAPER, frameSize=(-0.95, 0.95, -half, half))
+        self.frame.setTransparency(TransparencyAttrib.M_alpha)
+        common = dict(parent=self.frame, font=font, align=TextNode.ACenter, mayChange=True)
+        top = half - 0.1
+        self.over = OnscreenText(text=over, pos=(0, top), scale=0.045, fg=SOFT_INK, **common)
+        self.title = OnscreenText(text=title, pos=(0, top - 0.13), scale=0.09, fg=title_ink, **common)
+        self.words = OnscreenText(text=words, pos=(0, top - 0.24), scale=0.042, fg=INK, wordwrap=40, **common)
+        self.buttons: list[DirectButton] = []
+        width = min(0.7, 1.6 / max(1, len(answers)) - 0.06)
+        for i, (label, command) in enumerate(answers):
+            x = (i - (len(answers) - 1) / 2) * (width + 0.06)
+            self.buttons.append(button(self.frame, label, command, (x, -half + 0.12), width, font,
+                                       primary=i == 0, scale=0.05))
+
+    def destroy(self) -> None:
+        self.shade.destroy()
+
+
+def hand_over(stage, font, *, player: str, ink, words: str, answers: Sequence[Answer]) -> Panel:
+    """Hot-seat: the next person takes the mouse; their name in their colour, the question, the answers."""
+    return Panel(stage, font, over=_("Pass the mouse to"), title=player, title_ink=ink, words=words,
+                 answers=answers, height=0.72)
+
+
+def end_panel(stage, font, *, title: str, reason: str, down: str | None, play_again: Callable[[], None] | None,
+              close: Callable[[], None]) -> Panel:
+    """The end: who won and why; "Play again" (when the caller can start a game), or just a look at the villa."""
+    words = reason if down is None else f"{down}\n\n{reason}"
+    answer = (_("Play again"), play_again) if play_again is not None else (_("Look at the villa"), close)
+    return Panel(stage, font, over=_("The game is over"), title=title, words=words, answers=[answer], height=0.8)
