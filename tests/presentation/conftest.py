@@ -63,14 +63,17 @@ class Mouse:
     def move(self, x: float, y: float) -> None:
         self._run("mousemove", "--window", self.window, str(round(x)), str(round(y)))
 
-    def down(self) -> None:
-        self._run("mousedown", "1")
+    def down(self, button: int = 1) -> None:
+        self._run("mousedown", str(button))
 
-    def up(self) -> None:
-        self._run("mouseup", "1")
+    def up(self, button: int = 1) -> None:
+        self._run("mouseup", str(button))
 
-    def key(self, name: str) -> None:
-        self._run("key", name)
+    def key(self, *names: str) -> None:
+        self._run("key", "--delay", "20", *names)
+
+    def type(self, text: str) -> None:
+        self._run("type", "--delay", "20", text)
 
     def hold(self, name: str, down: bool = True) -> None:
         self._run("keydown" if down else "keyup", name)

@@ -179,5 +179,5 @@ def test_a_three_player_game_from_the_neutral_column_to_the_master_builder(three
     assert holder == starter and expected == starter
     assert screen.ended_with == [referee.state.result] and referee.state.result.winner == expected
     assert screen.panel.title.getText() == f"{PLAYERS[expected]} is the Master Builder!"
-    assert f"{PLAYERS[asked]} (" in screen.panel.words.getText()
+    assert f"{PLAYERS[asked]} brought the villa down" in screen.panel.words.getText()
     snapshot("hot-seat-5-end")

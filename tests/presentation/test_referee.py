@@ -33,7 +33,7 @@ def test_a_refused_action_comes_back_in_words_and_changes_nothing():
 
 def test_every_colour_has_a_mark_that_the_labels_name():
     assert set(COLOUR_MARKS) == set(Colour) and len(set(COLOUR_MARKS.values())) == 4
-    assert column_label("green-hex") == "green hex (stripes, 2 pt)"
+    assert column_label("green-hex") == "green hexagonal (stripes, 2 pt)"
 
 
 def test_the_status_line_names_the_player_and_the_top_floor():

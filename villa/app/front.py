@@ -1,13 +1,16 @@
 """From the main menu to the game and back: the menus wired to the game screen.
 
-Main menu -> new game -> the seal rolled for colours and the others' choices -> the game
-(autosaved) -> the end screen (play again, or the main menu). Continue takes up the
-autosave; Esc with nothing in hand pauses; the settings apply at once.
+Main menu -> new game -> the seal rolled for colours and the others' choices -> (the columns
+set up by hand, when so chosen) -> the game (autosaved) -> the end screen (play again, or the
+main menu). Continue, and --continue or --load on the command line, take up a saved game;
+Esc with nothing in hand pauses; the settings apply at once.
 """
 
 from __future__ import annotations
 
+import logging
 import random
+from dataclasses import replace
 
 from villa import rules
 from villa.app import saves
@@ -26,6 +29,7 @@ class Front:
         self.rng = rng or random.Random()
         self.menu = None          # the menu screen showing (one at a time)
         self.pause_menu = None    # over the paused game
+        self.arranged = None      # the last layout set up by hand: arranging again starts from it
         self.session = Session(stage, sound, on_end=self._game_over, on_pause=self.pause, end_panel=False)
         i18n.install(settings.language)
 
@@ -51,9 +55,10 @@ class Front:
             on_how_to_play=lambda: self._open(menus.HowToPlayScreen(on_back=self.main_menu)),
             on_quit=self.stage.base.userExit))
 
-    def new_game(self) -> None:
+    def new_game(self, choices=None) -> None:
+        """The new-game screen, showing `choices` (coming back from setting up the columns) or the defaults."""
         self._open(menus.NewGameScreen(on_start=self.roll_for_colours, on_back=self.main_menu, rng=self.rng,
-                                       initial=menus.GameChoices(players=self.options.players)))
+                                       initial=choices or menus.GameChoices(players=self.options.players)))
 
     def open_settings(self, back) -> None:
         def close(settings: Settings) -> None:
@@ -66,11 +71,11 @@ class Front:
         self.settings = settings
         if self.sound is not None:
             self.sound.set_volume(settings.volume)
-        screen = self.session.screen
-        if screen is not None:
-            screen.controls.sensitivity = settings.mouse_sensitivity
-            screen.controls.invert = settings.invert_camera
-            screen.view.set_graphics_quality(settings.graphics_quality)
+        for screen in (self.session.screen, self.menu):
+            if hasattr(screen, "controls") and hasattr(screen, "view"):   # a screen with the villa in 3D
+                screen.controls.sensitivity = settings.mouse_sensitivity
+                screen.controls.invert = settings.invert_camera
+                screen.view.set_graphics_quality(settings.graphics_quality)
 
     # --- colours, then the game ---
 
@@ -78,13 +83,34 @@ class Front:
         setup = rules.GameSetup(choices.rules, choices.players)
         order = pick_order(setup)
         if not order:   # the family edition's free modes: nobody owns a colour
-            self.start(choices, [])
+            self.set_up(choices, [])
             return
         # The publisher's rules: the youngest rolls the seal; family "assigned": everyone chooses.
         rolled = None if choices.rules.family else self.rng.choice(list(rules.Colour))
         self._open(menus.SealRollScreen(players=choices.players, order=order, rolled=rolled,
                                         starter=starting_player(setup),
-                                        on_done=lambda picks: self.start(choices, picks)))
+                                        on_done=lambda picks: self.set_up(choices, picks)))
+
+    def set_up(self, choices, picks) -> None:
+        """The columns go up as chosen; arranged by hand, the players set them first."""
+        if choices.layout != "hand":
+            self.start(choices, picks)
+            return
+        from villa.physics import layouts
+        from villa.presentation.arrange import ArrangeScreen
+        begin = self.arranged or layouts.preset(choices.preset or next(iter(layouts.PRESETS)))
+
+        def laid(layout) -> None:
+            self.arranged = layout
+            self.start(replace(choices, arrangement=layout), picks)
+
+        def back() -> None:   # the columns stay where they were put, for the next time
+            self.arranged = screen.arrangement.layout()
+            self.new_game(choices)
+        screen = ArrangeScreen(self.stage, start=begin, need=choices.rules.min_support(1), on_lay=laid, on_back=back,
+                               sound=self.sound, rng=self.rng)
+        self._open(screen)
+        self.apply_settings(self.settings)
 
     def start(self, choices, picks) -> None:
         self._close_menu()
@@ -99,10 +125,14 @@ class Front:
             menu = self.menu
             if menu is not None and hasattr(menu, "set_can_continue"):
                 menu.set_can_continue(False)
-            import logging
             logging.getLogger(__name__).warning("cannot continue: %s", error)
             return
+        self.take_up(game)
+
+    def take_up(self, game) -> None:
+        """Play on from a saved game (`saves.Game`): the main menu's Continue, --continue and --load."""
         self._close_menu()
+        self._close_pause()
         self.session.take_up(game)
         self.apply_settings(self.settings)
 
@@ -144,6 +174,7 @@ class Front:
 
     def _game_over(self, result) -> None:
         state = self.session.screen.referee.state
+        self.session.screen.hud.hide()
         self._open(menus.EndScreen(state=state, on_play_again=self._play_again, on_main_menu=self.main_menu))
 
     def _play_again(self) -> None:
@@ -159,10 +190,13 @@ def _new_match(choices, picks, seed: int):
     from villa.physics.world import Villa
     from villa.presentation.game import Match
     from villa.presentation.referee import Referee
-    # Arranging by hand has no screen of its own yet: it starts from the chosen preset.
-    name = "random" if choices.layout == "random" else (choices.preset or "rings")
-    options = MatchOptions(players=choices.players, layout=name, seed=choices.seed or seed)
-    layout = build_layout(options)
+    if choices.layout == "hand" and choices.arrangement is not None:
+        options = MatchOptions(players=choices.players, layout=choices.arrangement.name, seed=choices.seed or seed)
+        layout = choices.arrangement
+    else:   # (arranged by hand with no arrangement given: the chosen preset)
+        name = "random" if choices.layout == "random" else (choices.preset or "rings")
+        options = MatchOptions(players=choices.players, layout=name, seed=choices.seed or seed)
+        layout = build_layout(options)
     supports = frozenset(spot.column for spot in layouts.supports(layout, 1))
     state = rules.new_game(rules.GameSetup(choices.rules, choices.players, supports))
     for seat, colour in picks:

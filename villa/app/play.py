@@ -30,9 +30,9 @@ class Session:
         self._show(match, game)
 
     def take_up(self, game) -> None:
-        """Play on from a saved game (`saves.Game`)."""
+        """Play on from a saved game (`saves.Game`); "Play again" starts it over."""
         from villa.app.resume import match_for_screen
-        self._recipe = None
+        self._recipe = from_saved(game) if game.info.floors == 1 else None
         self._show(match_for_screen(game), game)
 
     def play_again(self) -> None:
@@ -80,6 +80,21 @@ def from_options(options: MatchOptions) -> NewMatch:
         info = (saves.MatchInfo(saves.MatchInfo.new_id(), reseeded.players, reseeded.seed, reseeded.floors,
                                 match.layout) if reseeded.floors == 1 else None)
         return match, info
+    return recipe
+
+
+def from_saved(game) -> NewMatch:
+    """A recipe for games like a saved one from its start: the same players, rules, colours and layout."""
+    def recipe():
+        from villa.app import saves
+        from villa.physics.world import Villa
+        from villa.presentation.game import Match
+        from villa.presentation.referee import Referee
+        info = game.info
+        # the layout the saved game was built from and played on: built again as it was
+        villa = Villa.from_layout(info.layout, validate=False)
+        again = saves.MatchInfo(saves.MatchInfo.new_id(), info.players, info.seed, info.floors, info.layout)
+        return Match(info.layout, villa, Referee.from_state(game.start)), again
     return recipe
 
 

@@ -2,8 +2,9 @@
 
 `add_arguments` puts the options on the game's parser, `check_arguments` refuses the
 contradictory ones (exit code 2, one clear sentence), and `run` carries the mode out.
-With a window, a saved game is handed to the game screen (`load_match`, `play_saved`);
-`--headless` goes on without one, printing what happens.
+With a window, a saved game is taken up as the main menu's Continue takes it up (`play_saved`:
+the pause menu on Esc, the end screen, back to the main menu); `--headless` goes on without
+one, printing what happens.
 """
 
 from __future__ import annotations
@@ -165,16 +166,21 @@ def attach_autosave(stage, game: saves.Game, referee, villa, autosaver: saves.Au
 
 
 def play_saved(game: saves.Game, size: tuple[int, int]) -> int:
-    """Open the window and play on from a saved game, autosaving after every turn."""
-    from villa.presentation.game import GameScreen
+    """Open the window and play on from a saved game, autosaving after every turn, with the menus
+    round it as after the main menu's Continue."""
+    from villa.app.front import Front
+    from villa.app.match import MatchOptions
+    from villa.app.settings import load_settings
+    from villa.presentation.sound import Sound, quiet_audio_errors
     from villa.presentation.stage import NoDisplay, WindowOptions, open_window, stage
-    match = match_for_screen(game)
+    quiet_audio_errors()
     try:
         open_window(WindowOptions(width=size[0], height=size[1]))
     except NoDisplay as error:
         raise PlayerError(f"{error} (or add --headless)") from None
-    GameScreen(stage, match)
-    attach_autosave(stage, game, match.referee, match.villa)
+    settings = load_settings()
+    front = Front(stage, MatchOptions(players=game.info.players), settings, Sound(volume=settings.volume))
+    front.take_up(game)
     stage.base.run()
     return 0
 

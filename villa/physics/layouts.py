@@ -42,22 +42,20 @@ def column_mass(column_id: str) -> float:
     return column_spec(column_id).volume * COLUMN_DENSITY
 
 
-def _under(spot: ColumnSpot, outline) -> str:
+def under_outline(spot: ColumnSpot, outline) -> str:
     """'inside', 'clear' or 'edge': how a column's footprint lies against an outline above or below it."""
-    foot = footprint(spot)
-    if geometry.polygon_inside(foot, outline):
-        return "inside"
     r = column_spec(spot.column).radius
-    if not geometry.contains(outline, spot.x, spot.y) and geometry.edge_distance(outline, spot.x, spot.y) > r:
-        return "clear"
-    return "edge"
+    if geometry.edge_distance(outline, spot.x, spot.y) > r:
+        # the footprint (within r of its centre) lies wholly on one side: no need to cross every edge
+        return "inside" if geometry.contains(outline, spot.x, spot.y) else "clear"
+    return "inside" if geometry.polygon_inside(footprint(spot), outline) else "edge"
 
 
 def supports(layout: Layout, level: int) -> list[ColumnSpot]:
     """The columns of `layout` on `level - 1` that carry the floor forming `level`."""
     floor = next(f for f in layout.floors if f.level == level)
     outline = floor_outline(floor)
-    return [c for c in layout.columns if c.level == level - 1 and _under(c, outline) != "clear"]
+    return [c for c in layout.columns if c.level == level - 1 and under_outline(c, outline) != "clear"]
 
 
 def statics_margin(layout: Layout, level: int) -> float:
@@ -104,7 +102,7 @@ def problems(layout: Layout, setup: bool = False) -> list[str]:
             found.append(f"{c.column} stands on level {c.level}, but there is no such floor")
         elif c.level == 0 and math.hypot(c.x, c.y) + r > BASE.site_radius:
             found.append(f"{c.column} stands in the border ring, outside the building site")
-        elif c.level > 0 and _under(c, floor_outline(floors[c.level])) != "inside":
+        elif c.level > 0 and under_outline(c, floor_outline(floors[c.level])) != "inside":
             found.append(f"{c.column} overhangs the edge of the {FLOORS[c.level].colour} floor")
     by_level: dict[int, list[ColumnSpot]] = {}
     for c in layout.columns:
@@ -118,7 +116,7 @@ def problems(layout: Layout, setup: bool = False) -> list[str]:
     for level in levels:
         outline = floor_outline(floors[level])
         for c in by_level.get(level - 1, []):
-            if _under(c, outline) == "edge":
+            if under_outline(c, outline) == "edge":
                 found.append(f"{c.column} stands half under the edge of the {FLOORS[level].colour} floor")
         if not supports(layout, level):
             found.append(f"the {FLOORS[level].colour} floor rests on no column")

@@ -9,5 +9,7 @@
 - `controls`, `hud`, `ghost`, `referee`: mouse and keys, words on screen, the landing
   ghost, and the rules engine as the interface asks it.
 - `game`: the game screen, frame by frame (`GameScreen`).
+- `arrangement`, `arrange`: the columns set up by hand before the blue floor goes on: the
+  checks (headless), and the screen where they are dragged across the base plate.
 - `xvfb`: a virtual screen for screenshots, benchmarks and tests on machines with no display.
 """

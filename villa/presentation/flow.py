@@ -6,6 +6,7 @@
     guide.grabbable                         # the columns the mouse may take now
     why_not(state, column)                  # the rules' reason a column may not be taken
     consequence(before, action, after)      # what an answer, a proof or a take-out did, in words
+    headline(state), reasons(state)         # the end: the Master Builder (or none), and why
 
 No rendering here, and no rule of its own: every question goes to the rules engine
 (`legal_actions`, `takeable_columns`, the eligibility questions). The tests check that the
@@ -18,7 +19,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from villa import rules
-from villa.presentation.i18n import _
+from villa.presentation.i18n import N_, _
 from villa.rules import eligibility
 from villa.rules.pieces import COLUMNS_BY_ID, TOP_FLOOR_LEVEL, floor_colour
 from villa.rules.state import GameState, Role, Step
@@ -167,6 +168,22 @@ def grabbable(state: GameState) -> tuple[str, ...]:
     return tuple(rules.takeable_columns(state))
 
 
+# The rules engine's reasons (by rule name) in the player's language; the tooltip names the column above.
+WHY_NOT = {
+    "no-such-column": N_("there is no such column"),
+    "out-of-game": N_("it is out of the game"),
+    "aborted-column": N_("it was given up in an aborted build and may not be chosen again"),
+    "regulation-7": N_("it already stands on the top level and may not be used to build"),
+    "objection-proof": N_("the objector must move one of the proposer's columns"),
+    "neutral-challenge": N_("the challenger must move a different neutral column"),
+    "own-after-neutral": N_("after the neutral column comes one of your own"),
+    "last-neutral": N_("it is the last neutral column on its level and must stay"),
+    "neutral-first": N_("a neutral column must go up first"),
+    "seal-colour": N_("the seal asks for a {colours} column"),
+    "own-column": N_("it is not one of your columns"),
+}
+
+
 def why_not(state: GameState, column: str) -> str | None:
     """None if the mouse may take `column` now; otherwise the rules' reason, in words."""
     if column in grabbable(state):
@@ -175,7 +192,11 @@ def why_not(state: GameState, column: str) -> str | None:
         return _("pull out one of {name}'s columns").format(name=player_name(state, state.turn.objector))
     if state.turn.step not in (Step.START, Step.TAKE):
         return _("no column may be taken now")
-    return eligibility.why_not_takeable(state, column)[1]
+    rule = eligibility.why_not_takeable(state, column)[0]
+    if rule == "own-column" and state.turn.step is Step.TAKE and state.turn.role is Role.OWN:
+        rule = "own-after-neutral"
+    wanted = colour_words(eligibility.turn_colours(state, state.turn.player)) if rule == "seal-colour" else ""
+    return _(WHY_NOT[rule]).format(colours=wanted)
 
 
 def _colours_now(state: GameState, task: Task) -> tuple[rules.Colour, ...]:
@@ -344,22 +365,66 @@ def consequence(before: GameState, action, after: GameState) -> str | None:
     return None
 
 
-def result_words(state: GameState) -> tuple[str, str, str | None]:
-    """The end: (headline, the reason, who brought the villa down) in words."""
+def headline(state: GameState) -> str:
+    result = state.result
+    name = state.players
+    if result is None:
+        return _("The game is not over")
+    if state.ruleset.family:
+        if result.winner is not None:
+            return _("{name} wins!").format(name=name[result.winner])
+        return _("A tie!")
+    if result.winner is None:
+        return _("No Master Builder")
+    return _("{name} is the Master Builder!").format(name=name[result.winner])
+
+
+def reasons(state: GameState) -> list[str]:
+    """Why the game ended as it did, sentence by sentence."""
     result = state.result
     if result is None:
-        return "", "", None
-    if result.winner is not None:
-        if state.ruleset.family:
-            title = _("{name} wins!").format(name=player_name(state, result.winner))
-        else:
-            title = _("{name} is the Master Builder!").format(name=player_name(state, result.winner))
-    elif result.tied:
-        title = _("A tie!")
-    else:
-        title = _("No Master Builder")
-    # the rules' reason names who brought the villa down in the publisher's game; the family's may not
+        return []
+    name = state.players
+    holder, shows = state.seal.holder, state.seal.shows
     culprit = result.collapsed_by
-    down = (_("{name} brought the villa down.").format(name=player_name(state, culprit))
-            if culprit is not None and "brought the villa down" not in result.reason else None)
-    return title, result.reason, down
+    lines: list[str] = []
+    if state.ruleset.family:
+        if culprit is not None:
+            lines.append(_("{name} brought the villa down.").format(name=name[culprit]))
+        elif result.ending == "rounds played":
+            lines.append(_("Nobody could move a column any more."))
+        lines.append(_("After {rounds} rounds:").format(rounds=state.ruleset.rounds))
+        scores = state.scores or ()
+        lines.append("   ".join(_("{name}: {points}").format(name=name[p], points=s) for p, s in enumerate(scores)))
+        if result.winner is None and result.tied:
+            lines.append(_("Tied for first: {names}.").format(names=", ".join(name[p] for p in result.tied)))
+        return lines
+    if result.ending == "collapse" and culprit is not None:
+        who = name[culprit]
+        if holder is None:
+            lines.append(_("{name} brought the villa down before anyone held the Master Builder Seal.")
+                         .format(name=who))
+        elif holder != culprit:
+            lines.append(_("{name} brought the villa down.").format(name=who))
+            lines.append(_("{holder} holds the Master Builder Seal and wins.").format(holder=name[holder]))
+        elif shows is None:
+            lines.append(_("{name} brought the villa down while holding the Master Builder Seal, "
+                           "and the seal shows no earlier holder.").format(name=who))
+        else:
+            lines.append(_("{name} brought the villa down while holding the Master Builder Seal.").format(name=who))
+            lines.append(_("The seal shows {previous}, the holder before: {previous} wins.")
+                         .format(previous=name[shows]))
+    else:
+        if holder is None:
+            lines.append(_("Nobody could build any further, and nobody held the Master Builder Seal."))
+        else:
+            lines.append(_("Nobody could build any further.") + " " +
+                         _("{holder} holds the Master Builder Seal and wins.").format(holder=name[holder]))
+    return lines
+
+
+def result_words(state: GameState) -> tuple[str, str, str | None]:
+    """The end: (headline, the reasons, who brought the villa down when the reasons do not say it)."""
+    if state.result is None:
+        return "", "", None
+    return headline(state), "\n".join(reasons(state)), None

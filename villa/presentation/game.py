@@ -24,7 +24,7 @@ from villa.presentation.collapse_replay import CollapseRecorder, Playback
 from villa.presentation.controls import Controls, Handlers
 from villa.presentation.ghost import Ghost
 from villa.presentation.hud import SWATCH, Hud, _font
-from villa.presentation.i18n import _
+from villa.presentation.i18n import N_, _
 from villa.presentation.impacts import Impacts
 from villa.presentation.referee import Referee, column_label
 from villa.presentation.view import VillaView
@@ -37,6 +37,11 @@ SUPPORT_GLOW = Vec3(0.05, 0.12, 0.22)   # the columns a floor being laid would r
 NO_GLOW = Vec3(0, 0, 0)
 BLOCKED_SHADE = (0.55, 0.55, 0.55, 1.0)
 REPLAY_DISTANCE = 120.0     # cm: the slow-motion replay's camera, far enough for the whole villa
+
+# The physics' refusals a player can meet; raised in English, shown through the catalog.
+PLACEMENT_WORDS = (N_("only a column that is free of the villa can be set down"),
+                   N_("there is no floor under the column"), N_("there is no column under the floor"),
+                   N_("the villa has collapsed"))
 
 
 @dataclass
@@ -138,7 +143,7 @@ class GameScreen:
             if self.pull.state == "carrying":
                 refusal = self._landing_refusal()
                 if refusal:
-                    self.hud.flash(f"Not there: {refusal}", self.now)
+                    self.hud.flash(_("Not there: {refusal}").format(refusal=refusal), self.now)
                 else:
                     self._try(self.pull.place)
             return True
@@ -146,16 +151,12 @@ class GameScreen:
         if hit is None or hit[0] not in self.villa.columns:
             return False
         column, point = hit
-        if self.referee.step is rules.Step.TAKE_OUT:
-            refusal = self.referee.why_not_take(column)
-            if refusal:
-                self.hud.flash(refusal, self.now)
-                return True
-        else:
+        refusal = self.referee.why_not_take(column)
+        if refusal is None and self.referee.step is not rules.Step.TAKE_OUT:
             refusal = self.referee.submit(rules.TakeColumn(column))
-            if refusal:
-                self.hud.flash(refusal, self.now)
-                return True
+        if refusal:
+            self.hud.flash(refusal, self.now)
+            return True
         self.pull = self.villa.grab(column, point, steady=self.controls.steadying)
         return True
 
@@ -241,7 +242,7 @@ class GameScreen:
         try:
             action()
         except PlacementError as refusal:
-            self.hud.flash(str(refusal), self.now)
+            self.hud.flash(_(str(refusal)), self.now)   # the physics' words, translated when the catalog knows them
 
     # --- every frame ---
 
@@ -489,11 +490,11 @@ class GameScreen:
         preview = self.pull.preview()
         top = self.referee.state.top_level
         if preview is None or preview.level != top:
-            return "a column goes onto the top floor"
+            return _("a column goes onto the top floor")
         if not preview.footprint_inside:
-            return "it would overhang the floor's edge (regulation 3)"
+            return _("it would overhang the floor's edge (regulation 3)")
         if preview.on_column is not None and top != rules.pieces.TOP_FLOOR_LEVEL:
-            return "columns may stand on columns only on the red floor (regulation 8)"
+            return _("columns may stand on columns only on the red floor (regulation 8)")
         return None
 
     def _show_hints(self, mouse) -> None:
@@ -508,9 +509,9 @@ class GameScreen:
                 self.ghost.hide()
                 if pull.steadied:
                     glow[pull.steadied] = SUPPORT_GLOW
-                    tooltip = "the floor above is held steady"
+                    tooltip = _("the floor above is held steady")
                 else:
-                    tooltip = "drag it out; hold Space to steady the floor above"
+                    tooltip = _("drag it out; hold Space to steady the floor above")
             elif pull.state == "carrying":
                 tooltip = self._show_landing(pull)
         elif lay is not None and lay.state == "carrying":
@@ -518,7 +519,8 @@ class GameScreen:
             under = lay.columns_under()
             glow = {c: SUPPORT_GLOW for c in under}
             need = self.referee.state.ruleset.min_support(lay.level)
-            tooltip = f"rests on {len(under)} columns (needs {need}): click to lay it, wheel or Q/E to turn, Esc gives up"
+            tooltip = _("rests on {count} columns (needs {need}): click to lay it, wheel or Q/E to turn, Esc gives up").format(
+                count=len(under), need=need)
         else:
             self.ghost.hide()
             takeable = set(self.referee.takeable()) & set(self.villa.columns)
@@ -528,9 +530,9 @@ class GameScreen:
                 self.hover = hit[0]
                 if self.hover in takeable:
                     glow[self.hover] = HOVER_GLOW
-                    tooltip = f"{column_label(self.hover)}\ndrag to pull it out"
+                    tooltip = column_label(self.hover) + "\n" + _("drag to pull it out")
                 else:
-                    tooltip = f"{column_label(self.hover)}\n{self.referee.why_not_take(self.hover)}"
+                    tooltip = column_label(self.hover) + "\n" + self.referee.why_not_take(self.hover)
         self.hint = tooltip
         self._set_glow(glow)
         self.hud.show_tooltip(tooltip, mouse)
@@ -540,12 +542,12 @@ class GameScreen:
         below = pull.surface_below()
         if below is None:
             self.ghost.hide()
-            return "carry it over the top floor"
+            return _("carry it over the top floor")
         refusal = self._landing_refusal()
         node = self.view.scene.pieces[pull.column]
         pos = node.getPos()
         self.ghost.show(pull.column, node, pos.x, pos.y, below[2] + COLUMN_HEIGHT / 2, node.getH(), refusal is None)
-        return f"Not here: {refusal}" if refusal else "click to set it down here; Esc gives up"
+        return _("Not here: {refusal}").format(refusal=refusal) if refusal else _("click to set it down here; Esc gives up")
 
     def _show_blocked(self) -> None:
         """Columns given up in an aborted build stay dimmed: they may not be chosen again."""

@@ -10,7 +10,7 @@ from direct.gui.OnscreenText import OnscreenText
 from panda3d.core import TextNode, TransparencyAttrib
 
 from villa.presentation.flow import Guidance, column_name
-from villa.presentation.i18n import _
+from villa.presentation.i18n import N_, _
 from villa.presentation.panels import CommandBar
 from villa.presentation.referee import COLOUR_MARKS
 
@@ -19,9 +19,9 @@ SWATCH = {"blue": (0.45, 0.62, 1.0, 1), "red": (1.0, 0.42, 0.36, 1),
           "yellow": (1.0, 0.86, 0.35, 1), "green": (0.45, 0.85, 0.50, 1)}
 INK = (0.96, 0.93, 0.86, 1)
 DIM_INK = (0.78, 0.74, 0.66, 1)
-CONTROLS = ("drag a glowing column: pull it   ·   click: set it down   ·   Esc / right click: give up\n"
-            "right drag or arrows: turn   ·   wheel or +/-: zoom   ·   middle drag or WASD: pan   ·   "
-            "F: top floor   ·   hold Space: steady the floor above   ·   P: propose a floor   ·   H: hide this")
+CONTROLS = N_("drag a glowing column: pull it   ·   click: set it down   ·   Esc / right click: give up\n"
+               "right drag or arrows: turn   ·   wheel or +/-: zoom   ·   middle drag or WASD: pan   ·   "
+               "F: top floor   ·   hold Space: steady the floor above   ·   P: propose a floor   ·   H: hide this")
 CONTROLS_SHOWN_FOR = 30.0  # seconds at the start of a game; H brings them back
 
 
@@ -71,7 +71,7 @@ class Hud:
                                     fg=(1.0, 0.85, 0.55, 1), bg=(0.08, 0.06, 0.05, 0.6), align=TextNode.ACenter,
                                     wordwrap=36, **common)
         self.commands = CommandBar(stage.base.a2dBottomCenter, font)
-        self.controls = OnscreenText(parent=stage.base.a2dBottomCenter, text=CONTROLS, pos=(0, 0.08), scale=0.03,
+        self.controls = OnscreenText(parent=stage.base.a2dBottomCenter, text=_(CONTROLS), pos=(0, 0.08), scale=0.03,
                                      fg=DIM_INK, align=TextNode.ACenter, **common)
         self._message_until = 0.0
         self._controls_until: float | None = None   # set on the first update: the game's clock may be anywhere
@@ -83,10 +83,18 @@ class Hud:
         else:
             self.controls.hide()
 
+    def _items(self):
+        return (self.status_panel, self.status, self.players, self.info, self.tooltip, self.message, self.controls)
+
+    def hide(self) -> None:
+        """Out of the way of a screen laid over the game (the end screen)."""
+        self.commands.show([])
+        for item in self._items():
+            item.hide()
+
     def close(self) -> None:
         self.commands.close()
-        for item in (self.status_panel, self.status, self.players, self.info, self.tooltip, self.message,
-                     self.controls):
+        for item in self._items():
             item.destroy()
 
     def show_game(self, guide: Guidance, neutral=None, family: bool = False) -> None:

@@ -11,7 +11,7 @@ from dataclasses import replace
 
 from villa import rules
 from villa.presentation import flow
-from villa.presentation.i18n import N_
+from villa.presentation.i18n import N_, _
 from villa.rules.pieces import COLUMNS_BY_ID, Colour
 
 # What marks each colour's columns, for players who cannot tell the colours apart.
@@ -124,5 +124,7 @@ class Referee:
 
 
 def column_label(column: str) -> str:
-    column_ = COLUMNS_BY_ID[column]
-    return f"{column_.colour.value} {column_.kind.value} ({COLOUR_MARKS[column_.colour]}, {column_.points} pt)"
+    """'blue hexagonal (rings, 2 pt)': the column, its mark and its points, for tooltips."""
+    piece = COLUMNS_BY_ID[column]
+    return _("{column} ({mark}, {points} pt)").format(column=flow.column_name(column),
+                                                       mark=_(COLOUR_MARKS[piece.colour]), points=piece.points)

@@ -97,6 +97,11 @@ def open_window(options: WindowOptions = WindowOptions()):
     if base.win is None:
         raise NoDisplay()
     base.disableMouse()
+    # Keys arrive bare ("p", "="), never as "shift-p": Shift+= is the "+" key on many keyboards,
+    # and a held Shift must not silence the game's keys.
+    from panda3d.core import ModifierButtons
+    base.mouseWatcherNode.setModifierButtons(ModifierButtons())
+    base.buttonThrowers[0].node().setModifierButtons(ModifierButtons())
     base.setFrameRateMeter(False)
     stage.base = base
     stage.render = base.render

@@ -22,3 +22,6 @@ __all__ += ["HowToPlayScreen", "RulesSummaryScreen"]
 from villa.presentation.menus.end import EndScreen  # noqa: E402
 
 __all__ += ["EndScreen"]
+from villa.presentation.menus.arrange import ArrangePanel  # noqa: E402
+
+__all__ += ["ArrangePanel"]

@@ -1,75 +1,18 @@
 """The end of the game: the Master Builder (or none), the reason in words, who brought the villa down.
 
-Built from the finished `GameState` (state.result set): the words come from the seal and
-the result's fields, in the player's language, not from the engine's English reason.
+Built from the finished `GameState` (state.result set); the words come from
+`flow.headline` and `flow.reasons`.
 """
 
 from __future__ import annotations
 
 from typing import Callable
 
+from villa.presentation.flow import headline, reasons
 from villa.presentation.i18n import _
 from villa.presentation.menus import style
 from villa.presentation.menus.base import Screen
 from villa.rules.state import GameState
-
-
-def headline(state: GameState) -> str:
-    result = state.result
-    name = state.players
-    if result is None:
-        return _("The game is not over")
-    if state.ruleset.family:
-        if result.winner is not None:
-            return _("{name} wins!").format(name=name[result.winner])
-        return _("A tie!")
-    if result.winner is None:
-        return _("No Master Builder")
-    return _("{name} is the Master Builder!").format(name=name[result.winner])
-
-
-def reasons(state: GameState) -> list[str]:
-    """Why the game ended as it did, sentence by sentence."""
-    result = state.result
-    if result is None:
-        return []
-    name = state.players
-    holder, shows = state.seal.holder, state.seal.shows
-    culprit = result.collapsed_by
-    lines: list[str] = []
-    if state.ruleset.family:
-        if culprit is not None:
-            lines.append(_("{name} brought the villa down.").format(name=name[culprit]))
-        elif result.ending == "rounds played":
-            lines.append(_("Nobody could move a column any more."))
-        lines.append(_("After {rounds} rounds:").format(rounds=state.ruleset.rounds))
-        scores = state.scores or ()
-        lines.append("   ".join(_("{name}: {points}").format(name=name[p], points=s) for p, s in enumerate(scores)))
-        if result.winner is None and result.tied:
-            lines.append(_("Tied for first: {names}.").format(names=", ".join(name[p] for p in result.tied)))
-        return lines
-    if result.ending == "collapse" and culprit is not None:
-        who = name[culprit]
-        if holder is None:
-            lines.append(_("{name} brought the villa down before anyone held the Master Builder Seal.")
-                         .format(name=who))
-        elif holder != culprit:
-            lines.append(_("{name} brought the villa down.").format(name=who))
-            lines.append(_("{holder} holds the Master Builder Seal and wins.").format(holder=name[holder]))
-        elif shows is None:
-            lines.append(_("{name} brought the villa down while holding the Master Builder Seal, "
-                           "and the seal shows no earlier holder.").format(name=who))
-        else:
-            lines.append(_("{name} brought the villa down while holding the Master Builder Seal.").format(name=who))
-            lines.append(_("The seal shows {previous}, the holder before: {previous} wins.")
-                         .format(previous=name[shows]))
-    else:
-        if holder is None:
-            lines.append(_("Nobody could build any further, and nobody held the Master Builder Seal."))
-        else:
-            lines.append(_("Nobody could build any further.") + " " +
-                         _("{holder} holds the Master Builder Seal and wins.").format(holder=name[holder]))
-    return lines
 
 
 class EndScreen(Screen):

@@ -11,6 +11,7 @@ from typing import Callable
 
 from direct.gui.DirectGui import DirectFrame
 
+from villa.physics.dimensions import Layout
 from villa.physics.layouts import PRESETS
 from villa.presentation.i18n import N_, _
 from villa.presentation.menus import style
@@ -44,6 +45,7 @@ class GameChoices:
     layout: str = "preset"         # "preset", "random" or "hand" (arranged by hand)
     preset: str | None = None      # the name in villa.physics.layouts.PRESETS, for "preset"
     seed: int | None = None        # for "random"
+    arrangement: Layout | None = None   # for "hand": the columns where the players set them up
 
 
 @dataclass

@@ -1,0 +1,459 @@
+"""Setting the columns up by hand: the base plate in 3D, seen from above, and the twenty columns
+dragged with the mouse to where the players want them before the blue floor goes on.
+
+The left button takes the column under the pointer (it lifts a little and glows) and sets
+it down where it is let go: upright, inside the building site, clear of the others (the
+nearest free place to the pointer). The blue outline on the plate is where the blue floor
+will lie; the columns it would rest on glow blue, those at fault red. Right drag turns the
+view, the wheel zooms, F looks from above again, Esc puts a held column back or goes back.
+The card beside the plate (`menus.arrange.ArrangePanel`) starts from a preset or a
+shuffle, ticks off the checks, and lays the blue floor: `on_lay(layout)` once it has
+come down on the columns.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Callable
+
+from direct.gui import DirectGuiGlobals as DGG
+from direct.gui.DirectGui import DirectLabel
+from direct.showbase.DirectObject import DirectObject
+from panda3d.core import (Geom, GeomNode, GeomTriangles, GeomVertexData, GeomVertexFormat, GeomVertexWriter,
+                          MouseButton, Point3, TextNode, TransparencyAttrib, Vec3)
+
+from villa.physics import layouts
+from villa.physics.dimensions import BASE, COLUMN_HEIGHT, FLOORS, Layout, column_spec, surface_z
+from villa.presentation.arrangement import COLUMN_CHECKS, Arrangement
+from villa.presentation.controls import Controls, Handlers
+from villa.presentation.flow import column_name
+from villa.presentation.i18n import _
+from villa.presentation.menus import style
+from villa.presentation.menus.arrange import EDGE, WIDTH, ArrangePanel
+from villa.presentation.scene import BASE_POSE, floor_id
+from villa.presentation.shadows import casts_shadow
+from villa.presentation.view import VillaView
+
+LIFT = 1.2                  # cm a held column hovers above the plate
+GLIDE_RATE = 16.0           # 1/s: columns glide to a new arrangement rather than jump
+PITCH = 64.0                # degrees above the horizon: looking down at the plate, columns still upright
+DISTANCE = 78.0             # cm from the plate's middle: the whole plate beside the card
+CHECK_EVERY = 0.12          # s: while a column is dragged the checks run this often (they take a few ms)
+LAY_SECONDS = 0.9           # the blue floor coming down onto the columns, the view swinging round to play
+MARK_Z = BASE.top_z + 0.04  # marks lie just on the plate
+PLAY_VIEW = (-35.0, 32.0)   # heading and pitch the game screen's camera opens with (camera.OrbitCamera)
+
+HOVER_GLOW = Vec3(0.22, 0.18, 0.07)
+HELD_GLOW = Vec3(0.30, 0.25, 0.10)
+CARRY_GLOW = Vec3(0.04, 0.10, 0.26)     # the columns the blue floor would rest on
+FAULT_GLOW = Vec3(0.16, 0.02, 0.0)      # the columns a failing check names (a red ring marks them too)
+NO_GLOW = Vec3(0, 0, 0)
+OUTLINE_COLOUR = (0.20, 0.38, 0.95, 0.95)
+FILL_COLOUR = (0.25, 0.45, 1.0, 0.18)
+RING_COLOUR = (1.0, 0.88, 0.55, 0.9)
+FAULT_COLOUR = (0.90, 0.16, 0.08, 0.95)
+TIP_INK = (0.96, 0.93, 0.86, 1)
+
+
+class ArrangeScreen:
+    """`start`: the layout to begin from (its blue floor's place is kept); `need`: how many columns
+    the rules want under the blue floor; `on_lay(layout)` with the valid arrangement; `on_back()`."""
+
+    def __init__(self, stage, *, start: Layout, need: int, on_lay: Callable[[Layout], None],
+                 on_back: Callable[[], None], sound=None, rng: random.Random | None = None) -> None:
+        self.stage, self.on_lay, self.on_back, self.sound = stage, on_lay, on_back, sound
+        self.rng = rng or random.Random()
+        self.arrangement = Arrangement.from_layout(start, need)
+        self.problems = self.arrangement.problems()
+        self.carrying = set(self.arrangement.carrying())   # as of the last check
+        self.held: str | None = None             # the column in hand
+        self.hover: str | None = None            # the column under the pointer
+        self._grab: tuple[float, float, float] | None = None   # the plane z and the pointer's offset in x, y
+        self._picked_from = None                 # the held column's spot before it was taken
+        self._shown: dict[str, tuple[float, float, float]] = {}   # where each column is drawn (x, y, lift)
+        self._glow: dict[str, Vec3] = {}
+        self._dirty, self._since_check = False, 0.0
+        self.laying: float | None = None         # seconds since the blue floor began to come down
+        self.visible = False
+
+        self.view = VillaView(stage)
+        self.marks = stage.render.attachNewNode("arranging marks")
+        self.marks.setLightOff(1)
+        self.marks.setShaderOff(1)
+        self.marks.setTransparency(TransparencyAttrib.M_alpha)
+        self.marks.setDepthWrite(False)
+        self.marks.setBin("transparent", 20)
+        self.marks.setTwoSided(True)
+        casts_shadow(self.marks, False)
+        self._outline = None
+        self._draw_outline()
+        self._rings: dict[float, object] = {}
+        self.ring = None
+        self._faults: dict[str, object] = {}     # red rings round the columns at fault
+        self.controls = Controls(stage, self.view.camera, Handlers(
+            press=self._press, give_up=self._put_back, escape=self._escape, focus_top=self.look_down))
+        self._events = DirectObject()
+        self._events.accept("mouse1-up", self._let_go)
+        self.panel = ArrangePanel(stage.base.a2dRightCenter, on_preset=self.start_from_preset,
+                                  on_shuffle=self.shuffle, on_back=self._back, on_lay=self.lay)
+        self.panel.show_checks(self.arrangement, self.problems)
+        # words only: DISABLED, so they never catch the pointer
+        self.hint = DirectLabel(parent=stage.base.a2dBottomLeft, relief=None, pos=(0.06, 0, 0.07), scale=0.032,
+                                state=DGG.DISABLED,
+                                text=_("Drag: move a column   ·   right drag: turn the view   ·   wheel: zoom   ·   "
+                                       "F: look from above   ·   Esc: back"),
+                                text_font=style.font("body"), text_fg=TIP_INK, text_align=TextNode.ALeft,
+                                text_shadow=(0, 0, 0, 0.7))
+        self.tip = DirectLabel(parent=stage.aspect2d, relief=DGG.FLAT, frameColor=(0.08, 0.06, 0.05, 0.8),
+                               state=DGG.DISABLED,
+                               pad=(0.35, 0.3), scale=0.034, text="", text_font=style.font("bold"), text_fg=TIP_INK,
+                               text_align=TextNode.ALeft, text_shadow=(0, 0, 0, 0.8))
+        self.tip.setTransparency(TransparencyAttrib.M_alpha)
+        self.tip.hide()
+        self.look_down(snap=True)
+        self._show_columns(snap=True)
+        stage.task_mgr.add(self._frame_task, "villa arranging", sort=-10)
+
+    # --- the screen's life (as a menu screen: show, destroy) ---
+
+    @property
+    def widgets(self) -> dict:
+        return self.panel.widgets
+
+    def show(self) -> None:
+        self.panel.show()
+        self.visible = True
+
+    def hide(self) -> None:
+        self.panel.hide()
+        self.visible = False
+
+    def destroy(self) -> None:
+        self.stage.task_mgr.remove("villa arranging")
+        self._events.ignoreAll()
+        self.controls.close()
+        self.panel.destroy()
+        self.hint.destroy()
+        self.tip.destroy()
+        self.marks.removeNode()
+        self.view.close()
+        self.visible = False
+
+    # --- the view ---
+
+    def look_down(self, snap: bool = False) -> None:
+        """Look down at the plate from the players' side, the plate in the middle of the room the card leaves."""
+        camera = self.view.camera
+        lens = self.stage.cam.node().getLens()
+        aspect = self.stage.base.getAspectRatio()
+        half_width = DISTANCE * math.tan(math.radians(lens.getFov()[0] / 2))
+        shift = (WIDTH + EDGE) / 2 / aspect * half_width   # the card's half width, in cm at the plate
+        camera.goal.target = Point3(shift, -1.2, BASE.top_z)
+        camera.goal.heading, camera.goal.pitch, camera.goal.distance = 0.0, PITCH, DISTANCE
+        if snap:
+            camera.snap()
+
+    def mouse_ray(self, mouse: tuple[float, float]) -> tuple[Point3, Vec3]:
+        near, far = Point3(), Point3()
+        self.stage.cam.node().getLens().extrude(mouse, near, far)
+        render = self.stage.render
+        origin = render.getRelativePoint(self.stage.cam, near)
+        direction = render.getRelativePoint(self.stage.cam, far) - origin
+        direction.normalize()
+        return origin, direction
+
+    def pick(self, mouse) -> tuple[str, tuple] | None:
+        lifted = {self.held: LIFT} if self.held else None
+        return self.arrangement.pick(*self.mouse_ray(mouse), lifted=lifted)
+
+    def _over_card(self) -> bool:
+        watcher = self.stage.mouse_watcher
+        return watcher is not None and watcher.isOverRegion()
+
+    # --- the hand ---
+
+    def _press(self, mouse) -> bool:
+        """A left press: take the column under the pointer. The press is ours either way
+        (a left drag on the plate does not turn the view: right drag does)."""
+        if self.laying is not None or self._over_card():
+            return True
+        hit = self.pick(mouse)
+        if hit is not None:
+            column, (x, y, z) = hit
+            spot = self.arrangement.spots[column]
+            self.held = column
+            self._grab = (z, x - spot.x, y - spot.y)
+            self._picked_from = spot
+        return True
+
+    def _drag(self, mouse) -> None:
+        plane_z, dx, dy = self._grab
+        origin, direction = self.mouse_ray(mouse)
+        if abs(direction.z) < 1e-6:
+            return
+        t = (plane_z - origin.z) / direction.z
+        if t <= 0:
+            return
+        x, y = origin.x + direction.x * t - dx, origin.y + direction.y * t - dy
+        spot = self.arrangement.spots[self.held]
+        if math.hypot(x - spot.x, y - spot.y) > 1e-3 and self.arrangement.move(self.held, x, y):
+            self._dirty = True
+
+    def _let_go(self) -> None:
+        if self.held is None:
+            return
+        self.held, self._grab, self._picked_from = None, None, None
+        if self.sound is not None:
+            self.sound.clack(30.0)
+        self._check()
+
+    def _put_back(self) -> None:
+        """Esc or a right click while holding a column: it goes back where it was taken from."""
+        if self.held is None or self._picked_from is None:
+            return
+        self.arrangement.spots[self.held] = self._picked_from
+        self.held, self._grab, self._picked_from = None, None, None
+        self._check()
+
+    def _escape(self) -> None:
+        if self.held is not None:
+            self._put_back()
+        elif self.laying is None:
+            self._back()
+
+    def _back(self) -> None:
+        if self.laying is None:
+            self.on_back()
+
+    # --- the card's buttons ---
+
+    def start_from_preset(self, name: str) -> None:
+        self._start_from(layouts.preset(name))
+
+    def shuffle(self) -> None:
+        self._start_from(layouts.random_layout(self.rng.randrange(2 ** 31)))
+
+    def _start_from(self, layout: Layout) -> None:
+        if self.laying is not None:
+            return
+        self.held = None
+        self.arrangement = Arrangement.from_layout(layout, self.arrangement.need)
+        self._draw_outline()
+        self._check()
+
+    def lay(self) -> None:
+        """Lay the blue floor (only on a valid arrangement): it comes down, then the game begins."""
+        self._check()
+        if self.problems or self.laying is not None:
+            return
+        self.held = None
+        self.laying = 0.0
+        self.tip.hide()
+        self.hint.hide()
+        self.panel.hide()
+        if self.ring is not None:
+            self.ring.hide()
+        # the view swings round to where the game opens (the floor shown, VillaView focuses on it)
+        self.view.camera.goal.heading, self.view.camera.goal.pitch = PLAY_VIEW
+
+    # --- every frame ---
+
+    def _frame_task(self, task):
+        self.frame(min(self.stage.clock.getDt(), 0.1))
+        return task.cont
+
+    def frame(self, dt: float) -> None:
+        if self.laying is not None:
+            self._lay_frame(dt)
+            return
+        self.controls.update(dt)
+        mouse = self.controls.mouse()
+        watcher = self.stage.mouse_watcher
+        if self.held is not None and (watcher is None or not watcher.isButtonDown(MouseButton.one())):
+            self._let_go()   # let go over the card, where the release does not reach us
+        if self.held is not None and mouse is not None:
+            self._drag(mouse)
+        self.hover = None
+        if self.held is None and mouse is not None and not self._over_card():
+            hit = self.pick(mouse)
+            self.hover = hit[0] if hit else None
+        self._since_check += dt
+        if self._dirty and self._since_check >= CHECK_EVERY:
+            self._check()
+        self._show_columns(dt=dt)
+        self._show_pointer(mouse)
+        self.view.before_frame(dt)
+
+    def _check(self) -> None:
+        self.problems = self.arrangement.problems()
+        self.carrying = set(self.arrangement.carrying())
+        self._dirty, self._since_check = False, 0.0
+        self.panel.show_checks(self.arrangement, self.problems)
+
+    def _show_columns(self, dt: float = 0.0, snap: bool = False, floor_z: float | None = None) -> None:
+        k = 1.0 if snap else 1.0 - math.exp(-GLIDE_RATE * dt)
+        poses = {"base": BASE_POSE}
+        for column, spot in self.arrangement.spots.items():
+            lift = LIFT if column == self.held else 0.0
+            x, y, z = self._shown.get(column, (spot.x, spot.y, lift))
+            if column == self.held:   # the hand carries it: no lag behind the pointer
+                x, y = spot.x, spot.y
+            else:
+                x, y = x + (spot.x - x) * k, y + (spot.y - y) * k
+            z += (lift - z) * (1.0 if snap else min(1.0, k * 1.5))
+            self._shown[column] = (x, y, z)
+            poses[column] = _upright(x, y, BASE.top_z + COLUMN_HEIGHT / 2 + z, spot.yaw)
+        if floor_z is not None:
+            floor = self.arrangement.floor
+            poses[floor_id(1)] = _upright(floor.x, floor.y, floor_z, floor.yaw)
+        self.view.show_poses(poses)
+        self._set_glow()
+
+    def faulty(self) -> set[str]:
+        """The columns a failing check names: standing out of the site, too close, half under the edge."""
+        return {c for p in self.problems if p.check in COLUMN_CHECKS for c in p.columns}
+
+    def _set_glow(self) -> None:
+        glow = {c: CARRY_GLOW for c in self.carrying} if self.laying is None else {}
+        faulty = self.faulty() if self.laying is None else set()
+        for column in faulty:
+            glow[column] = FAULT_GLOW
+        if self.hover is not None:
+            glow[self.hover] = glow.get(self.hover, NO_GLOW) + HOVER_GLOW
+        if self.held is not None:
+            glow[self.held] = HELD_GLOW
+        for column in set(self._faults) | faulty:
+            ring = self._faults.get(column)
+            if ring is None:
+                spec = column_spec(column)
+                ring = self._faults[column] = self.marks.attachNewNode(_flat(
+                    "fault ring", _annulus(spec.radius + 0.2, spec.radius + 0.55), FAULT_COLOUR))
+                ring.setBin("transparent", 21)
+            if column in faulty:
+                x, y, _lift = self._shown[column]
+                ring.setPos(x, y, MARK_Z)
+                ring.show()
+            else:
+                ring.hide()
+        pieces = self.view.scene.pieces
+        for piece in set(self._glow) | set(glow):
+            wanted = glow.get(piece, NO_GLOW)
+            if self._glow.get(piece, NO_GLOW) != wanted:
+                pieces[piece].setShaderInput("glow", wanted)
+        self._glow = glow
+
+    def _show_pointer(self, mouse) -> None:
+        """A ring on the plate round the column under the pointer (or in hand), and its name beside the pointer."""
+        column = self.held or self.hover
+        if column is None:
+            if self.ring is not None:
+                self.ring.hide()
+            self.tip.hide()
+            return
+        radius = column_spec(column).radius
+        ring = self._ring(radius)
+        if ring is not self.ring and self.ring is not None:
+            self.ring.hide()
+        self.ring = ring
+        x, y, _lift = self._shown[column]
+        ring.setPos(x, y, MARK_Z + 0.01)
+        ring.show()
+        if mouse is None or self.held is not None:
+            self.tip.hide()
+            return
+        words = column_name(column)
+        words = words[:1].upper() + words[1:] + "\n" + _("drag to move it")
+        if column in self.faulty():
+            words += "\n" + _("it may not stand here")
+        if self.tip["text"] != words:
+            self.tip["text"] = words
+            self.tip.resetFrameSize()
+        aspect = self.stage.base.getAspectRatio()
+        self.tip.setPos(mouse[0] * aspect + 0.07, 0, mouse[1] - 0.09)
+        self.tip.show()
+
+    def _ring(self, radius: float):
+        if radius not in self._rings:
+            node = self.marks.attachNewNode(_flat("pointer ring", _annulus(radius + 0.25, radius + 0.6),
+                                                  RING_COLOUR))
+            node.setBin("transparent", 22)
+            self._rings[radius] = node
+        return self._rings[radius]
+
+    def _draw_outline(self) -> None:
+        """The blue floor's outline on the plate, and a faint blue where it will lie."""
+        if self._outline is not None:
+            self._outline.removeNode()
+        outline = self.arrangement.outline()
+        floor = self.arrangement.floor
+        self._outline = self.marks.attachNewNode("blue floor's place")
+        fill = [((floor.x, floor.y), a, b) for a, b in zip(outline, outline[1:] + outline[:1])]
+        self._outline.attachNewNode(_flat("floor fill", fill, FILL_COLOUR))
+        self._outline.attachNewNode(_flat("floor outline", _ribbon(outline, 0.28), OUTLINE_COLOUR))
+        self._outline.setZ(MARK_Z)
+
+    # --- the blue floor goes on ---
+
+    def _lay_frame(self, dt: float) -> None:
+        self.laying += dt
+        t = min(1.0, self.laying / LAY_SECONDS)
+        ease = 1 - (1 - t) ** 3
+        rest = surface_z(1) - FLOORS[1].thickness / 2
+        self._show_columns(snap=True, floor_z=rest + 14.0 * (1 - ease))
+        self._outline.setAlphaScale(1 - ease)
+        self.view.before_frame(dt)
+        if t >= 1.0:
+            if self.sound is not None:
+                self.sound.clack(60.0)
+            self.stage.task_mgr.remove("villa arranging")
+            self.on_lay(self.arrangement.layout())
+
+
+# --- flat marks on the plate ---
+
+def _upright(x: float, y: float, z: float, yaw: float):
+    half = math.radians(yaw) / 2
+    return (x, y, z), (math.cos(half), 0.0, 0.0, math.sin(half))
+
+
+def _annulus(inner: float, outer: float, segments: int = 48):
+    triangles = []
+    for i in range(segments):
+        a0, a1 = 2 * math.pi * i / segments, 2 * math.pi * (i + 1) / segments
+        p = [(r * math.cos(a), r * math.sin(a)) for r, a in ((inner, a0), (outer, a0), (outer, a1), (inner, a1))]
+        triangles += [(p[0], p[1], p[2]), (p[0], p[2], p[3])]
+    return triangles
+
+
+def _ribbon(outline, width: float):
+    """Triangles along a closed outline, `width` wide, centred on it."""
+    n = len(outline)
+    sides = []
+    for i in range(n):
+        (x0, y0), (x1, y1), (x2, y2) = outline[i - 1], outline[i], outline[(i + 1) % n]
+        nx, ny = (y1 - y0) + (y2 - y1), -(x1 - x0) - (x2 - x1)
+        length = math.hypot(nx, ny) or 1.0
+        nx, ny = nx / length * width / 2, ny / length * width / 2
+        sides.append(((x1 - nx, y1 - ny), (x1 + nx, y1 + ny)))
+    triangles = []
+    for i in range(n):
+        (a_in, a_out), (b_in, b_out) = sides[i], sides[(i + 1) % n]
+        triangles += [(a_in, a_out, b_out), (a_in, b_out, b_in)]
+    return triangles
+
+
+def _flat(name: str, triangles, rgba) -> GeomNode:
+    data = GeomVertexData(name, GeomVertexFormat.getV3c4(), Geom.UH_static)
+    vertex, colour = GeomVertexWriter(data, "vertex"), GeomVertexWriter(data, "color")
+    prim = GeomTriangles(Geom.UH_static)
+    for i, triangle in enumerate(triangles):
+        for x, y in triangle:
+            vertex.addData3(x, y, 0.0)
+            colour.addData4(*rgba)
+        prim.addVertices(3 * i, 3 * i + 1, 3 * i + 2)
+    geom = Geom(data)
+    geom.addPrimitive(prim)
+    node = GeomNode(name)
+    node.addGeom(geom)
+    return node

@@ -1,0 +1,262 @@
+"""The columns set up by hand, headless: where each of the twenty stands on the building site,
+where the blue floor will lie, and the set-up checks, each with its reason in words.
+
+    arrangement = Arrangement.from_layout(layouts.preset("rings"), need=3)
+    arrangement.spot_for("red-thick", 2.0, -4.0)   # the nearest place it may stand, or None
+    arrangement.move("red-thick", 2.0, -4.0)
+    arrangement.problems()                         # [] when the blue floor may be laid
+    arrangement.layout()                           # the Layout to build the villa from
+
+A column may only stand inside the building site and clear of the others (`spot_for` finds
+the nearest such place); the checks are those of `villa.physics.layouts.problems` for a
+set-up, plus the rules' least number of columns under the blue floor. Anything that check
+finds and these do not is reported too, so a layout passing here always builds.
+No Panda3D here.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from villa.physics import layouts
+from villa.physics.dimensions import BASE, COLUMN_HEIGHT, ColumnSpot, FloorSpot, Layout, column_spec
+from villa.presentation.flow import column_words
+from villa.presentation.i18n import N_, _
+from villa.rules.pieces import ALL_COLUMNS
+
+NAME = "by hand"            # the layout's name in saves
+EASE = 0.01                 # cm kept beyond every limit, so rounding never breaks a check
+SEARCH_STEP = 0.25          # cm between the rings searched for a free place
+SEARCH_REACH = 8.0          # cm: no free place this near the pointer: the column stays put
+
+# The checks in the order the players read them, each with its line for the check list.
+CHECKS = ("site", "apart", "edge", "carried", "steady", "plate")
+COLUMN_CHECKS = ("site", "apart", "edge")   # those a column fails where it stands (the others: the whole)
+CHECK_LINES = {
+    "site": N_("Every column on the building site"),
+    "apart": N_("No two columns too close together"),
+    "edge": N_("No column half under the floor's edge"),
+    "carried": N_("Columns under the blue floor: {count} (at least {need})"),
+    "steady": N_("The blue floor rests steadily"),
+    "plate": N_("The blue floor stays on the base plate"),
+}
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A check that fails: which one, the columns at fault, and (for "other") the layout check's sentence."""
+
+    check: str
+    columns: tuple[str, ...] = ()
+    detail: str = ""
+
+
+class Arrangement:
+    """Twenty columns on the base plate and the blue floor's place; `need` columns must carry the floor."""
+
+    def __init__(self, spots: dict[str, ColumnSpot], floor: FloorSpot, need: int = 3) -> None:
+        self.spots = dict(spots)
+        self.floor = floor
+        self.need = need
+
+    @classmethod
+    def from_layout(cls, layout: Layout, need: int = 3) -> "Arrangement":
+        """Start from a set-up layout (a preset, a random one, or an earlier arrangement)."""
+        floor = next((f for f in layout.floors if f.level == 1), None)
+        if floor is None:
+            raise ValueError(f"layout {layout.name!r} has no blue floor to arrange the columns under")
+        spots = {c.column: ColumnSpot(c.column, 0, c.x, c.y, c.yaw) for c in layout.columns}
+        missing = [c.id for c in ALL_COLUMNS if c.id not in spots]
+        if missing:
+            raise ValueError(f"layout {layout.name!r} leaves out {', '.join(missing)}")
+        return cls(spots, floor, need)
+
+    # --- what it is ---
+
+    def layout(self) -> Layout:
+        return Layout(NAME, tuple(self.spots[c.id] for c in ALL_COLUMNS if c.id in self.spots), (self.floor,))
+
+    def outline(self) -> list[tuple[float, float]]:
+        """The blue floor's outline on the plate (world x, y)."""
+        return layouts.floor_outline(self.floor)
+
+    def carrying(self) -> list[str]:
+        """The columns the blue floor would rest on."""
+        return [c.column for c in layouts.supports(self.layout(), 1)]
+
+    # --- moving a column ---
+
+    def free(self, column: str, x: float, y: float) -> bool:
+        """May `column` stand at (x, y): inside the building site, clear of every other column?"""
+        r = column_spec(column).radius
+        if math.hypot(x, y) + r > BASE.site_radius - EASE / 2:
+            return False
+        return all(math.hypot(x - o.x, y - o.y) >= r + column_spec(o.column).radius + layouts.COLUMN_GAP + EASE / 2
+                   for name, o in self.spots.items() if name != column)
+
+    def spot_for(self, column: str, x: float, y: float) -> tuple[float, float] | None:
+        """The nearest place to (x, y) where `column` may stand, or None when there is none close by."""
+        r = column_spec(column).radius
+        limit = BASE.site_radius - r - EASE
+        reach = math.hypot(x, y)
+        if reach > limit:   # the pointer beyond the site: the edge of the site below it
+            x, y = x * limit / reach, y * limit / reach
+        slid = self._pushed_clear(column, x, y)
+        if self.free(column, *slid) and math.hypot(slid[0] - x, slid[1] - y) <= SEARCH_STEP * 2:
+            return slid
+        here = self.spots[column]
+        for ring in range(1, round(SEARCH_REACH / SEARCH_STEP) + 1):
+            reach = ring * SEARCH_STEP
+            count = max(12, round(2 * math.pi * reach / SEARCH_STEP))
+            found = [(round(x + reach * math.cos(a), 3), round(y + reach * math.sin(a), 3))
+                     for a in (2 * math.pi * i / count for i in range(count))]
+            found = [p for p in found if self.free(column, *p)]
+            if found:  # of the places this near, the one nearest where it stands now: no jumps
+                return min(found, key=lambda p: math.hypot(p[0] - here.x, p[1] - here.y))
+        return slid if self.free(column, *slid) else None
+
+    def _pushed_clear(self, column: str, x: float, y: float) -> tuple[float, float]:
+        """(x, y) pulled into the site and pushed out of the columns it would overlap (sliding along them)."""
+        r = column_spec(column).radius
+        for _ in range(12):
+            limit = BASE.site_radius - r - EASE
+            reach = math.hypot(x, y)
+            if reach > limit:
+                x, y = x * limit / reach, y * limit / reach
+            pushed = False
+            for name, other in self.spots.items():
+                if name == column:
+                    continue
+                clear = r + column_spec(name).radius + layouts.COLUMN_GAP + EASE
+                dx, dy = x - other.x, y - other.y
+                apart = math.hypot(dx, dy)
+                if apart < clear:
+                    if apart < 1e-9:
+                        dx, dy, apart = 1.0, 0.0, 1.0
+                    x, y = other.x + dx / apart * clear, other.y + dy / apart * clear
+                    pushed = True
+            if not pushed:
+                break
+        return round(x, 3), round(y, 3)
+
+    def move(self, column: str, x: float, y: float) -> bool:
+        """Stand `column` at the nearest free place to (x, y); False when there is none (it stays)."""
+        spot = self.spot_for(column, x, y)
+        if spot is None:
+            return False
+        old = self.spots[column]
+        self.spots[column] = ColumnSpot(column, 0, spot[0], spot[1], old.yaw)
+        return True
+
+    # --- the pointer ---
+
+    def pick(self, origin, direction, lifted: dict[str, float] | None = None) -> tuple[str, tuple] | None:
+        """The column a ray (origin, direction: x, y, z) first hits, and where; None for none.
+
+        Columns are upright cylinders on the plate (a hexagonal one as round as its corners),
+        `lifted` by so many cm where a hand holds them."""
+        ox, oy, oz = origin
+        dx, dy, dz = direction
+        best: tuple[float, str] | None = None
+        for name, spot in self.spots.items():
+            r = column_spec(name).radius
+            bottom = BASE.top_z + (lifted or {}).get(name, 0.0)
+            top = bottom + COLUMN_HEIGHT
+            hits = []
+            a = dx * dx + dy * dy
+            if a > 1e-12:  # the side
+                fx, fy = ox - spot.x, oy - spot.y
+                b = 2 * (fx * dx + fy * dy)
+                c = fx * fx + fy * fy - r * r
+                disc = b * b - 4 * a * c
+                if disc >= 0:
+                    for t in ((-b - math.sqrt(disc)) / (2 * a), (-b + math.sqrt(disc)) / (2 * a)):
+                        if t > 0 and bottom <= oz + t * dz <= top:
+                            hits.append(t)
+            if abs(dz) > 1e-12:  # the top
+                t = (top - oz) / dz
+                if t > 0 and math.hypot(ox + t * dx - spot.x, oy + t * dy - spot.y) <= r:
+                    hits.append(t)
+            if hits and (best is None or min(hits) < best[0]):
+                best = (min(hits), name)
+        if best is None:
+            return None
+        t, name = best
+        return name, (ox + t * dx, oy + t * dy, oz + t * dz)
+
+    # --- the checks ---
+
+    def problems(self) -> list[Problem]:
+        """Every check that fails, in the order of CHECKS (empty: the blue floor may be laid)."""
+        layout = self.layout()
+        outline = self.outline()
+        spots = list(self.spots.values())
+        found: list[Problem] = []
+        outside = tuple(s.column for s in spots
+                        if math.hypot(s.x, s.y) + column_spec(s.column).radius > BASE.site_radius)
+        if outside:
+            found.append(Problem("site", outside))
+        close: list[str] = []
+        for i, a in enumerate(spots):
+            for b in spots[i + 1:]:
+                gap = math.hypot(a.x - b.x, a.y - b.y) - column_spec(a.column).radius - column_spec(b.column).radius
+                if gap < layouts.COLUMN_GAP:
+                    close += [a.column, b.column]
+        if close:
+            found.append(Problem("apart", tuple(close)))
+        edge = tuple(s.column for s in spots if layouts.under_outline(s, outline) == "edge")
+        if edge:
+            found.append(Problem("edge", edge))
+        carrying = tuple(self.carrying())
+        if len(carrying) < max(1, self.need):
+            found.append(Problem("carried", carrying))
+        if carrying and layouts.statics_margin(layout, 1) < layouts.STATICS_MARGIN:
+            found.append(Problem("steady", carrying))
+        if any(math.hypot(x, y) > BASE.radius for x, y in outline):
+            found.append(Problem("plate"))
+        if not found:  # the physics' own check has the last word
+            found = [Problem("other", detail=d) for d in layouts.problems(layout, setup=True)]
+        return found
+
+    @property
+    def valid(self) -> bool:
+        return not self.problems()
+
+
+# --- in words ---
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def reason(problem: Problem, need: int = 3) -> str:
+    """Why a check fails, and what to do about it, as the players read it."""
+    columns = problem.columns
+    if problem.check == "site":
+        return _sentence(_("{column} stands in the border ring, outside the building site.").format(
+            column=column_words(columns[0])))
+    if problem.check == "apart":
+        return _sentence(_("{column} and {other} stand too close together: leave a gap between them.").format(
+            column=column_words(columns[0]), other=column_words(columns[1])))
+    if problem.check == "edge":
+        return _sentence(_("{column} stands half under the edge of the blue floor: move it fully under the "
+                           "floor or clear of it.").format(column=column_words(columns[0])))
+    if problem.check == "carried":
+        if not columns:
+            return _("The blue floor would rest on no column: move some inside the blue outline.")
+        return _("Only {count} columns would carry the blue floor; it needs at least {need}.").format(
+            count=len(columns), need=need)
+    if problem.check == "steady":
+        return _("The blue floor would tip: its weight is not well inside the columns that carry it. "
+                 "Spread them out under it.")
+    if problem.check == "plate":
+        return _("The blue floor would reach beyond the base plate.")
+    return _("The villa cannot be built like this: {reason}.").format(reason=problem.detail)
+
+
+def check_line(check: str, arrangement: Arrangement) -> str:
+    """A line of the check list."""
+    if check == "carried":
+        return _(CHECK_LINES[check]).format(count=len(arrangement.carrying()), need=arrangement.need)
+    return _(CHECK_LINES[check])
