@@ -18,6 +18,7 @@ STARTED = time.perf_counter()
 
 import argparse  # noqa: E402
 import json  # noqa: E402
+import os  # noqa: E402
 import statistics  # noqa: E402
 import sys  # noqa: E402
 from pathlib import Path  # noqa: E402
@@ -97,6 +98,7 @@ def main() -> None:
             "collapse_frames_with_shadow_drawn": shadow_frames,
             "collapsed": villa.collapse is not None,
             "renderer": stage.win.getGsg().getDriverRenderer(),
+            "llvmpipe_threads": int(os.environ.get("LP_NUM_THREADS", "0")) or None,
             "display": display,
         }
         close_window()

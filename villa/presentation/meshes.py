@@ -13,6 +13,7 @@ from panda3d.core import (Geom, GeomNode, GeomTriangles, GeomVertexData, GeomVer
                           Triangulator)
 
 Point = tuple[float, float]
+RING_CAPS_FROM = 4.0  # cm: caps at least this far round the centre are filled with rings (see cap_triangles)
 
 
 def circle(radius: float, segments: int = 32) -> list[Point]:
@@ -82,10 +83,11 @@ class PlanarUV:
 
 
 def extrusion(name: str, outline: Sequence[Point], z0: float, z1: float, chamfer: float = 0.0,
-              smooth: bool = True, uv=None, bottom: bool = True) -> GeomNode:
+              smooth: bool = True, uv=None, bottom: bool = True, top: bool = True) -> GeomNode:
     """A prism of the counter-clockwise `outline` from z0 to z1, its edges chamfered by `chamfer`.
 
     `smooth`: shade the side as a curve (round columns, floors) or with flat faces (hexagons).
+    `bottom`, `top`: whether to close it with its end faces.
     """
     uv = uv or PlanarUV(20.0)
     outline = list(outline)
@@ -145,7 +147,7 @@ def extrusion(name: str, outline: Sequence[Point], z0: float, z1: float, chamfer
                 w.triangles.addVertices(a, b, d)
                 w.triangles.addVertices(a, d, e)
 
-    # the caps, triangulated (floors are not convex)
+    # the caps (see cap_triangles)
     inset_outline = []
     for j in range(n):
         (px, py), (nx, ny) = outline[j], normals[j]
@@ -156,26 +158,94 @@ def extrusion(name: str, outline: Sequence[Point], z0: float, z1: float, chamfer
             el = math.hypot(ex, ey)
             scale = 1.0 / max(0.5, (nx * ex + ny * ey) / el)
         inset_outline.append((px - nx * c * scale, py - ny * c * scale))
+    points, triangles = cap_triangles(inset_outline)
+    for z, nz in ((z1, 1.0),) * top + ((z0, -1.0),) * bottom:
+        _flat_face(w, points, triangles, z, nz, uv, radius)
+    return w.node(name)
+
+
+def _flat_face(w: _Writer, points: Sequence[Point], triangles, z: float, nz: float, uv, radius: float) -> None:
+    """Triangles of `points` at height z, facing up (nz 1) or down (nz -1)."""
+    first = w.count
+    for x, y in points:
+        u, v = uv.cap(x if nz > 0 else -x, y, radius)
+        w.add(x, y, z, 0.0, 0.0, nz, u, v)
+    for a, b, d in triangles:
+        # the triangulator's winding may be either way: make each face point along nz
+        (ax, ay), (bx, by), (dx, dy) = points[a], points[b], points[d]
+        ccw = (bx - ax) * (dy - ay) - (by - ay) * (dx - ax) > 0
+        if ccw == (nz > 0):
+            w.triangles.addVertices(first + a, first + b, first + d)
+        else:
+            w.triangles.addVertices(first + a, first + d, first + b)
+
+
+def cap_triangles(outline: Sequence[Point]) -> tuple[list[Point], list[tuple[int, int, int]]]:
+    """A flat face filling `outline` (counter-clockwise): its points (the outline's first) and triangles.
+
+    Software renderers shade whole 4×4-pixel blocks wherever an edge passes, so long
+    slivers (a disc fanned out from one rim point) cost far more than the area they
+    cover. A big outline that allows it is filled with rings of stout triangles instead;
+    on a small one (a column's end) fewer triangles matter more than their shape.
+    """
+    if max(math.hypot(x, y) for x, y in outline) >= RING_CAPS_FROM:
+        rings = _ring_triangles(outline)
+        if rings is not None:
+            return rings
     triangulator = Triangulator()
-    for x, y in inset_outline:
+    for x, y in outline:
         triangulator.addPolygonVertex(triangulator.addVertex(x, y))
     triangulator.triangulate()
-    triangles = [(triangulator.getTriangleV0(t), triangulator.getTriangleV1(t), triangulator.getTriangleV2(t))
-                 for t in range(triangulator.getNumTriangles())]
-    for z, nz in ((z1, 1.0), (z0, -1.0)) if bottom else ((z1, 1.0),):
-        first = w.count
-        for x, y in inset_outline:
-            u, v = uv.cap(x if nz > 0 else -x, y, radius)
-            w.add(x, y, z, 0.0, 0.0, nz, u, v)
-        for a, b, d in triangles:
-            # the triangulator's winding may be either way: make each face point along nz
-            (ax, ay), (bx, by), (dx, dy) = inset_outline[a], inset_outline[b], inset_outline[d]
-            ccw = (bx - ax) * (dy - ay) - (by - ay) * (dx - ax) > 0
-            if ccw == (nz > 0):
-                w.triangles.addVertices(first + a, first + b, first + d)
-            else:
-                w.triangles.addVertices(first + a, first + d, first + b)
-    return w.node(name)
+    return list(outline), [(triangulator.getTriangleV0(t), triangulator.getTriangleV1(t),
+                            triangulator.getTriangleV2(t)) for t in range(triangulator.getNumTriangles())]
+
+
+def _ring_triangles(outline: Sequence[Point]) -> tuple[list[Point], list[tuple[int, int, int]]] | None:
+    """Rings inward, each with half the points of the one outside it and about as wide as
+    its segments are long, then a fan round the centre (the origin). None when a
+    triangle would fold over (an outline too far from star-shaped round the origin)."""
+    points = list(outline)
+    triangles = []
+    outer = list(range(len(points)))
+    while len(outer) > 8 and len(outer) % 2 == 0:
+        n = len(outer)
+        scale = 1.0 / (1.0 + 4.0 * math.pi / n)
+        inner = []
+        for j in outer[::2]:
+            points.append((points[j][0] * scale, points[j][1] * scale))
+            inner.append(len(points) - 1)
+        m = len(inner)
+        for j in range(m):
+            a, b, c = outer[2 * j], outer[2 * j + 1], outer[(2 * j + 2) % n]
+            p, q = inner[j], inner[(j + 1) % m]
+            triangles += [(a, b, p), (b, c, q), (p, b, q)]
+        outer = inner
+    points.append((0.0, 0.0))
+    centre = len(points) - 1
+    triangles += [(centre, outer[j], outer[(j + 1) % len(outer)]) for j in range(len(outer))]
+    if min(_area(points, t) for t in triangles) <= 0.0:
+        return None
+    return points, triangles
+
+
+def _area(points: Sequence[Point], triangle: tuple[int, int, int]) -> float:
+    (ax, ay), (bx, by), (cx, cy) = (points[i] for i in triangle)
+    return ((bx - ax) * (cy - ay) - (by - ay) * (cx - ax)) / 2
+
+
+def disc_parts(name: str, radius: float, segments: int, z: float, uv, middle: float) -> tuple[GeomNode, GeomNode]:
+    """A disc facing up at height z, in two parts: the rings round its centre reaching at least
+    `middle` from it, and the rest (so each part can be shaded its own way)."""
+    points, triangles = cap_triangles(circle(radius, segments))
+    reach = [math.hypot(x, y) for x, y in points]
+    cut = min((r for r in reach if r >= middle - 1e-6), default=radius)
+    within = [max(reach[i] for i in t) <= cut + 1e-6 for t in triangles]
+    parts = []
+    for part, inside in ((f"{name} middle", True), (name, False)):
+        w = _Writer(part)
+        _flat_face(w, points, [t for t, keep in zip(triangles, within) if keep == inside], z, 1.0, uv, radius)
+        parts.append(w.node(part))
+    return parts[0], parts[1]
 
 
 def annulus(name: str, inner: float, outer: float, z: float, segments: int = 96, repeat: float = 20.0) -> GeomNode:

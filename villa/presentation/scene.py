@@ -19,7 +19,9 @@ MAIN_CAMERA_MASK = BitMask32.bit(0)
 
 TABLE_RADIUS = 100.0
 TABLE_THICKNESS = 3.0
+TABLE_CHAMFER = 0.6
 TABLE_WOOD_REPEAT = 70.0  # cm of table per repeat of its wood texture
+TABLE_LIGHT_REACH = 50.0  # cm each way from the centre: the square where the villa's shadows fall
 
 # Stains for the floors, multiplied with light plywood.
 FLOOR_TINTS = {
@@ -59,9 +61,15 @@ class VillaScene:
         self.pieces: dict[str, NodePath] = {}
         self._poses: dict[str, Pose] = {}
 
+        table_wood = meshes.PlanarUV(TABLE_WOOD_REPEAT)
         self.table = self.root.attachNewNode(meshes.extrusion(
-            "table", meshes.circle(TABLE_RADIUS, 128), -TABLE_THICKNESS, 0.0, chamfer=0.6,
-            uv=meshes.PlanarUV(TABLE_WOOD_REPEAT), bottom=False))
+            "table", meshes.circle(TABLE_RADIUS, 128), -TABLE_THICKNESS, 0.0, chamfer=TABLE_CHAMFER,
+            uv=table_wood, bottom=False, top=False))
+        # its top in two parts: the middle, round the shadows' square, and the rim
+        middle, rim = meshes.disc_parts("table top", TABLE_RADIUS - TABLE_CHAMFER, 128, 0.0, table_wood,
+                                        middle=TABLE_LIGHT_REACH * math.sqrt(2))
+        self.table.attachNewNode(rim)
+        self.table_middle = self.table.attachNewNode(middle)
         self.table.setTexture(_texture(loader, "wood_table.jpg"))
         casts_shadow(self.table, False)
 

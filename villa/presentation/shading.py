@@ -30,9 +30,9 @@ in vec3 p3d_Normal;
 in vec2 p3d_MultiTexCoord0;
 out vec3 world_pos;
 out vec2 uv;
-out vec4 shadow_coord;
-out vec3 ambient;   // sky, fill and rim: light that no shadow reaches
-out vec3 sunlight;  // what the sun adds where it is not shadowed (diffuse and sheen)
+out vec3 shadow_coord;  // the sun's lens is orthographic: no division per pixel
+out vec3 ambient;       // sky, fill and rim: light that no shadow reaches
+out float sunlight;     // how much of the sun's colour it adds where not shadowed (diffuse and sheen)
 
 // Lighting is worked out per vertex (the pieces are flat faces and finely divided
 // curves); a pixel only looks up its texture and its shadow: software renderers
@@ -43,7 +43,7 @@ void main() {
     world_pos = wp.xyz;
     uv = p3d_MultiTexCoord0;
     // offset along the normal: no shadow acne on surfaces lit at a grazing angle
-    shadow_coord = shadow_matrix * vec4(wp.xyz + n * shadow_normal_offset, 1.0);
+    shadow_coord = (shadow_matrix * vec4(wp.xyz + n * shadow_normal_offset, 1.0)).xyz;
 
     vec3 view = normalize(camera_pos - wp.xyz);
     float ndl = max(dot(n, sun_dir), 0.0);
@@ -52,7 +52,7 @@ void main() {
     float rim = pow(1.0 - max(dot(n, view), 0.0), 3.0) * 0.10;
     ambient = mix(ground_colour, sky_colour, 0.5 + 0.5 * n.z) + fill_colour * max(dot(n, fill_dir), 0.0)
               + sky_colour * rim;
-    sunlight = sun_colour * (ndl + sheen);
+    sunlight = ndl + sheen;
     gl_Position = p3d_ModelViewProjectionMatrix * p3d_Vertex;
 }
 """
@@ -64,16 +64,17 @@ uniform sampler2DShadow shadow_map;
 uniform vec4 p3d_ColorScale;
 uniform vec4 tint;
 uniform vec3 glow;
+uniform vec3 sun_colour;
 in vec2 uv;
-in vec4 shadow_coord;
+in vec3 shadow_coord;
 in vec3 ambient;
-in vec3 sunlight;
+in float sunlight;
 out vec4 frag_colour;
 
 void main() {
     vec3 albedo = texture(p3d_Texture0, uv).rgb * tint.rgb;
-    float lit = textureProj(shadow_map, shadow_coord);  // one bilinear comparison: 2x2 filtered
-    vec3 colour = albedo * (ambient + sunlight * lit) + glow;
+    float lit = texture(shadow_map, shadow_coord);  // one bilinear comparison: 2x2 filtered
+    vec3 colour = albedo * (ambient + sun_colour * (sunlight * lit)) + glow;
     frag_colour = vec4(colour, tint.a) * p3d_ColorScale;
 }
 """
@@ -129,14 +130,14 @@ void main() {
 
 TABLE_MOVING_FRAGMENT = """
 #version 150
-uniform sampler2D p3d_Texture0;
+uniform sampler2D table_wood;
 uniform sampler2D table_shade;
 in vec2 uv;
 in vec2 shade_uv;
 out vec4 frag_colour;
 
 void main() {
-    frag_colour = vec4(texture(p3d_Texture0, uv).rgb * texture(table_shade, shade_uv).rgb * 2.0, 1.0);
+    frag_colour = vec4(texture(table_wood, uv).rgb * texture(table_shade, shade_uv).rgb * 2.0, 1.0);
 }
 """
 
@@ -151,7 +152,7 @@ uniform vec3 sun_dir;
 uniform float shadow_texel;
 uniform vec3 contact_shade;
 in vec3 world_pos;
-in vec4 shadow_coord;
+in vec3 shadow_coord;
 out vec4 frag_colour;
 
 const vec2 DISC[12] = vec2[](
@@ -160,10 +161,9 @@ const vec2 DISC[12] = vec2[](
     vec2(0.507, 0.064), vec2(0.896, 0.412), vec2(-0.322, -0.933), vec2(-0.792, -0.598));
 
 void main() {
-    vec3 sc = shadow_coord.xyz / shadow_coord.w;
     float shade = 0.0;
     for (int i = 0; i < 8; i++) {
-        shade += 1.0 - texture(shadow_map, vec3(sc.xy + DISC[i] * shadow_texel * 4.0, sc.z));
+        shade += 1.0 - texture(shadow_map, vec3(shadow_coord.xy + DISC[i] * shadow_texel * 4.0, shadow_coord.z));
     }
     vec3 light = table_open_light - sun_colour * sun_dir.z * shade / 8.0;
     float r = length(world_pos.xy);

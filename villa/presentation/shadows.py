@@ -108,6 +108,16 @@ def _colour_buffer(stage, name: str, size: int, sort: int) -> tuple[GraphicsOutp
     return buffer, texture
 
 
+def _unmipped() -> SamplerState:
+    """The wood as the table's moving shader reads it: from its finest level only, as the picture
+    is read at rest. A software renderer pays per pixel for choosing a mipmap level, and near
+    the villa, where that shader runs, the wood is seldom smaller on screen than in its texture."""
+    sampler = SamplerState()
+    sampler.setMinfilter(SamplerState.FT_linear)
+    sampler.setMagfilter(SamplerState.FT_linear)
+    return sampler
+
+
 def _flat_view(name: str, extent: float, shader, region) -> NodePath:
     """A card of the table's top, 2·extent square, seen from straight above by its own camera."""
     from panda3d.core import CardMaker
@@ -135,12 +145,15 @@ class TablePicture:
     - The picture: the wood times that light, painted in the first frame after things
       stopped moving (first whole, later only its middle, where shadows can fall).
       At rest the table's shader needs just this one look-up per pixel; while
-      something moves it looks up the wood and the shade apiece instead of painting
-      the picture every frame.
+      something moves, the table's middle (`middle`, the part of its top reaching
+      past the shade's corners) looks up the wood and the shade apiece instead of
+      painting the picture every frame. Beyond it the light never changes: the
+      picture stays right there.
     """
 
-    def __init__(self, stage, shadow: SunShadow, table: NodePath, wood_repeat: float, contact_shade: Vec3,
-                 extent: float, shade_extent: float = 50.0, size: int = 1024, shade_size: int = 256) -> None:
+    def __init__(self, stage, shadow: SunShadow, table: NodePath, middle: NodePath, wood_repeat: float,
+                 contact_shade: Vec3, extent: float, shade_extent: float, size: int = 1024,
+                 shade_size: int = 256) -> None:
         from villa.presentation import shading
         self.shadow = shadow
         self.shade_buffer, shade = _colour_buffer(stage, "table shade", shade_size, -6)
@@ -164,14 +177,15 @@ class TablePicture:
         self.painted_whole = False
         self.picture_current = False
 
-        self.table = table
+        self.table, self.table_middle = table, middle
         self.at_rest_shader = shading.table_shader()
         self.moving_shader = shading.table_moving_shader()
         table.setShaderInput("table_picture", self.texture)
         table.setShaderInput("table_picture_extent", extent)
         table.setShaderInput("table_shade", shade)
         table.setShaderInput("table_shade_extent", shade_extent)
-        table.setShader(self.moving_shader)
+        table.setShaderInput("table_wood", table.getTexture(), _unmipped())
+        table.setShader(self.moving_shader)   # all of it, until the picture is first painted
 
     def before_frame(self) -> None:
         """After `SunShadow.before_frame`: the shade with the shadow map, the picture once all is still."""
@@ -181,7 +195,7 @@ class TablePicture:
         self.buffer.setActive(paint)
         if moving:
             if self.picture_current:
-                self.table.setShader(self.moving_shader)
+                self.table_middle.setShader(self.moving_shader)
             self.picture_current = False
         elif paint:
             self.whole.setActive(not self.painted_whole)
@@ -189,16 +203,19 @@ class TablePicture:
             self.painted_whole = True
             self.picture_current = True
             self.table.setShader(self.at_rest_shader)
+            self.table_middle.clearShader()
 
 
 class Shadows:
     """The sun's shadow map and the table's light map, drawn only in frames after something moved."""
 
-    def __init__(self, stage, scene_root: NodePath, table: NodePath, table_radius: float, wood_repeat: float,
-                 contact_shade: Vec3, sun_direction: Vec3, size: int = 512) -> None:
+    def __init__(self, stage, scene_root: NodePath, table: NodePath, table_middle: NodePath, table_radius: float,
+                 light_reach: float, wood_repeat: float, contact_shade: Vec3, sun_direction: Vec3,
+                 size: int = 512) -> None:
         self.sun = SunShadow(stage, sun_direction, Point3(0, 0, 14), size=size)
         self.sun.bind(scene_root)
-        self.table = TablePicture(stage, self.sun, table, wood_repeat, contact_shade, extent=table_radius)
+        self.table = TablePicture(stage, self.sun, table, table_middle, wood_repeat, contact_shade,
+                                  extent=table_radius, shade_extent=light_reach)
 
     def refresh(self) -> None:
         self.sun.refresh()

@@ -81,6 +81,15 @@ def _configure(options: WindowOptions) -> None:
     ]))
 
 
+def _software_renderer_threads() -> None:
+    """Mesa's software renderer (llvmpipe) draws with one thread per core. The kernel may be a
+    scheduler tick late waking one of them, leaving its core idle meanwhile (a frame's spike);
+    with one thread more, the others take up its share of the picture. A player's own
+    LP_NUM_THREADS wins."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    os.environ.setdefault("LP_NUM_THREADS", str(cores + 1))
+
+
 def open_window(options: WindowOptions = WindowOptions()):
     """Open the game window (once per process) and fill in `stage`."""
     if stage.is_open:
@@ -91,6 +100,7 @@ def open_window(options: WindowOptions = WindowOptions()):
         from villa.presentation.sound import quiet_audio_errors
         quiet_audio_errors()
     _configure(options)
+    _software_renderer_threads()
     from direct.showbase.ShowBase import ShowBase
     from panda3d.core import ClockObject
     base = ShowBase()

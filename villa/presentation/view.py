@@ -7,11 +7,12 @@ from panda3d.core import PTA_LVecBase3f, BitMask32, CullBinEnums, CullBinManager
 from villa.physics import dimensions as dim
 from villa.presentation import shading
 from villa.presentation.camera import OrbitCamera
-from villa.presentation.scene import (MAIN_CAMERA_MASK, TABLE_CONTACT_SHADE, TABLE_RADIUS, TABLE_WOOD_REPEAT,
-                                      VillaScene, floor_id)
+from villa.presentation.scene import (MAIN_CAMERA_MASK, TABLE_CONTACT_SHADE, TABLE_LIGHT_REACH, TABLE_RADIUS,
+                                      TABLE_WOOD_REPEAT, VillaScene, floor_id)
 from villa.presentation.shadows import Shadows
 
 BACKGROUND = (0.10, 0.085, 0.075, 1)
+TABLE_BIN = "table"   # after the opaque pieces, before the see-through ghost and marks
 SHADOW_SIZES = {"low": None, "medium": 512, "high": 1024}   # graphics quality -> the sun's shadow map
 
 
@@ -21,10 +22,14 @@ class VillaView:
         stage.base.setBackgroundColor(*BACKGROUND)
         stage.cam.node().setCameraMask(MAIN_CAMERA_MASK)
         # Software rendering pays per pixel: draw near pieces first, and the table (most
-        # of the screen) last, so hidden pixels are rejected by the depth test unshaded.
-        CullBinManager.getGlobalPtr().setBinType("opaque", CullBinEnums.BT_front_to_back)
+        # of the screen) after them, so hidden pixels are rejected by the depth test unshaded;
+        # but before anything see-through, which writes no depth the table would respect.
+        bins = CullBinManager.getGlobalPtr()
+        bins.setBinType("opaque", CullBinEnums.BT_front_to_back)
+        if bins.findBin(TABLE_BIN) < 0:
+            bins.addBin(TABLE_BIN, CullBinEnums.BT_unsorted, bins.getBinSort(bins.findBin("opaque")) + 1)
         self.scene = VillaScene(stage)
-        self.scene.table.setBin("fixed", 0)
+        self.scene.table.setBin(TABLE_BIN, 0)
         self.shadows = self._make_shadows(SHADOW_SIZES["medium"])
         self.camera = OrbitCamera(stage.camera, stage.cam.node().getLens(), self.scene.obstacles)
         # updated in place each frame: a new shader input every frame would mean a new render state
@@ -34,8 +39,9 @@ class VillaView:
         self.shadow_size: int | None = SHADOW_SIZES["medium"]
 
     def _make_shadows(self, size: int | None) -> Shadows:
-        shadows = Shadows(self.stage, self.scene.root, self.scene.table, TABLE_RADIUS, TABLE_WOOD_REPEAT,
-                          TABLE_CONTACT_SHADE, shading.SUN_DIRECTION, size=size or SHADOW_SIZES["medium"])
+        shadows = Shadows(self.stage, self.scene.root, self.scene.table, self.scene.table_middle, TABLE_RADIUS,
+                          TABLE_LIGHT_REACH, TABLE_WOOD_REPEAT, TABLE_CONTACT_SHADE, shading.SUN_DIRECTION,
+                          size=size or SHADOW_SIZES["medium"])
         if size is None:   # no shadows: the sun's camera sees no piece, so its map says "lit" everywhere
             shadows.sun.camera.node().setCameraMask(BitMask32.allOff())
         return shadows
