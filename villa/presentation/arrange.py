@@ -26,6 +26,7 @@ from panda3d.core import (Geom, GeomNode, GeomTriangles, GeomVertexData, GeomVer
 from villa.physics import layouts
 from villa.physics.dimensions import BASE, COLUMN_HEIGHT, FLOORS, Layout, column_spec, surface_z
 from villa.presentation.arrangement import COLUMN_CHECKS, Arrangement
+from villa.presentation.camera import mouse_ray
 from villa.presentation.controls import Controls, Handlers
 from villa.presentation.flow import column_name
 from villa.presentation.i18n import _
@@ -155,13 +156,7 @@ class ArrangeScreen:
             camera.snap()
 
     def mouse_ray(self, mouse: tuple[float, float]) -> tuple[Point3, Vec3]:
-        near, far = Point3(), Point3()
-        self.stage.cam.node().getLens().extrude(mouse, near, far)
-        render = self.stage.render
-        origin = render.getRelativePoint(self.stage.cam, near)
-        direction = render.getRelativePoint(self.stage.cam, far) - origin
-        direction.normalize()
-        return origin, direction
+        return mouse_ray(self.stage, mouse)
 
     def pick(self, mouse) -> tuple[str, tuple] | None:
         lifted = {self.held: LIFT} if self.held else None

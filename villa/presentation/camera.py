@@ -123,3 +123,13 @@ class OrbitCamera:
     @property
     def position(self) -> Point3:
         return self.camera.getPos()
+
+
+def mouse_ray(stage, mouse: tuple[float, float]) -> tuple[Point3, Vec3]:
+    """The ray (origin, unit direction, in world space) from the camera through the pointer at `mouse`."""
+    near, far = Point3(), Point3()
+    stage.cam.node().getLens().extrude(mouse, near, far)
+    origin = stage.render.getRelativePoint(stage.cam, near)
+    direction = stage.render.getRelativePoint(stage.cam, far) - origin
+    direction.normalize()
+    return origin, direction

@@ -21,6 +21,7 @@ from villa.physics.dimensions import BASE, COLUMN_HEIGHT, FLOORS, Layout
 from villa.physics.pulling import PlacementError
 from villa.presentation import flow, panels
 from villa.presentation.collapse_replay import CollapseRecorder, Playback
+from villa.presentation.camera import mouse_ray
 from villa.presentation.controls import Controls, Handlers
 from villa.presentation.ghost import Ghost
 from villa.presentation.hud import SWATCH, Hud, _font
@@ -110,13 +111,7 @@ class GameScreen:
     # --- the mouse ---
 
     def mouse_ray(self, mouse: tuple[float, float]) -> tuple[Point3, Vec3]:
-        near, far = Point3(), Point3()
-        self.stage.cam.node().getLens().extrude(mouse, near, far)
-        render = self.stage.render
-        origin = render.getRelativePoint(self.stage.cam, near)
-        direction = render.getRelativePoint(self.stage.cam, far) - origin
-        direction.normalize()
-        return origin, direction
+        return mouse_ray(self.stage, mouse)
 
     def pick(self, mouse: tuple[float, float]) -> tuple[str, Point3] | None:
         return self.villa.pick(*self.mouse_ray(mouse))
