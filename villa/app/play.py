@@ -102,10 +102,9 @@ def play(options: MatchOptions, size: tuple[int, int]) -> int:
     """Open the window on the main menu; new games start from `options`' players."""
     from villa.app.front import Front
     from villa.app.settings import load_settings
-    from villa.presentation.sound import Sound, quiet_audio_errors
+    from villa.presentation.sound import Sound
     from villa.presentation.stage import WindowOptions, open_window, stage
 
-    quiet_audio_errors()
     open_window(WindowOptions(width=size[0], height=size[1]))
     settings = load_settings()
     Front(stage, options, settings, Sound(volume=settings.volume)).main_menu()

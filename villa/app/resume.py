@@ -171,9 +171,8 @@ def play_saved(game: saves.Game, size: tuple[int, int]) -> int:
     from villa.app.front import Front
     from villa.app.match import MatchOptions
     from villa.app.settings import load_settings
-    from villa.presentation.sound import Sound, quiet_audio_errors
+    from villa.presentation.sound import Sound
     from villa.presentation.stage import NoDisplay, WindowOptions, open_window, stage
-    quiet_audio_errors()
     try:
         open_window(WindowOptions(width=size[0], height=size[1]))
     except NoDisplay as error:
