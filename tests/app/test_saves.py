@@ -178,3 +178,11 @@ def test_named_saves_are_never_overwritten_unasked(recorded_game):
         saves.save_as(recorded_game, "Sunday evening")
     with pytest.raises(PlayerError, match="cannot name a save"):
         saves.save_as(recorded_game, "../../etc/passwd")
+
+
+def test_a_save_cut_anywhere_is_called_truncated(save_file):
+    """Wherever the file ends early (mid-number, mid-word, mid-string, between items), it is cut short."""
+    text = save_file.read_text(encoding="utf-8")
+    for cut in range(1, len(text) - 1, max(1, len(text) // 257)):
+        with pytest.raises(saves.SaveError, match="truncated"):
+            saves.from_text(text[:cut])

@@ -179,11 +179,20 @@ def _read_text(path: Path) -> str:
         raise SaveError(f"cannot load {path}: it is not a text file (not a Villa Paletti save)") from None
 
 
+# What may follow the place JSON gave up at when the file was merely cut short: the start
+# of a single string or a single bare token (a number or word cut in the middle).
+_TAIL_OF_A_CUT = re.compile(r'"(?:[^"\\]|\\.)*\\?|[^\s,:\[\]{}"]*')
+
+
+def _cut_short(text: str, error_at: int) -> bool:
+    return _TAIL_OF_A_CUT.fullmatch(text[error_at:].rstrip()) is not None
+
+
 def from_text(text: str) -> Game:
     try:
         document = json.loads(text, parse_constant=_no_constant)
     except json.JSONDecodeError as error:
-        if error.pos >= len(text.rstrip()):
+        if _cut_short(text, error.pos):
             raise SaveError("the file is cut short (truncated): it ends in the middle of the game, "
                             f"at line {error.lineno}") from None
         raise SaveError(f"the file is corrupt: it is not valid JSON at line {error.lineno}, "

@@ -123,9 +123,10 @@ class FloorLay:
             return None
         return survey.floor_laid(self.villa, self.level)
 
-    # --- every physics step ---
+    # --- before each call to Bullet ---
 
-    def before_tick(self, dt: float) -> None:
+    def before_steps(self, dt: float) -> None:
+        """Move the floor on by `dt` seconds toward where it is aimed, or lower it."""
         if self.state == "carrying":
             self.x = _approach(self.x, self.aim_x, MOVE_SPEED * dt)
             self.y = _approach(self.y, self.aim_y, MOVE_SPEED * dt)

@@ -1,7 +1,7 @@
 """Pulling a column with the mouse, carrying it up and setting it on the top floor.
 
 The hand is a spring from the grabbed point to the target, damped and capped in force,
-applied as an impulse before every physics step. Under a loaded floor friction wins
+worked out before each call to Bullet (every 1/60 s) and held through its steps. Under a loaded floor friction wins
 against a weak pull and the floor drags along, as with the real hook; a free column
 follows at once. Once the column is out from under every floor it is carried: a
 stiffer spring on its centre, its weight borne, kept upright, lifted clear of the
@@ -109,7 +109,7 @@ class Pull:
                 self.steadied = f"floor-{above[0]}"
                 floor = self.villa.nodes[self.steadied]
                 self._steady_pose = (floor.getPos(), floor.getQuat())
-                floor.node().setKinematic(True)  # lifted gently in `before_tick`
+                floor.node().setKinematic(True)  # lifted gently in `before_steps`
                 self.villa.loose_changed()
         elif not on and self.steadied is not None:
             self._set_floor_down()
@@ -246,9 +246,10 @@ class Pull:
             self.body.setGravity(Vec3(0, 0, -GRAVITY))
         self.villa.wake()
 
-    # --- every physics step ---
+    # --- before each call to Bullet ---
 
-    def before_tick(self, dt: float) -> None:
+    def before_steps(self, dt: float) -> None:
+        """Set the hand's force for the next `dt` seconds of steps."""
         if self.steadied is not None:
             floor = self.villa.nodes[self.steadied]
             goal = self._steady_pose[0].z + STEADY_LIFT
@@ -259,7 +260,7 @@ class Pull:
             # under the floor and lifts it, which a clamped wooden column does not do.
             offset = self._world_offset()
             target = self.target - offset
-            self._spring(self.np.getPos(self.villa.root), target, PULL_STIFFNESS, PULL_MAX_FORCE, Vec3(0, 0, 0), dt)
+            self._spring(self.np.getPos(self.villa.root), target, PULL_STIFFNESS, PULL_MAX_FORCE, dt)
         elif self.state in ("carrying", "lowering"):
             self._carry(dt)
 
@@ -292,14 +293,22 @@ class Pull:
     def _world_offset(self) -> Vec3:
         return self.np.getQuat(self.villa.root).xform(Vec3(self.grab_local))
 
-    def _spring(self, at: Point3, to: Point3, k: float, cap: float, offset: Vec3, dt: float) -> None:
-        """A damped spring from `at` (on the body, `offset` from its centre) toward `to`, capped in force."""
+    def _spring(self, at: Point3, to: Point3, k: float, cap: float, dt: float) -> None:
+        """A critically damped spring from the column's centre at `at` toward `to`, capped in
+        force, held for `dt`.
+
+        Worked out implicitly (from the velocity it will have at the end of `dt`), so it
+        stays steady over a whole 1/60 s, where the stiff spring on a light column would
+        overshoot and swing if worked out from the velocity now.
+        """
         m = self.body.getMass()
-        velocity = self.body.getLinearVelocity() + self.body.getAngularVelocity().cross(offset)
-        force = (to - at) * k - velocity * (2.0 * math.sqrt(k * m))
+        c = 2.0 * math.sqrt(k * m)
+        v = self.body.getLinearVelocity()
+        v_end = (v + (to - at) * (k * dt / m)) / (1.0 + c * dt / m + k * dt * dt / m)
+        force = (v_end - v) * (m / dt)
         if force.length() > cap:
             force *= cap / force.length()
-        self.body.applyImpulse(force * dt, Point3(offset))
+        self.body.applyCentralForce(force)
 
     def _carry(self, dt: float) -> None:
         pos = self.np.getPos()
@@ -314,7 +323,7 @@ class Pull:
             risen = pos.z > lift_to - 0.3
             x, y = self._aim_xy if risen else (pos.x, pos.y)
             target = Point3(x, y, self._lift_z)
-        self._spring(pos, target, CARRY_STIFFNESS, CARRY_MAX_FORCE, Vec3(0, 0, 0), dt)
+        self._spring(pos, target, CARRY_STIFFNESS, CARRY_MAX_FORCE, dt)
         # keep it upright, and stop it spinning
         axis = self.villa.axis(self.column)
         self.body.setAngularVelocity(axis.cross(Vec3(0, 0, 1)) * UPRIGHT_RATE)
