@@ -326,24 +326,29 @@ def test_end_screen(stage, pointer, screenshot, screens, calls, case, kwargs, he
     assert screen.widgets["headline"]["text"] == headline
     said = " ".join(reasons(state))
     assert all(w in said for w in words), said
-    if kwargs["culprit"] is not None:
-        assert state.players[kwargs["culprit"]] in screen.widgets["culprit"]["text"]
-    if case in ("holder_fell", "nobody"):
+    assert [screen.widgets[f"name-{row}"]["text"] for row in range(3)] == ["Anna", "Ben", "Cleo"]
+    assert [screen.widgets[f"points-{row}"]["text"] for row in range(3)] == [str(state.points(p)) for p in range(3)]
+    assert [f"seal-{row}" in screen.widgets for row in range(3)] == [kwargs["holder"] == p for p in range(3)]
+    if case in ("holder_wins", "holder_fell", "nobody"):
         screenshot(f"end_{case}")
     pointer.click(screen.widgets["play_again"])
     pointer.click(screen.widgets["main_menu"])
     assert calls.names() == ["again", "menu"]
 
 
-def test_end_screen_family(stage, screens, calls):
+def test_end_screen_family(stage, screenshot, screens, calls):
     from villa.presentation.menus import EndScreen
     rules = family(FamilyMode.FREESTYLE, Scoring.BASIC, rounds=3)
     state = new_game(GameSetup(rules, ("Anna", "Ben")))
     state = replace(state, scores=(1, 2), result=Result(0, "", collapsed_by=1, ending="rounds played"))
     screen = EndScreen(state=state, on_play_again=calls.of("again"), on_main_menu=calls.of("menu"))
     screens.append(screen)
+    screen.show()
     assert screen.widgets["headline"]["text"] == "Anna wins!"
-    assert "Anna: 1" in screen.widgets["reason"]["text"] and "After 3 rounds" in screen.widgets["reason"]["text"]
+    assert "After 3 rounds" in screen.widgets["reason"]["text"]
+    assert [(screen.widgets[f"name-{row}"]["text"], screen.widgets[f"points-{row}"]["text"]) for row in range(2)] \
+        == [("Anna", "1"), ("Ben", "2")]
+    screenshot("end_family")
 
 
 def test_how_to_play_and_rules(stage, pointer, screenshot, screens, calls):

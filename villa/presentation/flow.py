@@ -393,12 +393,10 @@ def reasons(state: GameState) -> list[str]:
             lines.append(_("{name} brought the villa down.").format(name=name[culprit]))
         elif result.ending == "rounds played":
             lines.append(_("Nobody could move a column any more."))
-        lines.append(_("After {rounds} rounds:").format(rounds=state.ruleset.rounds))
-        scores = state.scores or ()
-        lines.append("   ".join(_("{name}: {points}").format(name=name[p], points=s) for p, s in enumerate(scores)))
         if result.winner is None and result.tied:
             lines.append(_("Tied for first: {names}.").format(names=", ".join(name[p] for p in result.tied)))
-        return lines
+        lines.append(_("After {rounds} rounds:").format(rounds=state.ruleset.rounds))
+        return lines  # the totals follow: `standings`
     if result.ending == "collapse" and culprit is not None:
         who = name[culprit]
         if holder is None:
@@ -427,4 +425,7 @@ def result_words(state: GameState) -> tuple[str, str, str | None]:
     """The end: (headline, the reasons, who brought the villa down when the reasons do not say it)."""
     if state.result is None:
         return "", "", None
-    return headline(state), "\n".join(reasons(state)), None
+    lines = reasons(state)
+    if state.ruleset.family:  # the totals, in one line
+        lines.append("   ".join(_("{name}: {points}").format(name=s.name, points=s.points) for s in standings(state)))
+    return headline(state), "\n".join(lines), None
