@@ -72,6 +72,11 @@ class Mouse:
     def key(self, *names: str) -> None:
         self._run("key", "--delay", "20", *names)
 
+    def wheel(self, clicks: int) -> None:
+        """Turn the wheel: `clicks` notches up (positive) or down (negative)."""
+        if clicks:
+            self._run("click", "--repeat", str(abs(clicks)), "--delay", "40", "4" if clicks > 0 else "5")
+
     def type(self, text: str) -> None:
         self._run("type", "--delay", "20", text)
 

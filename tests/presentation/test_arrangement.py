@@ -111,10 +111,15 @@ def test_a_layout_without_every_column_is_refused():
 
 @settings(max_examples=25, deadline=None)
 @given(st.integers(0, 2 ** 31), st.lists(st.tuples(st.integers(0, 19), st.floats(-13, 13), st.floats(-13, 13)),
-                                          min_size=1, max_size=8))
-def test_valid_here_means_the_villa_builds(seed, moves):
+                                          min_size=1, max_size=8),
+       st.one_of(st.none(), st.tuples(st.floats(-3, 3), st.floats(-3, 3), st.floats(-180, 180))))
+def test_valid_here_means_the_villa_builds(seed, moves, floor_move):
     """The checks agree with the physics' own: a valid arrangement always builds, an invalid one never."""
     arrangement = Arrangement.from_layout(layouts.random_layout(seed % 50))
+    if floor_move is not None:
+        dx, dy, turn = floor_move
+        arrangement.move_floor(arrangement.floor.x + dx, arrangement.floor.y + dy)
+        arrangement.turn_floor(turn)
     for index, x, y in moves:
         arrangement.move(ALL_COLUMNS[index].id, x, y)
     layout = arrangement.layout()
@@ -142,3 +147,39 @@ def test_a_valid_arrangement_stands():
     for spot in arrangement.layout().columns:
         x, y, _ = villa.pose(spot.column)[0]
         assert math.hypot(x - spot.x, y - spot.y) < 0.1
+
+
+def test_the_blue_floor_is_moved_and_turned_and_the_checks_follow():
+    arrangement = Arrangement.from_layout(layouts.preset("rings"))
+    floor = arrangement.floor
+    assert arrangement.on_floor(floor.x, floor.y) and not arrangement.on_floor(floor.x + 30, floor.y)
+    arrangement.move_floor(40.0, 0.0)                  # dragged far out: its middle stays over the site
+    assert math.hypot(arrangement.floor.x, arrangement.floor.y) <= BASE.site_radius + 1e-6
+    assert {"plate", "carried"} & {p.check for p in arrangement.problems()}
+    arrangement.move_floor(floor.x, floor.y)
+    arrangement.turn_floor(400.0)
+    assert arrangement.floor.yaw == pytest.approx((floor.yaw + 40.0) % 360)
+    assert arrangement.layout().floors == (arrangement.floor,)
+    assert arrangement.outline() == layouts.floor_outline(arrangement.floor)
+
+
+def test_a_turned_and_moved_floor_goes_on_where_it_was_put():
+    arrangement = Arrangement.from_layout(layouts.preset("colonnade"))
+    start = arrangement.floor
+    placed = None
+    for turn in range(5, 360, 5):                     # the first turn and shift every check passes
+        for dx, dy in ((0.5, 0.0), (0.0, -0.5), (0.0, 0.0)):
+            arrangement.floor = start
+            arrangement.move_floor(start.x + dx, start.y + dy)
+            arrangement.turn_floor(turn)
+            if arrangement.valid:
+                placed = arrangement.floor
+                break
+        if placed:
+            break
+    assert placed is not None and placed.yaw != start.yaw
+    villa = Villa.from_layout(arrangement.layout(), setup=True)
+    assert villa.run_until_settled(6.0) and villa.collapse is None
+    (x, y, _), _quat = villa.pose("floor-1")
+    assert math.hypot(x - placed.x, y - placed.y) < 0.1
+    assert abs((villa.nodes["floor-1"].getH() - placed.yaw + 180) % 360 - 180) < 0.5

@@ -11,8 +11,8 @@ import pytest
 from villa import rules
 from villa.app.match import MatchOptions
 from villa.app.settings import Settings
-from villa.physics import layouts
-from villa.physics.dimensions import BASE, COLUMN_HEIGHT
+from villa.physics import geometry, layouts
+from villa.physics.dimensions import BASE, COLUMN_HEIGHT, column_spec
 
 pytestmark = pytest.mark.gui
 
@@ -163,6 +163,62 @@ def test_esc_while_holding_puts_the_column_back(arranging, frames, mouse, on_scr
     mouse.key("Escape")
     frames(3)
     assert screen.held is None and screen.arrangement.spots[column] == before and screen.calls["back"] == 0
+    mouse.up()
+    frames(2)
+
+
+def _bare_floor_point(arrangement, near: tuple[float, float]) -> tuple[float, float]:
+    """A point on the plate inside the blue outline, near `near`, that no column hides from the
+    players' view (looking down from the front, a column hides the plate just behind it)."""
+    def hidden(p, spot) -> bool:
+        behind = min(max(p[1] - spot.y, 0.0), 2.5)
+        return math.hypot(p[0] - spot.x, p[1] - spot.y - behind) < column_spec(spot.column).radius + 0.8
+
+    candidates = [(near[0] + r / 4 * math.cos(a / 8), near[1] + r / 4 * math.sin(a / 8))
+                  for r in range(0, 40) for a in range(0, 50)]
+    return next(p for p in candidates if arrangement.on_floor(*p)
+                and geometry.signed_distance(arrangement.outline(), *p) > 1.0
+                and not any(hidden(p, spot) for spot in arrangement.spots.values()))
+
+
+def test_the_blue_floor_is_dragged_and_turned_with_the_pointer(arranging, frames, mouse, on_screen, snapshot):
+    screen = arranging(layouts.preset("colonnade"))
+    start = screen.arrangement.floor
+    carried = set(screen.arrangement.carrying())
+    grab = _bare_floor_point(screen.arrangement, (start.x, start.y - 3.0))
+    mouse.move(*on_screen((*grab, BASE.top_z)))
+    frames(4)
+    assert screen.floor_hover and screen.hover is None
+    assert "The blue floor's place" in screen.tip["text"]
+
+    distance = screen.view.camera.goal.distance
+    mouse.wheel(2)                                          # over the floor the wheel turns it, not the view
+    frames(4)
+    assert screen.arrangement.floor.yaw == pytest.approx((start.yaw + 30.0) % 360)
+    assert screen.view.camera.goal.distance == distance
+    assert abs(screen._outline.getH() - screen.arrangement.floor.yaw) % 360 < 1e-3
+
+    drag(mouse, frames, on_screen, (*grab, BASE.top_z), (grab[0] + 2.0, grab[1] - 1.5, BASE.top_z))
+    moved = screen.arrangement.floor
+    assert moved.x == pytest.approx(start.x + 2.0, abs=0.3) and moved.y == pytest.approx(start.y - 1.5, abs=0.3)
+    assert screen.floor_grab is None
+    assert screen._outline.getX() == pytest.approx(moved.x) and screen._outline.getY() == pytest.approx(moved.y)
+    frames(12)
+    assert set(screen.arrangement.carrying()) != carried or screen.problems, "the checks follow the floor"
+    snapshot("arrange-floor-moved")
+
+    # taken again and let go with Esc: back where it was
+    here = _bare_floor_point(screen.arrangement, (moved.x, moved.y - 3.0))
+    mouse.move(*on_screen((*here, BASE.top_z)))
+    frames(3)
+    mouse.down()
+    frames(3)
+    mouse.move(*on_screen((here[0] - 4.0, here[1], BASE.top_z)))
+    frames(4)
+    assert screen.floor_grab is not None and screen.arrangement.floor != moved
+    mouse.key("Escape")
+    frames(3)
+    assert screen.floor_grab is None and screen.arrangement.floor == moved and screen.calls["back"] == 0
     mouse.up()
     frames(2)
 

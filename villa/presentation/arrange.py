@@ -4,8 +4,10 @@ dragged with the mouse to where the players want them before the blue floor goes
 The left button takes the column under the pointer (it lifts a little and glows) and sets
 it down where it is let go: upright, inside the building site, clear of the others (the
 nearest free place to the pointer). The blue outline on the plate is where the blue floor
-will lie; the columns it would rest on glow blue, those at fault red. Right drag turns the
-view, the wheel zooms, F looks from above again, Esc puts a held column back or goes back.
+will lie; the columns it would rest on glow blue, those at fault red. A press on the plate
+inside the outline takes the floor's place along instead, and the wheel or Q/E turn it
+while the pointer is over it. Right drag turns the view, the wheel zooms, F looks from
+above again, Esc puts back what is in hand or goes back.
 The card beside the plate (`menus.arrange.ArrangePanel`) starts from a preset or a
 shuffle, ticks off the checks, and lays the blue floor: `on_lay(layout)` once it has
 come down on the columns.
@@ -51,6 +53,7 @@ CARRY_GLOW = Vec3(0.04, 0.10, 0.26)     # the columns the blue floor would rest 
 FAULT_GLOW = Vec3(0.16, 0.02, 0.0)      # the columns a failing check names (a red ring marks them too)
 NO_GLOW = Vec3(0, 0, 0)
 OUTLINE_COLOUR = (0.20, 0.38, 0.95, 0.95)
+OUTLINE_LIT = (1.35, 1.35, 1.2, 1.6)    # colour scale of the outline under the pointer or in hand
 FILL_COLOUR = (0.25, 0.45, 1.0, 0.18)
 RING_COLOUR = (1.0, 0.88, 0.55, 0.9)
 FAULT_COLOUR = (0.90, 0.16, 0.08, 0.95)
@@ -72,6 +75,9 @@ class ArrangeScreen:
         self.hover: str | None = None            # the column under the pointer
         self._grab: tuple[float, float, float] | None = None   # the plane z and the pointer's offset in x, y
         self._picked_from = None                 # the held column's spot before it was taken
+        self.floor_grab: tuple[float, float] | None = None   # the blue floor's place in hand: the pointer's offset
+        self._floor_from = None                  # the floor's place before it was taken
+        self.floor_hover = False                 # the pointer over the floor's place (not over a column)
         self._shown: dict[str, tuple[float, float, float]] = {}   # where each column is drawn (x, y, lift)
         self._glow: dict[str, Vec3] = {}
         self._dirty, self._since_check = False, 0.0
@@ -93,16 +99,18 @@ class ArrangeScreen:
         self.ring = None
         self._faults: dict[str, object] = {}     # red rings round the columns at fault
         self.controls = Controls(stage, self.view.camera, Handlers(
-            press=self._press, give_up=self._put_back, escape=self._escape, focus_top=self.look_down))
+            press=self._press, give_up=self._put_back, escape=self._escape, focus_top=self.look_down,
+            turn_floor=self._turn_floor))
         self._events = DirectObject()
         self._events.accept("mouse1-up", self._let_go)
         self.panel = ArrangePanel(stage.base.a2dRightCenter, on_preset=self.start_from_preset,
                                   on_shuffle=self.shuffle, on_back=self._back, on_lay=self.lay)
         self.panel.show_checks(self.arrangement, self.problems)
         # words only: DISABLED, so they never catch the pointer
-        self.hint = DirectLabel(parent=stage.base.a2dBottomLeft, relief=None, pos=(0.06, 0, 0.07), scale=0.032,
+        self.hint = DirectLabel(parent=stage.base.a2dBottomLeft, relief=None, pos=(0.06, 0, 0.1), scale=0.032,
                                 state=DGG.DISABLED,
-                                text=_("Drag: move a column   ·   right drag: turn the view   ·   wheel: zoom   ·   "
+                                text=_("Drag: move a column or the blue floor   ·   wheel or Q/E over the floor: "
+                                       "turn it\nRight drag: turn the view   ·   wheel: zoom   ·   "
                                        "F: look from above   ·   Esc: back"),
                                 text_font=style.font("body"), text_fg=TIP_INK, text_align=TextNode.ALeft,
                                 text_shadow=(0, 0, 0, 0.7))
@@ -162,6 +170,14 @@ class ArrangeScreen:
         lifted = {self.held: LIFT} if self.held else None
         return self.arrangement.pick(*self.mouse_ray(mouse), lifted=lifted)
 
+    def plate_point(self, mouse) -> tuple[float, float] | None:
+        """Where the pointer's ray meets the top of the plate (x, y), or None."""
+        origin, direction = self.mouse_ray(mouse)
+        if abs(direction.z) < 1e-6:
+            return None
+        t = (BASE.top_z - origin.z) / direction.z
+        return (origin.x + direction.x * t, origin.y + direction.y * t) if t > 0 else None
+
     def _over_card(self) -> bool:
         watcher = self.stage.mouse_watcher
         return watcher is not None and watcher.isOverRegion()
@@ -169,8 +185,9 @@ class ArrangeScreen:
     # --- the hand ---
 
     def _press(self, mouse) -> bool:
-        """A left press: take the column under the pointer. The press is ours either way
-        (a left drag on the plate does not turn the view: right drag does)."""
+        """A left press: take the column under the pointer, or else the blue floor's place when
+        the pointer is inside it. The press is ours either way (a left drag on the plate does
+        not turn the view: right drag does)."""
         if self.laying is not None or self._over_card():
             return True
         hit = self.pick(mouse)
@@ -180,6 +197,11 @@ class ArrangeScreen:
             self.held = column
             self._grab = (z, x - spot.x, y - spot.y)
             self._picked_from = spot
+            return True
+        point = self.plate_point(mouse)
+        if point is not None and self.arrangement.on_floor(*point):
+            floor = self._floor_from = self.arrangement.floor
+            self.floor_grab = (point[0] - floor.x, point[1] - floor.y)
         return True
 
     def _drag(self, mouse) -> None:
@@ -195,7 +217,30 @@ class ArrangeScreen:
         if math.hypot(x - spot.x, y - spot.y) > 1e-3 and self.arrangement.move(self.held, x, y):
             self._dirty = True
 
+    def _drag_floor(self, mouse) -> None:
+        point = self.plate_point(mouse)
+        if point is None:
+            return
+        dx, dy = self.floor_grab
+        floor = self.arrangement.floor
+        if math.hypot(point[0] - dx - floor.x, point[1] - dy - floor.y) > 1e-3:
+            self.arrangement.move_floor(point[0] - dx, point[1] - dy)
+            self._place_outline()
+            self._dirty = True
+
+    def _turn_floor(self, degrees: float) -> bool:
+        """The wheel or Q/E: turn the blue floor's place while the pointer is over it or it is in hand."""
+        if self.laying is not None or (self.floor_grab is None and not self.floor_hover):
+            return False
+        self.arrangement.turn_floor(degrees)
+        self._place_outline()
+        self._dirty = True
+        return True
+
     def _let_go(self) -> None:
+        if self.floor_grab is not None:
+            self.floor_grab, self._floor_from = None, None
+            self._check()
         if self.held is None:
             return
         self.held, self._grab, self._picked_from = None, None, None
@@ -204,7 +249,12 @@ class ArrangeScreen:
         self._check()
 
     def _put_back(self) -> None:
-        """Esc or a right click while holding a column: it goes back where it was taken from."""
+        """Esc or a right click while holding a column or the floor's place: back where it was taken from."""
+        if self.floor_grab is not None:
+            self.arrangement.floor = self._floor_from
+            self.floor_grab, self._floor_from = None, None
+            self._place_outline()
+            self._check()
         if self.held is None or self._picked_from is None:
             return
         self.arrangement.spots[self.held] = self._picked_from
@@ -212,7 +262,7 @@ class ArrangeScreen:
         self._check()
 
     def _escape(self) -> None:
-        if self.held is not None:
+        if self.held is not None or self.floor_grab is not None:
             self._put_back()
         elif self.laying is None:
             self._back()
@@ -232,7 +282,7 @@ class ArrangeScreen:
     def _start_from(self, layout: Layout) -> None:
         if self.laying is not None:
             return
-        self.held = None
+        self.held, self.floor_grab = None, None
         self.arrangement = Arrangement.from_layout(layout, self.arrangement.need)
         self._draw_outline()
         self._check()
@@ -242,7 +292,7 @@ class ArrangeScreen:
         self._check()
         if self.problems or self.laying is not None:
             return
-        self.held = None
+        self.held, self.floor_grab, self.floor_hover = None, None, False
         self.laying = 0.0
         self.tip.hide()
         self.hint.hide()
@@ -265,14 +315,25 @@ class ArrangeScreen:
         self.controls.update(dt)
         mouse = self.controls.mouse()
         watcher = self.stage.mouse_watcher
-        if self.held is not None and (watcher is None or not watcher.isButtonDown(MouseButton.one())):
+        in_hand = self.held is not None or self.floor_grab is not None
+        if in_hand and (watcher is None or not watcher.isButtonDown(MouseButton.one())):
             self._let_go()   # let go over the card, where the release does not reach us
         if self.held is not None and mouse is not None:
             self._drag(mouse)
-        self.hover = None
-        if self.held is None and mouse is not None and not self._over_card():
+        if self.floor_grab is not None and mouse is not None:
+            self._drag_floor(mouse)
+        self.hover, self.floor_hover = None, False
+        if self.held is None and self.floor_grab is None and mouse is not None and not self._over_card():
             hit = self.pick(mouse)
             self.hover = hit[0] if hit else None
+            point = self.plate_point(mouse) if hit is None else None
+            self.floor_hover = point is not None and self.arrangement.on_floor(*point)
+        lit = self.floor_grab is not None or self.floor_hover
+        if lit != self._outline.hasColorScale():
+            if lit:
+                self._outline.setColorScale(*OUTLINE_LIT)
+            else:
+                self._outline.clearColorScale()
         self._since_check += dt
         if self._dirty and self._since_check >= CHECK_EVERY:
             self._check()
@@ -344,7 +405,11 @@ class ArrangeScreen:
         if column is None:
             if self.ring is not None:
                 self.ring.hide()
-            self.tip.hide()
+            if self.floor_hover and mouse is not None:
+                self._show_tip(_("The blue floor's place") + "\n" + _("drag to move it, wheel or Q/E to turn it"),
+                               mouse)
+            else:
+                self.tip.hide()
             return
         radius = column_spec(column).radius
         ring = self._ring(radius)
@@ -361,6 +426,9 @@ class ArrangeScreen:
         words = words[:1].upper() + words[1:] + "\n" + _("drag to move it")
         if column in self.faulty():
             words += "\n" + _("it may not stand here")
+        self._show_tip(words, mouse)
+
+    def _show_tip(self, words: str, mouse) -> None:
         if self.tip["text"] != words:
             self.tip["text"] = words
             self.tip.resetFrameSize()
@@ -378,15 +446,17 @@ class ArrangeScreen:
 
     def _draw_outline(self) -> None:
         """The blue floor's outline on the plate, and a faint blue where it will lie."""
-        if self._outline is not None:
-            self._outline.removeNode()
-        outline = self.arrangement.outline()
+        if self._outline is None:
+            outline = FLOORS[1].outline   # drawn in the floor's own frame, then placed
+            self._outline = self.marks.attachNewNode("blue floor's place")
+            fill = [((0.0, 0.0), a, b) for a, b in zip(outline, outline[1:] + outline[:1])]
+            self._outline.attachNewNode(_flat("floor fill", fill, FILL_COLOUR))
+            self._outline.attachNewNode(_flat("floor outline", _ribbon(outline, 0.28), OUTLINE_COLOUR))
+        self._place_outline()
+
+    def _place_outline(self) -> None:
         floor = self.arrangement.floor
-        self._outline = self.marks.attachNewNode("blue floor's place")
-        fill = [((floor.x, floor.y), a, b) for a, b in zip(outline, outline[1:] + outline[:1])]
-        self._outline.attachNewNode(_flat("floor fill", fill, FILL_COLOUR))
-        self._outline.attachNewNode(_flat("floor outline", _ribbon(outline, 0.28), OUTLINE_COLOUR))
-        self._outline.setZ(MARK_Z)
+        self._outline.setPosHpr(floor.x, floor.y, MARK_Z, floor.yaw, 0, 0)
 
     # --- the blue floor goes on ---
 

@@ -4,6 +4,7 @@ where the blue floor will lie, and the set-up checks, each with its reason in wo
     arrangement = Arrangement.from_layout(layouts.preset("rings"), need=3)
     arrangement.spot_for("red-thick", 2.0, -4.0)   # the nearest place it may stand, or None
     arrangement.move("red-thick", 2.0, -4.0)
+    arrangement.move_floor(1.0, 0.5); arrangement.turn_floor(15)   # the blue floor's place
     arrangement.problems()                         # [] when the blue floor may be laid
     arrangement.layout()                           # the Layout to build the villa from
 
@@ -17,9 +18,9 @@ No Panda3D here.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from villa.physics import layouts
+from villa.physics import geometry, layouts
 from villa.physics.dimensions import BASE, COLUMN_HEIGHT, ColumnSpot, FloorSpot, Layout, column_spec
 from villa.presentation.flow import column_words
 from villa.presentation.i18n import N_, _
@@ -148,6 +149,24 @@ class Arrangement:
         old = self.spots[column]
         self.spots[column] = ColumnSpot(column, 0, spot[0], spot[1], old.yaw)
         return True
+
+    # --- moving the blue floor ---
+
+    def on_floor(self, x: float, y: float) -> bool:
+        """Is (x, y) on the plate inside the blue floor's outline?"""
+        return geometry.contains(self.outline(), x, y)
+
+    def move_floor(self, x: float, y: float) -> None:
+        """Put the blue floor's middle at (x, y), kept over the building site (it may still
+        reach past the plate: the "plate" check says so)."""
+        reach = math.hypot(x, y)
+        if reach > BASE.site_radius:
+            x, y = x * BASE.site_radius / reach, y * BASE.site_radius / reach
+        self.floor = replace(self.floor, x=round(x, 3), y=round(y, 3))
+
+    def turn_floor(self, degrees: float) -> None:
+        """Turn the blue floor about its middle (counter-clockwise seen from above)."""
+        self.floor = replace(self.floor, yaw=round((self.floor.yaw + degrees) % 360.0, 3))
 
     # --- the pointer ---
 

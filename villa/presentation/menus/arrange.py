@@ -47,7 +47,8 @@ class ArrangePanel(Screen):
         style.panel(root, (left, right, -0.94, 0.94))
         style.title(root, _("Set up the columns"), pos=(middle, 0.79), scale=0.07)
         style.text(root, _("Drag each column to where it should stand on the building site. "
-                           "The blue floor will rest on the columns inside the blue outline."),
+                           "The blue floor will rest on the columns inside the blue outline; "
+                           "drag inside it to move the floor."),
                    pos=(middle, 0.69), scale=0.031, fg=style.INK_SOFT, kind="serif", wordwrap=33)
 
         style.text(root, _("Start from"), pos=(left + 0.07, 0.47), scale=0.038, align="left", kind="bold")
