@@ -228,10 +228,28 @@ class GameScreen:
             self.answer(True)
         elif name == "decline":
             self.answer(False)
-        elif name in ("pass", "roll"):
+        elif name == "pass":
             command = self.referee.guidance().command(name)
             if command is not None:
-                self._send(self.dice.choice(command.actions))   # a roll of the seal, or the one pass
+                self._send(command.actions[0])
+        elif name == "roll" and self.panel is None:
+            command = self.referee.guidance().command(name)
+            if command is not None:
+                self._toss_the_seal(self.dice.choice(command.actions))
+
+    def _toss_the_seal(self, roll: rules.SealRoll) -> None:
+        """The seal tumbles onto the colour rolled; the turn goes on once it has been seen."""
+        guide = self.referee.guidance()
+        if roll.colour is None:
+            words, ink = _("An end face: any colour"), panels.INK
+        else:
+            words, ink = _(roll.colour.value).capitalize(), SWATCH[roll.colour.value]
+
+        def done() -> None:
+            self._close_panel()
+            self._send(roll)
+        self.panel = panels.SealToss(self.stage, _font(self.stage.loader), player=guide.standings[guide.player].name,
+                                     rolled=roll.colour, colour_words=words, ink=ink, on_done=done)
 
     def _try(self, action) -> None:
         try:

@@ -1,4 +1,5 @@
-"""The game screen's panels: the command buttons, the hot-seat hand-over, a notice, and the end.
+"""The game screen's panels: the command buttons, the hot-seat hand-over, the seal rolled for a
+turn's colour, and the end.
 
 Plain DirectGUI in the HUD's inks. A panel covering the screen swallows the mouse, so a
 click on it never reaches the villa behind.
@@ -101,3 +102,40 @@ def end_panel(stage, font, *, title: str, reason: str, down: str | None, play_ag
     words = reason if down is None else f"{down}\n\n{reason}"
     answer = (_("Play again"), play_again) if play_again is not None else (_("Look at the villa"), close)
     return Panel(stage, font, over=_("The game is over"), title=title, words=words, answers=[answer], height=0.8)
+
+
+TOSS_SECONDS = 1.4      # the seal tumbling
+SHOWN_SECONDS = 1.0     # the colour it shows, before the turn goes on
+
+
+class SealToss(Panel):
+    """The family edition's random colour: the seal rolled for this turn, tumbling onto the colour
+    (`rolled`; None is an end face, free choice), named in words; `on_done` a moment later.
+    A click lands it at once."""
+
+    def __init__(self, stage, font, *, player: str, rolled, colour_words: str, ink, on_done: Callable[[], None]):
+        from villa.presentation.menus.seal_roll import RollingSeal
+        super().__init__(stage, font, over=_("{name} rolls the Master Builder Seal").format(name=player),
+                         title=" ", height=0.78)
+        self.stage, self.on_done, self.result, self.result_ink = stage, on_done, colour_words, ink
+        self.title.setY(-0.29)
+        self.seal = RollingSeal(self.frame, pos=(0, 0.0), scale=0.62, seconds=TOSS_SECONDS)
+        self.seal.roll(rolled, self._landed)
+        self.shade.bind(DGG.B1PRESS, lambda _event: self.seal.land())
+        self._later = None
+
+    @property
+    def rolling(self) -> bool:
+        return self.seal.rolling
+
+    def _landed(self) -> None:
+        self.title.setText(self.result)
+        self.title.setFg(self.result_ink)
+        self._later = self.stage.task_mgr.doMethodLater(SHOWN_SECONDS, lambda task: self.on_done(),
+                                                        f"villa-seal-toss-{id(self)}")
+
+    def destroy(self) -> None:
+        if self._later is not None:
+            self._later.remove()
+        self.seal.destroy()
+        super().destroy()

@@ -31,13 +31,14 @@ COLOUR_NAMES = {Colour.BLUE: N_("blue"), Colour.RED: N_("red"), Colour.YELLOW: N
 FACE_PITCH = {Colour.BLUE: 0.0, Colour.GREEN: 90.0, Colour.YELLOW: 180.0, Colour.RED: 270.0}
 ROLL_SECONDS = 2.2
 END_COLOUR = (0.86, 0.72, 0.52, 1)
+SEAL_LENGTH, SEAL_SIDE = 0.62, 0.15
 
 
 def colour_name(colour: Colour) -> str:
     return _(COLOUR_NAMES[colour])
 
 
-def make_seal(length: float = 0.62, side: float = 0.15) -> NodePath:
+def make_seal(length: float = SEAL_LENGTH, side: float = SEAL_SIDE) -> NodePath:
     """The seal as a long square prism along x: blue on top (+z), green at the back (+y), yellow below, red in front."""
     fmt = GeomVertexFormat.getV3n3c4()
     data = GeomVertexData("seal", fmt, Geom.UH_static)
@@ -82,6 +83,112 @@ def make_seal(length: float = 0.62, side: float = 0.15) -> NodePath:
     return NodePath(node)
 
 
+class RollingSeal:
+    """The seal as a long die rolled along a strip of table under `parent`: it comes in from the
+    left, bounces, turns over and lands on the colour rolled (None: on an end face, standing up),
+    then calls `on_landed`. `land()` lets it land at once."""
+
+    def __init__(self, parent, *, pos=(0.0, 0.0), scale: float = 1.0, seconds: float = ROLL_SECONDS) -> None:
+        self.seconds = seconds
+        self.colour: Colour | None = None
+        self.end_up = False   # rolled onto an end face
+        self.elapsed = seconds
+        self.rolling = False
+        self._on_landed: Callable[[], None] | None = None
+        self._task = None
+        self.table = DirectFrame(parent=parent, frameSize=(-0.95, 0.95, -0.26, 0.26), frameColor=(1, 1, 1, 1),
+                                 pos=(pos[0], 0, pos[1]), scale=scale)
+        style._apply_texture(self.table, style.rounded(1.9, 0.52, 0.03, (0.50, 0.31, 0.16, 1),
+                                                       (0.40, 0.24, 0.12, 1), (0.30, 0.17, 0.08, 1), 0.005))
+        self.shadow = DirectFrame(parent=self.table, frameSize=(-0.32, 0.32, -0.04, 0.04), frameColor=(1, 1, 1, 1))
+        style._apply_texture(self.shadow, style.rounded(0.64, 0.08, 0.04, (0, 0, 0, 0.22), (0, 0, 0, 0.22),
+                                                        (0, 0, 0, 0.0), 0.002))
+        holder = self.table.attachNewNode("seal holder")
+        holder.setPos(0, 0, -0.03)
+        self.die = make_seal()
+        self.die.reparentTo(holder)
+        self.die.setAttrib(CullFaceAttrib.make(CullFaceAttrib.M_cull_clockwise), 1)
+        sun = DirectionalLight("seal light")
+        sun.setColor((0.85, 0.82, 0.76, 1))
+        sun_np = holder.attachNewNode(sun)
+        sun_np.setHpr(-30, -50, 0)
+        fill = AmbientLight("seal fill")
+        fill.setColor((0.42, 0.40, 0.38, 1))
+        fill_np = holder.attachNewNode(fill)
+        self.die.setLight(sun_np)
+        self.die.setLight(fill_np)
+        holder.setHpr(0, 52, 0)   # the table seen from above at a slant: the top face toward the viewer
+        self.place(1.0)
+
+    def roll(self, colour: Colour | None, on_landed: Callable[[], None] | None = None, elapsed: float = 0.0) -> None:
+        self.colour, self.elapsed, self._on_landed = colour, elapsed, on_landed
+        self.end_up = colour is None
+        self.rolling = True
+        self.place(elapsed / self.seconds)
+        self._start_task()
+
+    def land(self) -> None:
+        if self.rolling:
+            self.elapsed = self.seconds
+            self.place(1.0)
+            self._landed()
+
+    def destroy(self) -> None:
+        self._stop_task()
+        self.table.destroy()
+
+    def place(self, t: float) -> None:
+        """The die at fraction t of its roll."""
+        t = min(1.0, max(0.0, t))
+        final = FACE_PITCH.get(self.colour, 0.0)
+        ease = 1 - (1 - t) ** 3
+        pitch = final + 360.0 * 3 * (1 - ease)
+        stand = 90.0 * ease ** 4 if self.end_up else 0.0
+        x = -0.75 * (1 - ease)
+        bounce = abs(math.sin(t * math.pi * 3.0)) * 0.16 * (1 - t) ** 2
+        rise = (SEAL_LENGTH - SEAL_SIDE) / 2 * math.sin(math.radians(stand))   # on its end it stands taller
+        self.die.setPos(x, 0, bounce + rise)
+        self.die.setQuat(_orientation(-12 + 40 * (1 - ease), pitch, stand))
+        self.shadow.setPos(x, 0, -0.135)
+        self.shadow.setScale((1 - bounce * 1.5) * max(0.25, math.cos(math.radians(stand))), 1, 1)
+
+    def _landed(self) -> None:
+        self.rolling = False
+        self._stop_task()
+        if self._on_landed is not None:
+            on_landed, self._on_landed = self._on_landed, None
+            on_landed()
+
+    def _start_task(self) -> None:
+        from villa.presentation.stage import stage
+        if stage.task_mgr is None:
+            return
+        self._stop_task()
+
+        def tick(task):
+            self.elapsed += stage.clock.getDt() if stage.clock is not None else 1 / 60
+            if self.table.isEmpty():
+                return task.done
+            self.place(self.elapsed / self.seconds)
+            if self.elapsed >= self.seconds:
+                self._landed()
+                return task.done
+            return task.cont
+        self._task = stage.task_mgr.add(tick, f"villa-seal-roll-{id(self)}")
+
+    def _stop_task(self) -> None:
+        if self._task is not None:
+            self._task.remove()
+            self._task = None
+
+
+def _orientation(heading: float, pitch: float, stand: float = 0.0):
+    from panda3d.core import LRotationf
+    # first turn the die about its own long axis (x), then stand it up on an end (about y),
+    # then swing it about the table's normal
+    return LRotationf((1, 0, 0), pitch) * LRotationf((0, 1, 0), -stand) * LRotationf((0, 0, 1), heading)
+
+
 class SealRollScreen(Screen):
     def __init__(self, parent=None, *, players: Sequence[str], order: Sequence[int], rolled: Colour | None,
                  on_done: Callable[[list[tuple[int, Colour]]], None], starter: int | None = None,
@@ -89,8 +196,8 @@ class SealRollScreen(Screen):
         self.players, self.order, self.rolled, self.on_done = tuple(players), tuple(order), rolled, on_done
         self.starter = starter if starter is not None else (self.order[-1] if rolled is not None else 0)
         self.picks: list[tuple[int, Colour]] = []
-        self._task = None
-        self._elapsed = 0.0
+        self.seal: RollingSeal | None = None
+        self._rolled_for = 0.0            # seconds of the roll seen so far (kept when the screen is rebuilt)
         self.rolling = rolled is not None
         super().__init__(parent, **options)
 
@@ -118,16 +225,17 @@ class SealRollScreen(Screen):
         self._settle()
         self._update()
 
+    @property
+    def die(self):
+        return self.seal.die
+
     def finish_roll(self) -> None:
         """Let the die land at once."""
         if self.rolling:
-            self._elapsed = ROLL_SECONDS
-            self._place_die(1.0)
-            self._landed()
+            self.seal.land()
 
     def _landed(self) -> None:
         self.rolling = False
-        self._stop_task()
         self.picks.append((self.order[0], self.rolled))
         self._settle()
         self._update()
@@ -148,16 +256,8 @@ class SealRollScreen(Screen):
             words = _("Each player chooses a colour in turn.")
         style.text(root, words, pos=(0, 0.6), scale=0.042, fg=style.INK_SOFT, kind="serif")
         # the table the die lands on
-        table = DirectFrame(parent=root, frameSize=(-0.95, 0.95, -0.26, 0.26), frameColor=(1, 1, 1, 1),
-                            pos=(-0.28, 0, 0.22))
-        style._apply_texture(table, style.rounded(1.9, 0.52, 0.03, (0.50, 0.31, 0.16, 1), (0.40, 0.24, 0.12, 1),
-                                                  (0.30, 0.17, 0.08, 1), 0.005))
-        self.widgets["table"] = table
-        self.widgets["shadow"] = shadow = DirectFrame(parent=table, frameSize=(-0.32, 0.32, -0.04, 0.04),
-                                                      frameColor=(1, 1, 1, 1))
-        style._apply_texture(shadow, style.rounded(0.64, 0.08, 0.04, (0, 0, 0, 0.22), (0, 0, 0, 0.22),
-                                                   (0, 0, 0, 0.0), 0.002))
-        self._build_die(table)
+        self.seal = RollingSeal(root, pos=(-0.28, 0.22))
+        self.widgets["table"], self.widgets["shadow"] = self.seal.table, self.seal.shadow
         # who has which colour
         self.widgets["list"] = DirectFrame(parent=root, relief=None, pos=(1.0, 0, 0.42))
         style.text(root, _("Players"), pos=(1.0, 0.47), scale=0.045, kind="title")
@@ -168,77 +268,17 @@ class SealRollScreen(Screen):
         self.widgets["start"] = style.button(root, _("Start building"), self._finish, pos=(-0.28, -0.62), width=0.7,
                                              kind="primary")
         if self.rolling:
-            self._place_die(self._elapsed / ROLL_SECONDS)
-            self._start_task()
-        else:
-            self._place_die(1.0)
+            self.seal.roll(self.rolled, self._landed, elapsed=self._rolled_for)
+        elif self.rolled is not None:
+            self.seal.colour = self.rolled
+            self.seal.place(1.0)
         self._update()
 
-    def _build_die(self, table) -> None:
-        holder = table.attachNewNode("seal holder")
-        holder.setPos(0, 0, -0.03)
-        self.die = make_seal()
-        self.die.reparentTo(holder)
-        self.die.setAttrib(CullFaceAttrib.make(CullFaceAttrib.M_cull_clockwise), 1)
-        sun = DirectionalLight("seal light")
-        sun.setColor((0.85, 0.82, 0.76, 1))
-        sun_np = holder.attachNewNode(sun)
-        sun_np.setHpr(-30, -50, 0)
-        fill = AmbientLight("seal fill")
-        fill.setColor((0.42, 0.40, 0.38, 1))
-        fill_np = holder.attachNewNode(fill)
-        self.die.setLight(sun_np)
-        self.die.setLight(fill_np)
-        # the table seen from above at a slant: the top face toward the viewer
-        holder.setHpr(0, 52, 0)
-        self._holder = holder
-
-    def _place_die(self, t: float) -> None:
-        """The die at fraction t of its roll: it comes in from the left, bounces, turns over, and settles."""
-        t = min(1.0, max(0.0, t))
-        final = FACE_PITCH[self.rolled] if self.rolled is not None else 0.0
-        ease = 1 - (1 - t) ** 3
-        turns = 3
-        pitch = final + 360.0 * turns * (1 - ease)
-        x = -0.75 * (1 - ease)
-        bounce = abs(math.sin(t * math.pi * 3.0)) * 0.16 * (1 - t) ** 2
-        self.die.setPos(x, 0, bounce)
-        self.die.setQuat(self._orientation(-12 + 40 * (1 - ease), pitch))
-        shadow = self.widgets.get("shadow")
-        if shadow is not None:
-            shadow.setPos(x, 0, -0.135)
-            shadow.setScale(1 - bounce * 1.5, 1, 1)
-
-    @staticmethod
-    def _orientation(heading: float, pitch: float):
-        from panda3d.core import LRotationf
-        # first turn the die about its own long axis (x), then swing it about the table's normal
-        return LRotationf((1, 0, 0), pitch) * LRotationf((0, 0, 1), heading)
-
-    def _start_task(self) -> None:
-        from villa.presentation.stage import stage
-        if stage.task_mgr is None:
-            return
-
-        def tick(task):
-            dt = stage.clock.getDt() if stage.clock is not None else 1 / 60
-            self._elapsed += dt
-            if self.root is None:
-                return task.done
-            self._place_die(self._elapsed / ROLL_SECONDS)
-            if self._elapsed >= ROLL_SECONDS:
-                self._landed()
-                return task.done
-            return task.cont
-        self._task = stage.task_mgr.add(tick, f"villa-seal-roll-{id(self)}")
-
-    def _stop_task(self) -> None:
-        if self._task is not None:
-            self._task.remove()
-            self._task = None
-
     def _teardown(self) -> None:
-        self._stop_task()
+        if self.seal is not None:
+            self._rolled_for = self.seal.elapsed if self.rolling else self._rolled_for
+            self.seal.destroy()
+            self.seal = None
 
     def _finish(self) -> None:
         if self.done:
