@@ -1,11 +1,11 @@
 """Pulling a column with the mouse, carrying it up and setting it on the top floor.
 
 The hand is a spring from the grabbed point to the target, damped and capped in force,
-worked out before each call to Bullet (every 1/60 s) and held through its steps. Under a loaded floor friction wins
-against a weak pull and the floor drags along, as with the real hook; a free column
-follows at once. Once the column is out from under every floor it is carried: a
-stiffer spring on its centre, its weight borne, kept upright, lifted clear of the
-villa before it follows the mouse across.
+worked out before each call to Bullet (every 1/60 s) and held through its steps. Under a
+loaded floor friction wins against a weak pull and the floor drags along, as with the
+real hook; a free column follows at once. Once the column is out from under every floor
+it is carried: a stiffer spring on its centre, its weight borne, kept upright, lifted
+clear of the villa before it follows the mouse across.
 
 Life of a pull (`state`):
   "pulling"  -> the column is still under (or on) the villa; aim at a point or a ray

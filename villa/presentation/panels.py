@@ -121,7 +121,8 @@ class SealToss(Panel):
         self.title.setY(-0.29)
         self.seal = RollingSeal(self.frame, pos=(0, 0.0), scale=0.62, seconds=TOSS_SECONDS)
         self.seal.roll(rolled, self._landed)
-        self.shade.bind(DGG.B1PRESS, lambda _event: self.seal.land())
+        for surface in (self.shade, self.frame):
+            surface.bind(DGG.B1PRESS, lambda _event: self.seal.land())
         self._later = None
 
     @property
