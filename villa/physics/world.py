@@ -179,7 +179,7 @@ class Villa:
         """Take `ticks` fixed steps, checking the villa after every `TICKS_PER_CHECK`-th.
 
         The steps up to the next check go to Bullet in one call: Panda3D then copies the
-        poses out once instead of after every step (a fifth of the cost with every body
+        poses out once instead of after every step (a quarter less cost with every body
         awake). A hand acts once before each call, its force held through it.
         """
         while ticks > 0:
