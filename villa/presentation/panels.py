@@ -15,6 +15,8 @@ from direct.gui.OnscreenText import OnscreenText
 from panda3d.core import TextNode, TransparencyAttrib
 
 from villa.presentation.i18n import _
+from villa.presentation.menus.seal_roll import RollingSeal
+from villa.rules.pieces import Colour
 
 PAPER = (0.13, 0.105, 0.085, 0.94)
 SHADE = (0, 0, 0, 0.55)
@@ -113,8 +115,8 @@ class SealToss(Panel):
     (`rolled`; None is an end face, free choice), named in words; `on_done` a moment later.
     A click lands it at once."""
 
-    def __init__(self, stage, font, *, player: str, rolled, colour_words: str, ink, on_done: Callable[[], None]):
-        from villa.presentation.menus.seal_roll import RollingSeal
+    def __init__(self, stage, font, *, player: str, rolled: Colour | None, colour_words: str, ink,
+                 on_done: Callable[[], None]) -> None:
         super().__init__(stage, font, over=_("{name} rolls the Master Builder Seal").format(name=player),
                          title=" ", height=0.78)
         self.stage, self.on_done, self.result, self.result_ink = stage, on_done, colour_words, ink
