@@ -178,6 +178,15 @@ def test_the_family_random_mode_rolls_the_seal_each_turn_and_shows_rounds_and_to
     assert "the seal asks for a red column" in flow.why_not(state, "blue-thick")
 
 
+def test_while_the_column_is_drawn_out_the_status_says_so():
+    state = _three_players()
+    column = next(iter(rules.takeable_columns(state)))
+    taken = apply(state, TakeColumn(column))
+    said = flow.pulling_headline(taken)
+    assert said.startswith(flow.player_name(taken, taken.turn.actor) + ": draw " + flow.column_words(column))
+    assert "Space" in said and "(Esc)" in said
+
+
 def test_the_seal_and_the_end_in_words():
     state = _three_players()
     assert "nobody yet" in flow.guidance(state).seal

@@ -304,6 +304,9 @@ def test_a_whole_game_through_the_menus_from_the_seal_roll_to_the_master_builder
     way.normalize()
     mouse.move(*on_screen(grab + way * 3.0))
     frames(2)
+    assert screen.pull.state == "pulling"
+    assert screen.hud.status.getText() == ("Mira: draw the yellow hexagonal column out "
+                                           "(hold Space to steady the floor above), or give it up (Esc)")
     snapshot("whole-5-pulling")
     mouse.move(*on_screen(grab + way * 16.0))
     player.wait(lambda: screen.collapse_reported, 300, "the villa comes down")

@@ -272,6 +272,12 @@ def _headline(state: GameState, task: Task, colours) -> str:
     return text
 
 
+def pulling_headline(state: GameState) -> str:
+    """The status line while the column taken is still being drawn out from under its floor."""
+    return _("{who}: draw {column} out (hold Space to steady the floor above), or give it up (Esc)").format(
+        who=player_name(state, state.turn.actor), column=column_words(state.turn.column))
+
+
 def _question(state: GameState, task: Task) -> str | None:
     proposer = player_name(state, state.turn.player)
     if task is Task.ANSWER_OBJECTION:

@@ -92,6 +92,7 @@ class GameScreen:
         self.hint: str | None = None              # what the hand's tooltip says
         self._glow: dict[str, Vec3] = {}
         self._shown_state = None
+        self._status_pulling = False         # the status line asks to draw the column out
         self.view.show_poses(self.villa.poses())
         self.view.focus_top(snap=True)
         self._show_turn()
@@ -285,6 +286,7 @@ class GameScreen:
         self._show_hints(mouse)
         if self.referee.state is not self._shown_state:
             self._show_turn()
+        self._show_pulling()
         self._after_collapse()
         self.hud.update(self.now)
         self.view.before_frame(dt)
@@ -299,6 +301,7 @@ class GameScreen:
             self._new_round()   # a family round ended with nobody able to move: the villa is built anew
         self._take_out_of_the_villa(state.out)
         self.hud.show_game(guide, neutral=state.neutral, family=state.ruleset.family)
+        self._status_pulling = False
         self._show_blocked()
         shown = [(c.name, c.label, lambda name=c.name: self._on_command(name))
                  for c in guide.commands if c.name != "choose"]
@@ -316,6 +319,16 @@ class GameScreen:
             self._hand_over(guide, words, [(_("I have the mouse"), self._close_panel)])
         elif words:
             self.hud.flash(words, self.now, seconds=8.0)
+
+    def _show_pulling(self) -> None:
+        """While the column taken is still under its floor, the status line says to draw it out
+        (the rules already wait for it on top); once it is free, the turn's own words again."""
+        state = self.referee.state
+        pulling = (self.pull is not None and self.pull.state == "pulling" and state.turn.step is not rules.Step.TAKE_OUT
+                   and state.turn.column == self.pull.column)
+        if pulling != self._status_pulling:
+            self._status_pulling = pulling
+            self.hud.show_status(flow.pulling_headline(state) if pulling else self.referee.guidance().headline)
 
     def _take_out_of_the_villa(self, out) -> None:
         """A column the rules put out of the game (a successful objection's proof) leaves the table."""

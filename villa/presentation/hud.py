@@ -98,9 +98,7 @@ class Hud:
             item.destroy()
 
     def show_game(self, guide: Guidance, neutral=None, family: bool = False) -> None:
-        self.status.setText(guide.headline)
-        half = min(self.status.textNode.getWidth() * 0.05 / 2 + 0.08, 1.7)  # the panel fits the words
-        self.status_panel["frameSize"] = (-half, half, -0.13, 0)
+        self.show_status(guide.headline)
         lines = [_("Points (family total)") if family else _("Points on the top floor")]
         for standing in guide.standings:
             # each colour in its own ink, named with its mark
@@ -122,6 +120,12 @@ class Hud:
             info.append(_("Out of the game: {columns}").format(
                 columns=", ".join(column_name(c) for c in guide.out)))
         self.info.setText("\n".join(info))
+
+    def show_status(self, text: str) -> None:
+        """The status line along the top."""
+        self.status.setText(text)
+        half = min(self.status.textNode.getWidth() * 0.05 / 2 + 0.08, 1.7)  # the panel fits the words
+        self.status_panel["frameSize"] = (-half, half, -0.13, 0)
 
     def show_commands(self, commands) -> None:
         """The buttons: (name, label, callback) for each command the turn offers."""
