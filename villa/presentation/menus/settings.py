@@ -1,30 +1,30 @@
 """Settings: graphics quality, mouse sensitivity, invert camera, language, volume.
 
-Each change is saved at once (save_settings) and reported to `on_change(settings)`, so the
-game can apply it live; a new language is installed at once and this screen redraws in it.
-`on_close(settings)` when the player is done.
+Each change is reported to `on_change(settings)`, so the game can keep it and apply it live; a
+new language is installed at once and this screen redraws in it. `on_close(settings)` when the
+player is done.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
-from pathlib import Path
 from typing import Callable
 
-from villa.app.settings import GRAPHICS_QUALITIES, Settings, save_settings
 from villa.presentation import i18n
 from villa.presentation.i18n import N_, _
 from villa.presentation.menus import style
 from villa.presentation.menus.base import Screen
+from villa.presentation.preferences import GRAPHICS_QUALITIES, Settings
+from villa.presentation.stage import stage
 
 QUALITY_NAMES = {"low": N_("Low"), "medium": N_("Medium"), "high": N_("High")}
 
 
 class SettingsScreen(Screen):
     def __init__(self, parent=None, *, settings: Settings, on_close: Callable[[Settings], None],
-                 on_change: Callable[[Settings], None] | None = None, path: Path | None = None, **options) -> None:
+                 on_change: Callable[[Settings], None] | None = None, **options) -> None:
         self.settings = settings
-        self.on_close, self.on_change, self.path = on_close, on_change, path
+        self.on_close, self.on_change = on_close, on_change
         super().__init__(parent, **options)
 
     def build(self) -> None:
@@ -72,7 +72,6 @@ class SettingsScreen(Screen):
     # --- changes ---
     def _set(self, **changes) -> None:
         self.settings = replace(self.settings, **changes).validated()
-        save_settings(self.settings, self.path)
         if self.on_change is not None:
             self.on_change(self.settings)
 
@@ -92,7 +91,6 @@ class SettingsScreen(Screen):
         self._set(language=code)
         i18n.install(code)
         # Redraw in the new language, after this click has been handled.
-        from villa.presentation.stage import stage
         if stage.task_mgr is not None:
             stage.task_mgr.doMethodLater(0, lambda task: self.refresh() if self.root is not None else None,
                                          "villa-settings-redraw")
