@@ -89,3 +89,28 @@ def test_continue_takes_up_the_autosaved_game(front, frames, press_button):
     assert front.screen is None and front.menu.widgets["continue"]["state"] == "normal"
     press_button(front.menu.widgets["continue"])
     assert front.screen is not None and front.match.state == played
+
+
+def test_a_save_that_cannot_be_written_is_told_on_screen_and_the_game_goes_on(front, frames, monkeypatch):
+    import errno
+
+    from villa.app import saves
+    from villa.match import MatchSetup, layout_named
+
+    def full_disk(path, text):
+        raise OSError(errno.ENOSPC, "No space left on device", str(path))
+    monkeypatch.setattr(saves, "write_atomically", full_disk)
+    front.main_menu()
+    frames(2)
+    front.start(MatchSetup((Seat("Anna"), Seat("Ben")), layout_named("rings"), seed=5, deal_colours=True))
+    match, screen = front.match, front.screen
+    column = grabbable(match.state)[0]
+    assert match.take(column) is None and match.give_up() is None
+    for _ in range(600):
+        frames()
+        if match.turn == 1:
+            break
+    frames(2)
+    assert match.turn == 1 and not saves.autosave_path().exists()
+    assert "could not be saved" in screen.hud.message.getText() and "No space left" in screen.hud.message.getText()
+    assert front.screen is screen and not match.over, "the game goes on"

@@ -30,8 +30,10 @@ log = logging.getLogger(__name__)
 
 
 class Front:
-    def __init__(self, stage, settings: Settings, sound=None, players=None, rng: random.Random | None = None) -> None:
+    def __init__(self, stage, settings: Settings, sound=None, players=None, rng: random.Random | None = None,
+                 settings_trouble: tuple | None = None) -> None:
         self.stage, self.settings, self.sound = stage, settings, sound
+        self.settings_trouble = settings_trouble   # (file, set aside as): told once, on the main menu
         self.players = players            # the seats a new game starts with (the command line's)
         self.rng = rng or random.Random()
         self.menu = None                  # the menu screen showing (one at a time)
@@ -57,8 +59,10 @@ class Front:
     def main_menu(self) -> None:
         self._close_game()
         self._close_pause()
+        notice = words.settings_trouble(*self.settings_trouble) if self.settings_trouble else ""
+        self.settings_trouble = None
         self._open(menus.MainMenu(
-            can_continue=has_kept_game(), on_new_game=self.new_game, on_continue=self.continue_game,
+            can_continue=has_kept_game(), notice=notice, on_new_game=self.new_game, on_continue=self.continue_game,
             on_rules=lambda: self._open(menus.RulesSummaryScreen(on_back=self.main_menu)),
             on_settings=lambda: self.open_settings(self.main_menu),
             on_how_to_play=lambda: self._open(menus.HowToPlayScreen(on_back=self.main_menu)),
@@ -130,8 +134,9 @@ class Front:
         try:
             _path, _how, record = latest_game()
         except PlayerError as error:
-            if self.menu is not None and hasattr(self.menu, "set_can_continue"):
+            if isinstance(self.menu, menus.MainMenu):
                 self.menu.set_can_continue(False)
+                self.menu.tell(words.unloadable(str(error)))
             log.warning("cannot continue: %s", error)
             return
         self.take_up(record)
@@ -225,8 +230,10 @@ def play(args) -> int:
         stage.base.run()
         return 0
     open_window(WindowOptions(width=args.size[0], height=args.size[1]))
-    settings = stored.load_settings()
-    front = Front(stage, settings, Sound(volume=settings.volume), players=args.players)
+    troubles: list[tuple] = []
+    settings = stored.load_settings(on_trouble=lambda path, aside: troubles.append((path, aside)))
+    front = Front(stage, settings, Sound(volume=settings.volume), players=args.players,
+                  settings_trouble=troubles[0] if troubles else None)
     if record is not None:
         front.take_up(record)
     else:

@@ -97,7 +97,7 @@ def _cut_short(text: str, error_at: int) -> bool:
 
 def from_text(text: str) -> Record:
     try:
-        document = json.loads(text, parse_constant=_no_constant)
+        document = json.loads(text, parse_constant=_no_constant, object_pairs_hook=_no_twice)
     except json.JSONDecodeError as error:
         if _cut_short(text, error.pos):
             raise SaveError("the file is cut short (truncated): it ends in the middle of the game, "
@@ -118,6 +118,20 @@ def from_text(text: str) -> Record:
 
 def _no_constant(name: str):
     raise ValueError(f"it holds {name}, which is not a number")
+
+
+def _no_twice(pairs: list[tuple[str, object]]) -> dict:
+    """A JSON object, refused when it names a key twice (a piece listed twice, say): which one would count?"""
+    found = dict(pairs)
+    if len(found) != len(pairs):
+        seen, twice = set(), None
+        for key, _value in pairs:
+            if key in seen:
+                twice = key
+                break
+            seen.add(key)
+        raise ValueError(f"it names {str(twice)[:40]!r} twice in one place")
+    return found
 
 
 # --- writing ------------------------------------------------------------------------------------

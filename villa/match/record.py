@@ -30,15 +30,21 @@ from typing import Any
 
 from villa import __version__, rules
 from villa.match.setup import MatchSetup, Seat, Strength
-from villa.physics.dimensions import FLOORS, layout_from_json, layout_to_json
+from villa.physics import layouts
+from villa.physics.bodies import TABLE_HALF
+from villa.physics.dimensions import FLOORS, ColumnSpot, FloorSpot, Layout, layout_to_json
 from villa.physics.world import Villa
 from villa.rules.pieces import COLUMNS_BY_ID
 
 FORMAT = "villa-paletti/save"
 VERSION = 2
 KINDS = ("autosave", "save", "replay")
-POSITION_LIMIT = 1e6         # cm: farther than this is no pose of a game (pieces of a fallen villa roll far)
+TABLE_REACH = TABLE_HALF + 50.0   # cm from the middle: no piece of a game, fallen or not, is farther out
+LOWEST, HIGHEST = -20.0, 200.0    # cm: below the table top, above the tallest villa
 QUAT_TOLERANCE = 1e-3
+OVERLAP = 0.3                     # cm two pieces may press into each other (wood in contact, the solver's give)
+MAX_NAME = 24
+MAX_SEED = 2**63 - 1
 
 
 class RecordError(ValueError):
@@ -170,22 +176,16 @@ def _setup(data: Any, version: int, start: rules.GameState) -> MatchSetup:
         raise RecordError("the match has no id")
     if version == 1:
         players = data.get("players")
-        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        if not isinstance(players, list) or not 2 <= len(players) <= 4:
             raise RecordError("the match must name 2, 3 or 4 players")
-        seats = tuple(Seat(p) for p in players)
+        seats = tuple(Seat(_name(p)) for p in players)
     else:
         seats = _seats(data.get("seats"))
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise RecordError(f"the match's seed is not a whole number ({seed!r})")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        raise RecordError(f"the match's seed is not a whole number from 0 to 2^63 ({_short(seed)})")
     if isinstance(floors, bool) or not isinstance(floors, int) or not 1 <= floors <= len(FLOORS):
-        raise RecordError(f"the match's number of floors is wrong ({floors!r})")
-    try:
-        layout = layout_from_json(data.get("layout"))
-    except (ValueError, AttributeError) as error:
-        raise RecordError(f"the layout is damaged: {error}") from None
-    unknown = sorted({c.column for c in layout.columns} - set(COLUMNS_BY_ID))
-    if unknown:
-        raise RecordError(f"the layout names unknown columns: {', '.join(unknown)}")
+        raise RecordError(f"the match's number of floors is wrong ({_short(floors)})")
+    layout = _layout(data.get("layout"))
     if len(layout.floors) != floors:
         raise RecordError(f"the match says {floors} floors but its layout has {len(layout.floors)}")
     deal = data.get("deal_colours", version == 1 and floors > 1)
@@ -200,17 +200,73 @@ def _setup(data: Any, version: int, start: rules.GameState) -> MatchSetup:
     return setup
 
 
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:40] + "…"
+
+
+def _whole(value: Any, what: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise RecordError(f"the layout is damaged: {what} is not a whole number from {low} to {high} "
+                          f"({_short(value)})")
+    return value
+
+
+def _number(value: Any, what: str, limit: float) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
+            or abs(value) > limit:
+        raise RecordError(f"the layout is damaged: {what} is not a number within {limit:g} ({_short(value)})")
+    return float(value)
+
+
+def _layout(data: Any) -> Layout:
+    """The layout a game was built from: every field of the right kind, every column once, and a villa
+    that can stand as it says (what the game itself checks before it builds one)."""
+    if not isinstance(data, dict) or not isinstance(data.get("columns"), list) \
+            or not isinstance(data.get("floors", []), list) or not isinstance(data.get("name", ""), str):
+        raise RecordError("the layout is damaged")
+    columns, floors = [], []
+    for entry in data["columns"]:
+        if not isinstance(entry, dict) or entry.get("column") not in COLUMNS_BY_ID:
+            raise RecordError(f"the layout names a column this game does not have ({_short(entry)})")
+        columns.append(ColumnSpot(entry["column"], _whole(entry.get("level"), "a column's level", 0, len(FLOORS)),
+                                  _number(entry.get("x"), "a column's x", TABLE_HALF),
+                                  _number(entry.get("y"), "a column's y", TABLE_HALF),
+                                  _number(entry.get("yaw", 0.0), "a column's turn", 3600.0)))
+    for entry in data.get("floors", []):
+        if not isinstance(entry, dict):
+            raise RecordError("the layout is damaged: a floor is not a record")
+        floors.append(FloorSpot(_whole(entry.get("level"), "a floor's level", 1, len(FLOORS)),
+                                _number(entry.get("x"), "a floor's x", TABLE_HALF),
+                                _number(entry.get("y"), "a floor's y", TABLE_HALF),
+                                _number(entry.get("yaw", 0.0), "a floor's turn", 3600.0)))
+    layout = Layout(data.get("name", "")[:MAX_NAME * 4], tuple(columns), tuple(floors))
+    started_higher = len(floors) > 1 or any(c.level for c in columns) or len(columns) < len(COLUMNS_BY_ID)
+    problems = layouts.problems(layout, setup=not started_higher)
+    if problems:
+        raise RecordError(f"the layout cannot stand: {problems[0]}")
+    return layout
+
+
+def _name(value: Any) -> str:
+    if not isinstance(value, str) or not 1 <= len(value) <= MAX_NAME or value != value.strip() \
+            or not all(ch.isprintable() and not 0xD800 <= ord(ch) <= 0xDFFF for ch in value):
+        raise RecordError(f"a player's name must be printable text of 1 to {MAX_NAME} characters, "
+                          f"not {_short(value)}")
+    return value
+
+
 def _seats(data: Any) -> tuple[Seat, ...]:
     if not isinstance(data, list) or not 2 <= len(data) <= 4:
         raise RecordError("the match must seat 2, 3 or 4 players")
     seats = []
     for entry in data:
-        if not isinstance(entry, dict) or set(entry) != {"name", "computer"} or not isinstance(entry["name"], str):
+        if not isinstance(entry, dict) or set(entry) != {"name", "computer"}:
             raise RecordError("a seat of the match is damaged")
         computer = entry["computer"]
         if computer is not None and computer not in {s.value for s in Strength}:
-            raise RecordError(f"a seat has an unknown computer strength ({computer!r})")
-        seats.append(Seat(entry["name"], Strength(computer) if computer else None))
+            raise RecordError(f"a seat has an unknown computer strength ({_short(computer)})")
+        seats.append(Seat(_name(entry["name"]), Strength(computer) if computer else None))
     return tuple(seats)
 
 
@@ -254,8 +310,9 @@ def check_snapshot(data: Any, where: str) -> None:
                 or not all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
                            for v in values)):
             raise RecordError(f"the pose of {piece} at {where} is not seven numbers")
-        if any(abs(v) > POSITION_LIMIT for v in values[:3]):
-            raise RecordError(f"the position of {piece} at {where} is out of all bounds")
+        x, y, z = values[:3]
+        if abs(x) > TABLE_REACH or abs(y) > TABLE_REACH or not LOWEST <= z <= HIGHEST:
+            raise RecordError(f"the position of {piece} at {where} is off the table")
         if abs(math.sqrt(sum(v * v for v in values[3:])) - 1.0) > QUAT_TOLERANCE:
             raise RecordError(f"the turn of {piece} at {where} is not a rotation")
 
@@ -299,11 +356,31 @@ def villa_of(record: TurnRecord, state: rules.GameState) -> Villa:
         villa = Villa.from_snapshot(record.villa)
     except ValueError as error:
         raise RecordError(f"the villa at {where} is damaged: {error}") from None
+    pressed = _pressed_together(villa)
+    if pressed:
+        raise RecordError(f"the villa at {where} has pieces inside each other: {pressed}")
     if not collapsed:
-        problems = rules.check_survey(state, villa.survey())
+        survey = villa.survey()
+        problems = rules.check_survey(state, survey)
+        for level in range(1, state.top_level + 1):
+            below = state.columns_on(level - 1)
+            seen = survey.floor_supports.get(level, frozenset())
+            if not seen or not seen <= below:
+                problems.append(f"the {FLOORS[level].colour} floor does not rest on the columns below it")
         if problems:
             raise RecordError(f"the pieces' poses at {where} contradict the game: {'; '.join(problems[:3])}")
     return villa
+
+
+def _pressed_together(villa: Villa) -> str | None:
+    """Two pieces deeper inside each other than wood in contact ever is (None: no such two)."""
+    pieces = sorted(p for p in villa.nodes if p != "table")
+    for i, a in enumerate(pieces):
+        for b in pieces[i + 1:]:
+            result = villa.world.contactTestPair(villa.body(a), villa.body(b))
+            if any(c.getManifoldPoint().getDistance() < -OVERLAP for c in result.getContacts()):
+                return f"{a} and {b}"
+    return None
 
 
 def state_at(record: Record, turn: TurnRecord) -> rules.GameState:
