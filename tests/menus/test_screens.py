@@ -274,13 +274,28 @@ def test_destroyed_screens_leave_nothing_behind(stage, frames, calls):
 def test_pause_menu(stage, pointer, screenshot, screens, calls):
     from villa.presentation.menus import PauseMenu
     screen = PauseMenu(on_resume=calls.of("resume"), on_rules=calls.of("rules"), on_settings=calls.of("settings"),
-                       on_quit_to_menu=calls.of("quit"))
+                       on_players=calls.of("players"), on_quit_to_menu=calls.of("quit"))
     screens.append(screen)
     screen.show()
     screenshot("pause")
-    for key in ("rules", "settings", "quit_to_menu", "resume"):
+    for key in ("rules", "settings", "players", "quit_to_menu", "resume"):
         pointer.click(screen.widgets[key])
-    assert calls.names() == ["rules", "settings", "quit", "resume"]
+    assert calls.names() == ["rules", "settings", "players", "quit", "resume"]
+
+
+def test_seats_change_hands_in_the_middle_of_a_game(stage, pointer, screenshot, screens, calls):
+    from villa.match import Strength
+    from villa.presentation.menus import SeatsScreen
+    seats = (Seat("Anna"), Seat("Computer (easy)", Strength.EASY), Seat("Cleo"))
+    screen = SeatsScreen(seats=seats, on_done=calls.of("done"), on_back=calls.of("back"))
+    screens.append(screen)
+    screen.show()
+    pointer.click(screen.widgets["seat_1"])               # easy -> medium
+    pointer.click(screen.widgets["seat_2"])               # person -> easy
+    screenshot("seats")
+    pointer.click(screen.widgets["done"])
+    assert calls.log[-1][1][0] == (Seat("Anna"), Seat("Computer (easy)", Strength.MEDIUM),
+                                   Seat("Cleo", Strength.EASY)), "the names stay, the hands change"
 
 
 @pytest.mark.parametrize("case, kwargs, headline, words", [
@@ -363,7 +378,7 @@ def test_screens_in_every_language(stage, screenshot, screens, calls, language):
         menus.NewGameScreen(on_start=noop, on_back=noop),
         menus.HowToPlayScreen(on_back=noop),
         menus.RulesSummaryScreen(on_back=noop),
-        menus.PauseMenu(on_resume=noop, on_rules=noop, on_settings=noop, on_quit_to_menu=noop),
+        menus.PauseMenu(on_resume=noop, on_rules=noop, on_settings=noop, on_players=noop, on_quit_to_menu=noop),
         menus.EndScreen(state=finished(holder=2, shows=0, culprit=2, winner=0), on_play_again=noop,
                         on_main_menu=noop),
     ]
@@ -380,7 +395,7 @@ def test_screens_in_every_language(stage, screenshot, screens, calls, language):
 def test_a_hidden_screen_redraws_in_the_new_language_when_shown(stage, screens, calls):
     from villa.presentation.menus import PauseMenu
     screen = PauseMenu(on_resume=calls.of("r"), on_rules=calls.of("r"), on_settings=calls.of("s"),
-                       on_quit_to_menu=calls.of("q"))
+                       on_players=calls.of("p"), on_quit_to_menu=calls.of("q"))
     screens.append(screen)
     assert screen.widgets["resume"]["text"] == "Resume"
     i18n.install("fr")

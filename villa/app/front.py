@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import logging
 import random
+from dataclasses import replace
 
 from villa.app import saves, settings as stored
 from villa.app.keeping import Keeper, has_kept_game, latest_game
 from villa.app.logs import PlayerError
-from villa.match import Match, MatchSetup, Record, layout_named
-from villa.match.computer import seat_computers
+from villa.match import Match, MatchSetup, Record, Seat, Strength, layout_named
+from villa.match.computer import reseat_computers, seat_computers
 from villa.physics import layouts
 from villa.presentation import i18n, menus, words
 from villa.presentation.arrange import ArrangeScreen
@@ -70,7 +71,10 @@ class Front:
 
     def new_game(self, choices=None) -> None:
         """The new-game screen, showing `choices` (coming back from setting up the columns) or the defaults."""
-        if choices is None and self.players:
+        if choices is None and self.settings.last_seats:
+            choices = menus.GameChoices(seats=tuple(Seat(name, Strength(strength) if strength else None)
+                                                    for name, strength in self.settings.last_seats))
+        elif choices is None and self.players:
             choices = menus.GameChoices(seats=self.players)
         self._open(menus.NewGameScreen(on_start=self.set_up, on_back=self.main_menu, rng=self.rng, initial=choices))
 
@@ -95,11 +99,15 @@ class Front:
                 screen.controls.sensitivity = settings.mouse_sensitivity
                 screen.controls.invert = settings.invert_camera
                 screen.view.set_graphics_quality(settings.graphics_quality)
+        if self.screen is not None:
+            self.screen.computer_speed = settings.computer_speed
 
     # --- a new game: the columns, the colours, the game ---
 
     def set_up(self, choices) -> None:
         """The columns go up as chosen; arranged by hand, the players set them first."""
+        self.apply_settings(replace(self.settings, last_seats=tuple(
+            (seat.name, seat.computer.value if seat.computer else None) for seat in choices.seats)))
         if choices.layout != "hand":
             name = "random" if choices.layout == "random" else (choices.preset or "rings")
             seed = choices.seed if choices.seed is not None else self.rng.randrange(2**31)
@@ -155,7 +163,9 @@ class Front:
         self._close_menu()
         self.keeper.follow(self.match)
         self.screen = GameScreen(self.stage, self.match, on_end=self._game_over, sound=self.sound,
-                                 on_pause=self.pause, end_panel=False)
+                                 on_pause=self.pause, end_panel=False,
+                                 on_speed=lambda speed: self.apply_settings(replace(self.settings,
+                                                                                    computer_speed=speed)))
         self.apply_settings(self.settings)
 
     def _close_game(self) -> None:
@@ -179,6 +189,7 @@ class Front:
         self.screen.pause()
         self.pause_menu = menus.PauseMenu(on_resume=self.resume, on_rules=self._pause_rules,
                                           on_settings=lambda: self._pause_sheet(self.open_settings),
+                                          on_players=lambda: self._pause_sheet(self._open_seats),
                                           on_quit_to_menu=self.main_menu)
         self.pause_menu.show()
 
@@ -194,6 +205,16 @@ class Front:
             self._close_menu()
             self.pause_menu.show()
         open_sheet(back)
+
+    def _open_seats(self, back) -> None:
+        """Who plays which seat: a person takes over a computer player's seat, or hands theirs to one."""
+        def done(seats) -> None:
+            for player, seat in enumerate(seats):
+                if seat != self.match.setup.seats[player]:
+                    self.match.change_seat(player, seat.computer)
+            reseat_computers(self.match)
+            back()
+        self._open(menus.SeatsScreen(seats=self.match.setup.seats, on_done=done, on_back=back))
 
     def resume(self) -> None:
         self._close_pause()

@@ -24,7 +24,7 @@ from typing import Protocol
 from villa import rules
 from villa.match import events as ev
 from villa.match.record import Record, TurnRecord
-from villa.match.setup import MatchSetup, Seat
+from villa.match.setup import MatchSetup, Seat, Strength
 from villa.physics import layouts, survey
 from villa.physics.laying import FloorLay
 from villa.physics.pulling import PlacementError, Pull
@@ -117,6 +117,17 @@ class Match:
 
     def seat(self, player: int | None) -> Seat | None:
         return None if player is None else self.setup.seats[player]
+
+    def change_seat(self, player: int, computer: Strength | None) -> None:
+        """A person takes over a computer player's seat, or hands theirs to one (the names stay: they are
+        the rules' players). Saves from now on record the seats as they are."""
+        seats = list(self.setup.seats)
+        seats[player] = replace(seats[player], computer=computer)
+        self.setup = replace(self.setup, seats=tuple(seats))
+
+    @property
+    def drivers(self) -> tuple[Driver, ...]:
+        return tuple(self._drivers)
 
     @property
     def collapsed(self) -> bool:

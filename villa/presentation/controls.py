@@ -41,6 +41,7 @@ class Handlers:
     focus_top: Callable[[], None] = lambda: None
     toggle_help: Callable[[], None] = lambda: None
     roll: Callable[[], None] = lambda: None
+    faster: Callable[[], None] = lambda: None     # computer players' hands faster (round again: slower)
 
 
 @dataclass
@@ -72,6 +73,7 @@ class Controls:
         base.accept("home", self.handlers.focus_top)
         base.accept("h", self.handlers.toggle_help)
         base.accept("r", self.handlers.roll)
+        base.accept("c", self.handlers.faster)
         base.accept("p", self.handlers.propose_floor)
         base.accept("y", self.handlers.answer, [True])
         base.accept("n", self.handlers.answer, [False])

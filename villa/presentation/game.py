@@ -36,6 +36,7 @@ from villa.presentation.ghost import Ghost
 from villa.presentation.hud import Hud
 from villa.presentation.i18n import _
 from villa.presentation.impacts import Impacts
+from villa.presentation.preferences import COMPUTER_SPEEDS
 from villa.presentation.view import VillaView
 from villa.presentation.words import Button
 from villa.rules.state import Step
@@ -59,18 +60,19 @@ class GameScreen(FSM):
 
     def __init__(self, stage, match: Match, on_end: Callable[[rules.Result], None] | None = None,
                  play_again: Callable[[], None] | None = None, sound=None,
-                 on_pause: Callable[[], None] | None = None, end_panel: bool = True) -> None:
+                 on_pause: Callable[[], None] | None = None, end_panel: bool = True,
+                 on_speed: Callable[[float], None] | None = None) -> None:
         FSM.__init__(self, "GameScreen")
         self.stage, self.match = stage, match
         self.on_end, self.play_again, self.sound = on_end, play_again, sound
-        self.on_pause, self.end_panel = on_pause, end_panel
+        self.on_pause, self.end_panel, self.on_speed = on_pause, end_panel, on_speed
         self.view = VillaView(stage)
         self.hud = Hud(stage)
         self.ghost = Ghost(self.view.scene.root)
         self.controls = Controls(stage, self.view.camera, Handlers(
             press=self.press, give_up=self.give_up, escape=self.escape, turn_floor=self.turn_floor,
             propose_floor=self.propose_floor, answer=self.answer, focus_top=self.view.focus_top,
-            toggle_help=self.hud.toggle_controls, roll=self.roll))
+            toggle_help=self.hud.toggle_controls, roll=self.roll, faster=self.faster))
         self.panel: panels.Panel | None = None
         self.recorder = CollapseRecorder()
         self.playback: Playback | None = None
@@ -280,6 +282,15 @@ class GameScreen(FSM):
         roll = self.match.next_roll() if self.mode == "Idle" else None
         if roll is not None:
             self._open_panel("Rolling", roll)
+
+    def faster(self) -> None:
+        """C: computer players' hands go faster, x1 -> x2 -> x4 -> x1."""
+        speeds = COMPUTER_SPEEDS
+        self.computer_speed = speeds[(speeds.index(self.computer_speed) + 1) % len(speeds)] \
+            if self.computer_speed in speeds else speeds[0]
+        self.hud.flash(_("Computer players at ×{speed} speed").format(speed=f"{self.computer_speed:g}"), self.now)
+        if self.on_speed is not None:
+            self.on_speed(self.computer_speed)
 
     def _on_command(self, name: Button) -> None:
         """A button of the command bar."""

@@ -82,3 +82,11 @@ def seat_computers(match: Match, everyone: bool = False, strength: Strength = St
             match.add_driver(computer)
             seats.append(computer)
     return seats
+
+
+def reseat_computers(match: Match) -> list[ComputerSeat]:
+    """After seats changed hands: computer players exactly for the seats the setup now gives them."""
+    for driver in match.drivers:
+        if isinstance(driver, ComputerSeat):
+            match.remove_driver(driver)
+    return seat_computers(match)
