@@ -1,16 +1,13 @@
-"""A simple computer player: what to do, and where, read off the rules and the villa's poses.
+"""A computer player's decisions: `think(request) -> Plan`, from plain data to plain data.
 
-It decides; it does not move anything (`villa.match.computer.hands` drives the hand with its
-answers). Its choices depend only on its seed and the game so far, so a game taken up
-again from a save goes on with the same choices it would have made.
+It reads the rules' state and a copy of the villa, lists what the rules allow, tries the
+promising pulls on copies of the villa (`trials`), and weighs each by its outcome (did anything
+fall, how far did the floors move, how firmly does the villa stand afterwards) and by what it
+brings (points, the Master Builder Seal). The strategic calls (propose a floor or pull, object,
+challenge, the penalty pull, where the floor goes) are read off the same trials and the seal.
 
-The policy, plainly:
-- build with a column that stands free (no floor over it) when there is one;
-- else propose the next floor when one can be laid well on the top columns;
-- else pull the column whose floor stays steadiest without it, along a path clear of
-  the other columns;
-- set columns down on the top floor spread round its middle, clear of the others;
-- object to a proposal only when the proposer has a free column to prove it with.
+Its choices depend only on the request (state, villa snapshot, strength, seed, seat), so the
+worker process and this process decide alike, and a game taken up again goes on the same way.
 """
 
 from __future__ import annotations
@@ -20,248 +17,333 @@ import random
 from dataclasses import dataclass
 
 from villa import rules
-from villa.physics import geometry, survey
-from villa.physics.pulling import FREE_MARGIN, under_a_floor
-from villa.physics.dimensions import FLOORS, column_spec
+from villa.match.computer import reading, trials
+from villa.match.computer.plans import Plan, Request
+from villa.physics.world import Villa
+from villa.rules import eligibility
+from villa.rules.pieces import COLUMNS_BY_ID
+from villa.rules.state import Role, Step
 
-PATH_GAP = 0.4           # cm kept between a pulled column and the others on its way out
-LANDING_EDGE = 0.8       # cm kept between a set-down column and its floor's edge
-LANDING_GAP = 0.8        # cm kept between columns on the top floor
-FLOOR_EDGE = 0.3         # cm a new floor's supports lie inside its outline
-FLOOR_MARGIN = 1.0       # cm the new floor's centre lies inside its supports
-STEADY_ENOUGH = 1.0      # cm the load over a pulled column must stay inside the other supports
-
-
-@dataclass(frozen=True)
-class PullPlan:
-    column: str
-    direction: tuple[float, float] | None   # horizontal way out from under its floor; None: it stands free
-    distance: float                          # cm to go until it is free
+GREEN = 2
+SAFE_FIRM = 0.8          # cm the weakest floor must stay inside its supports for a pull to count as safe
+SAFE_SHIFT = 0.4         # cm the floors may move in a trial for a pull to count as safe
+PROOF_FIRM = 1.2         # proving an objection or a challenge risks more (a fall is the prover's): firmer
+FELL = -100.0
+ForgoPenalty = getattr(rules, "ForgoPenalty", None)   # the proposer may forgo the penalty pull (newer rules)
 
 
 @dataclass(frozen=True)
-class FloorSpot:
-    x: float
-    y: float
-    yaw: float
-    supports: frozenset[str]
+class Profile:
+    """How a strength plays."""
+
+    shortlist: int        # columns tried on a copy of the villa
+    ways: int             # ways out tried for the best of them
+    unsteady: bool        # also tries pulls without steadying the floor
+    speed: float          # cm/s it pulls at
+    shake_deg: float      # noise on its pull direction
+    shake_speed: float    # noise on its speed (a fraction)
+    seal: bool            # plays the seal contest (holds it, times floors, takes it back)
+    prudent: bool         # objects and challenges only on a trial's word, not on a glance
 
 
-class ComputerPlayer:
-    def __init__(self, seed: int = 0) -> None:
-        self.seed = seed
+PROFILES = {
+    "easy": Profile(shortlist=1, ways=1, unsteady=False, speed=6.0, shake_deg=16.0, shake_speed=0.4,
+                    seal=False, prudent=False),
+    "medium": Profile(shortlist=2, ways=1, unsteady=False, speed=5.0, shake_deg=5.0, shake_speed=0.15,
+                      seal=False, prudent=True),
+    "hard": Profile(shortlist=3, ways=2, unsteady=True, speed=5.0, shake_deg=0.0, shake_speed=0.0,
+                    seal=True, prudent=True),
+}
 
-    def rng(self, state: rules.GameState, what: str = "") -> random.Random:
-        return random.Random(f"{self.seed}:{len(state.log)}:{what}")
 
-    # --- the rules' questions ---
+@dataclass(frozen=True)
+class Option:
+    """A pull weighed: the plan, how safe it looked, what it brings."""
 
-    def choose(self, state: rules.GameState, villa) -> rules.Action | None:
-        """The next player or chance action; None when the hand must act (lay a floor, take a column out)."""
-        step = state.turn.step
-        rng = self.rng(state)
-        if step is rules.Step.OVER:
-            return None
-        if rules.is_chance_node(state):
-            return rng.choice(rules.legal_actions(state))
-        if step is rules.Step.COLOUR_CHOICE:
-            return rules.legal_actions(state)[0]
-        if step is rules.Step.ASK:
-            return self._answer(state, villa)
-        if step in (rules.Step.START, rules.Step.TAKE):
-            return self._build(state, villa, rng)
-        return None
+    plan: Plan
+    safety: float         # firm (cm, capped) less the floors' shift; FELL when a trial fell
+    firm: float
+    shift: float
+    gain: float
 
-    def _build(self, state, villa, rng) -> rules.Action:
+    @property
+    def score(self) -> float:
+        return self.safety + self.gain
+
+    def safe(self, firm: float = SAFE_FIRM) -> bool:
+        return self.safety > FELL and self.firm >= firm and self.shift <= SAFE_SHIFT
+
+
+def think(request: Request) -> Plan:
+    """The decision for the player `request.player`, who must act now."""
+    state = rules.state_from_json(request.state)
+    return Brain(state, request).decide()
+
+
+class Brain:
+    def __init__(self, state: rules.GameState, request: Request) -> None:
+        self.state = state
+        self.snapshot = request.villa
+        self.villa = Villa.from_snapshot(request.villa)
+        self.frame = reading.Frame(self.villa)
+        self.me = request.player
+        self.profile = PROFILES[request.strength]
+        self.rng = random.Random(f"{request.seed}:{request.player}:{len(state.log)}")
+        self._tried: dict[tuple, trials.Outcome] = {}
+
+    # --- the step ---
+
+    def decide(self) -> Plan:
+        state, step = self.state, self.state.turn.step
+        if step is Step.COLOUR_CHOICE:
+            return self.choose_colour()
+        if step is Step.START:
+            return self.start_turn()
+        if step is Step.TAKE:
+            return self.must_take()
+        if step is Step.ASK:
+            return self.answer()
+        if step is Step.LAY_FLOOR:
+            return self.lay_floor()
+        if step is Step.TAKE_OUT:
+            return self.penalty()
         legal = rules.legal_actions(state)
-        takeable = [c for c in rules.takeable_columns(state) if c in villa.columns]
-        free = [c for c in takeable if stands_free(villa, c)]
-        if free:
-            return rules.TakeColumn(rng.choice(sorted(free)))
-        if any(isinstance(a, rules.ProposeFloor) for a in legal) and self.floor_spot(villa, state) is not None:
-            return rules.ProposeFloor()
-        plans = [p for p in (pull_plan(villa, c) for c in takeable) if p is not None]
-        steadiness = {p.column: steadiness_without(villa, p.column) for p in plans}
-        safe = sorted((p for p in plans if steadiness[p.column] >= STEADY_ENOUGH),
-                      key=lambda p: (p.distance, p.column))
-        if safe:
-            return rules.TakeColumn(rng.choice(safe[:3]).column)
-        if any(isinstance(a, rules.ProposeFloor) for a in legal):
-            return rules.ProposeFloor()
-        if plans:
-            return rules.TakeColumn(max(plans, key=lambda p: (steadiness[p.column], p.column)).column)
-        if takeable:
-            return rules.TakeColumn(rng.choice(sorted(takeable)))
-        return rules.Pass() if any(isinstance(a, rules.Pass) for a in legal) else legal[0]
+        return Plan(action=legal[0] if legal else None, why="the only thing to do")
 
-    def _answer(self, state, villa) -> rules.Action:
+    # --- colours ---
+
+    def choose_colour(self) -> Plan:
+        choices = rules.legal_actions(self.state)
+        if self.profile.shortlist <= 1:
+            return Plan(action=self.rng.choice(choices), why="a colour it likes")
+        ease = {a: sum(self._ease(c.id) for c in rules.ALL_COLUMNS if c.colour is a.colour) for a in choices}
+        best = max(choices, key=lambda a: (ease[a], a.colour.value))
+        return Plan(action=best, why="the colour whose columns come out most easily")
+
+    def _ease(self, column: str) -> float:
+        if column not in self.frame.pieces:
+            return 0.0
+        if self.frame.carried_by(column) is None:
+            return 1.0
+        return max(-1.0, min(self.frame.weakest(without=column), 3.0)) / 3.0
+
+    # --- a turn's start: build, propose, pass ---
+
+    def start_turn(self) -> Plan:
+        state = self.state
+        legal = rules.legal_actions(state)
+        takes = [a.column for a in legal if isinstance(a, rules.TakeColumn)]
+        floor = self._floor_plan() if any(isinstance(a, rules.ProposeFloor) for a in legal) else None
+        options = self.weigh(takes) if takes else []
+        best = options[0] if options else None
+        if floor is not None and self._propose_now(best):
+            return Plan(action=rules.ProposeFloor(), why=f"proposes the next floor ({floor.why})")
+        if best is not None and (best.safe() or (best.safety > FELL and best.firm > 0.2)
+                                 or not state.ruleset.abort_allowed):
+            return best.plan
+        if best is not None:
+            return self._token(best.plan)
+        if any(isinstance(a, rules.Pass) for a in legal):
+            return Plan(action=rules.Pass(), why="nothing can be built")
+        return Plan(action=rules.ProposeFloor(), why="the floor is claimed, though it cannot be laid")
+
+    def _propose_now(self, best: Option | None) -> bool:
+        """Propose rather than pull: when no pull is safe, or the floor below thins out while the top
+        fills up; the seal's holder keeps the floor it holds the seal on for as long as it can, and a
+        proposer who moves a column next may claim early."""
+        state = self.state
+        if best is None or not best.safe():
+            return True
+        holds = self.profile.seal and state.seal.holder == self.me and state.seal.level == state.top_level
+        crowded = len(state.columns_on(state.top_level)) >= state.ruleset.min_support(state.top_level + 1) + 3
+        if crowded and best.firm < 1.5 and not holds:
+            return True
+        if not self.profile.seal or state.ruleset.family or holds:
+            return False
+        return state.ruleset.proposer_moves_column and state.seal.holder != self.me and best.gain <= 2
+
+    def _token(self, plan: Plan) -> Plan:
+        """Take the column and give it up at once: blocked for good, but the villa stays up."""
+        return Plan(column=plan.column, steady=plan.steady, give_up=True,
+                    why="no pull is safe: takes a column and gives it up")
+
+    # --- a column must be taken (the own move, a proof, a challenge) ---
+
+    def must_take(self) -> Plan:
+        takes = rules.takeable_columns(self.state)
+        options = self.weigh(takes, firm=PROOF_FIRM if self.state.turn.role is not Role.OWN else SAFE_FIRM)
+        best = options[0]
+        if best.safety <= FELL and self.state.ruleset.abort_allowed:
+            return self._token(best.plan)
+        return best.plan
+
+    # --- answers ---
+
+    def answer(self) -> Plan:
+        state = self.state
         turn = state.turn
-        if turn.role is rules.Role.PROOF:
-            proposer = state.colours[turn.player]
-            proof = [c for c in villa.columns if state.levels.get(c) is not None
-                     and state.levels[c] < state.top_level and c not in state.blocked
-                     and rules.pieces.column(c).colour in proposer and stands_free(villa, c)]
-            if proof:
-                return rules.Object()
-        return rules.Decline()
+        yes = rules.Challenge() if turn.role is Role.CHALLENGE else rules.Object()
+        if turn.role is Role.PROOF:
+            candidates = eligibility.takeable(state, state.colours[turn.player])
+            if self.profile.seal and self._floor_is_mine(turn.player):
+                return Plan(action=rules.Decline(), why="lets the floor go on: it builds first on it")
+        elif turn.role is Role.CHALLENGE:
+            candidates = eligibility.neutral_takeable(state)
+        else:
+            candidates = eligibility.takeable(state, eligibility.turn_colours(state, turn.player))
+        if not candidates:
+            return Plan(action=rules.Decline(), why="nothing to prove it with")
+        if not self.profile.prudent:
+            free = [c for c in candidates if self.frame.carried_by(c) is None and c in self.frame.pieces]
+            return Plan(action=yes if free else rules.Decline(), why="a column stands free" if free else "")
+        options = self.weigh(candidates, firm=PROOF_FIRM, proof=True)
+        if options and options[0].safe(PROOF_FIRM):
+            return Plan(action=yes, why=f"can prove it with {options[0].plan.column}")
+        return Plan(action=rules.Decline(), why="cannot prove it safely")
 
-    def column_to_take_out(self, state: rules.GameState, villa) -> str:
-        """A failed objection: which of the objector's columns the proposer pulls out."""
-        objector = state.turn.objector
-        own = state.colours[objector]
-        columns = sorted(c for c in villa.columns if state.levels.get(c) is not None
-                         and rules.pieces.column(c).colour in own)
-        free = [c for c in columns if stands_free(villa, c)]
-        return self.rng(state, "out").choice(free or columns)
+    def _floor_is_mine(self, proposer: int) -> bool:
+        """Will the player after the proposer (this one) set the first own column on the new floor?"""
+        state = self.state
+        return ((proposer + 1) % state.n == self.me and state.seal.holder != self.me
+                and state.top_level + 1 >= GREEN and not state.ruleset.proposer_moves_column)
 
-    # --- where ---
+    # --- floors ---
 
-    def landing(self, villa, column: str, level: int, state: rules.GameState) -> tuple[float, float] | None:
-        """A spot on the floor forming `level` to set `column` down: inside, clear of the others,
-        round the floor's middle so that the next floor finds supports all round."""
-        if level < 1:
-            return None
-        floor = villa.nodes[f"floor-{level}"]
-        fx, fy, yaw = floor.getX(), floor.getY(), floor.getH()
-        outline = FLOORS[level].outline
-        r = column_spec(column).radius
-        others = [(villa.nodes[c].getX(), villa.nodes[c].getY(), column_spec(c).radius)
-                  for c in villa.columns if c != column and c not in villa.in_hand
-                  and (s := survey.standing(villa, c)) is not None and s.level == level]
-        reach = min(math.hypot(x, y) for x, y in outline)
-        ring = 0.55 * reach
-        rng = self.rng(state, "landing")
-        best, best_score = None, -math.inf
-        for i in range(-14, 15):
-            for j in range(-14, 15):
-                lx, ly = i * 0.6, j * 0.6
-                if geometry.signed_distance(outline, lx, ly) < r + LANDING_EDGE:
-                    continue
-                wx, wy = _to_world(lx, ly, fx, fy, yaw)
-                gaps = [math.hypot(wx - ox, wy - oy) - orr - r for ox, oy, orr in others]
-                if gaps and min(gaps) < LANDING_GAP:
-                    continue
-                spread = min(min(gaps, default=8.0), 8.0)
-                score = -abs(math.hypot(lx, ly) - ring) + 0.5 * spread + rng.uniform(0, 0.3)
-                if score > best_score:
-                    best, best_score = (wx, wy), score
-        return best
-
-    def floor_spot(self, villa, state: rules.GameState) -> FloorSpot | None:
-        """Where the next floor lies best: on enough top columns, its centre well inside them."""
+    def _floor_plan(self) -> Plan | None:
+        state = self.state
         level = state.top_level + 1
-        if level not in FLOORS or f"floor-{level}" in villa.nodes:
-            return None
         need = state.ruleset.min_support(level)
-        tops = [c for c in villa.columns if c not in villa.in_hand and state.levels.get(c) == state.top_level
-                and (s := survey.standing(villa, c)) is not None and s.level == state.top_level]
-        if len(tops) < need:
+        if len(state.columns_on(state.top_level)) < need:
             return None
-        points = {c: (villa.nodes[c].getX(), villa.nodes[c].getY()) for c in tops}
-        cx = sum(x for x, _ in points.values()) / len(points)
-        cy = sum(y for _, y in points.values()) / len(points)
-        outline = FLOORS[level].outline
-        best, best_score = None, -math.inf
-        for dx in (-1.5, -0.75, 0.0, 0.75, 1.5):
-            for dy in (-1.5, -0.75, 0.0, 0.75, 1.5):
-                x, y = cx + dx, cy + dy
-                for yaw in range(0, 360, 15):
-                    under, edge = [], False
-                    for c, (px, py) in points.items():
-                        lx, ly = geometry.to_local(px, py, x, y, yaw)
-                        d = geometry.signed_distance(outline, lx, ly)
-                        rc = column_spec(c).radius
-                        if d > rc + FLOOR_EDGE:
-                            under.append(c)
-                        elif d > -(rc + FREE_MARGIN):
-                            edge = True     # half under the edge: it would tip the floor
-                    if edge or len(under) < need:
-                        continue
-                    feet = [p for c in under for p in geometry.transform(column_spec(c).footprint(8), *points[c], 0)]
-                    margin = geometry.support_margin(feet, x, y)
-                    if margin < FLOOR_MARGIN:
-                        continue
-                    score = margin - 0.1 * math.hypot(dx, dy)
-                    if score > best_score:
-                        best, best_score = FloorSpot(x, y, float(yaw), frozenset(under)), score
-        return best
+        spots = reading.floor_spots(self.villa, self.frame, level, need, state.ruleset.floors_inside_base)
+        if not spots:
+            return None
+        own = set(state.colours[self.me]) if self.me < len(state.colours) else set()
+
+        def worth(spot: reading.FloorSpot) -> float:
+            mine = sum(COLUMNS_BY_ID[c].colour in own for c in spot.supports)
+            return min(spot.margin, 4.0) + 0.15 * len(spot.supports) - (0.3 * mine if self.profile.seal else 0.0)
+        spot = max(spots, key=lambda s: (worth(s), -s.x, -s.y, -s.yaw))
+        return Plan(floor=(spot.x, spot.y, spot.yaw),
+                    why=f"on {len(spot.supports)} columns, {spot.margin:.1f} cm inside them")
+
+    def lay_floor(self) -> Plan:
+        plan = self._floor_plan()
+        return plan if plan is not None else Plan(action=rules.GiveUpFloor(), why="the floor finds no footing")
+
+    # --- the penalty pull after a failed objection ---
+
+    def penalty(self) -> Plan:
+        state = self.state
+        columns = eligibility.objector_columns_in_villa(state)
+        options = self.weigh(columns, taking_out=True)
+        if options and options[0].safe():
+            return options[0].plan
+        if ForgoPenalty is not None:
+            return Plan(action=ForgoPenalty(), why="no column of the objector's comes out safely")
+        return options[0].plan
+
+    # --- weighing pulls ---
+
+    def weigh(self, columns: list[str], firm: float = SAFE_FIRM, proof: bool = False,
+              taking_out: bool = False) -> list[Option]:
+        """The pulls of `columns`, best first: all weighed by statics, the most promising tried on copies."""
+        frame, top = self.frame, self.state.top_level
+        present = [c for c in columns if c in frame.pieces]
+        if not present:
+            return [Option(Plan(column=c, why="a column it cannot see"), FELL, -math.inf, math.inf, 0.0)
+                    for c in sorted(columns)[:1]]
+        landing = {}
+        prior = {}
+        for c in present:
+            spots = [] if taking_out else reading.landings(self.villa, c, top, frame)
+            landing[c] = spots[0] if spots else None
+            added = None if landing[c] is None else reading.Piece(c, frame.pieces[c].mass, *landing[c], top)
+            free = frame.carried_by(c) is None
+            prior[c] = min(frame.weakest(without=c, added=added), 4.0) + (0.5 if free else 0.0) \
+                + 0.3 * self._gain(c, proof, taking_out)
+        ranked = sorted(present, key=lambda c: (-prior[c], c))
+        shortlist = ranked[:max(1, self.profile.shortlist)]
+        options: list[Option] = []
+        for rank, c in enumerate(shortlist):
+            ways = reading.ways_out(self.villa, c, frame)
+            if not ways:
+                continue
+            tries = ways[:self.profile.ways if rank == 0 else 1]
+            for way in tries:
+                steadies = [True] if frame.carried_by(c) is not None else [False]
+                if self.profile.unsteady and frame.carried_by(c) is not None and rank == 0:
+                    steadies.append(False)
+                for steady in steadies:
+                    options.append(self._try(c, way, steady, landing[c], proof, taking_out))
+        if not options:   # no clear way out for any: the least bad straight pull
+            c = ranked[0]
+            options.append(Option(self._plan(c, None, True, landing[c]), FELL, -math.inf, math.inf, 0.0))
+        options.sort(key=lambda o: (-o.score, o.plan.column, o.plan.steady))
+        return options
+
+    def _try(self, column: str, way: reading.WayOut, steady: bool, landing, proof: bool,
+             taking_out: bool) -> Option:
+        speed = self.profile.speed
+        if way.direction is None:   # it stands free: lifted straight up, it moves nothing else
+            outcome = trials.Outcome(False, True, 0.0, 0.0, self.frame.weakest(without=column), 0)
+        else:
+            outcome = trials.try_pull(self.snapshot, column, way.direction, steady, speed, way.distance)
+        plan = self._plan(column, way, steady, landing, outcome)
+        if outcome.fell or not outcome.free:
+            return Option(plan, FELL, -math.inf, outcome.shift, 0.0)
+        firm = outcome.firm
+        if landing is not None:
+            added = reading.Piece(column, self.frame.pieces[column].mass, *landing, self.state.top_level)
+            firm = min(firm, self.frame.weakest(without=column, added=added))
+        safety = min(firm, 3.0) - 4.0 * outcome.shift
+        return Option(plan, safety, firm, outcome.shift, self._gain(column, proof, taking_out))
+
+    def _plan(self, column: str, way, steady: bool, landing, outcome: trials.Outcome | None = None) -> Plan:
+        """The pull as the hand will make it: a shaky hand turns the way and changes the speed."""
+        direction = None if way is None else way.direction
+        distance = 0.0 if way is None else way.distance
+        speed = self.profile.speed
+        if direction is not None and self.profile.shake_deg:
+            a = math.atan2(direction[1], direction[0]) + math.radians(self.rng.gauss(0.0, self.profile.shake_deg))
+            direction = (math.cos(a), math.sin(a))
+            speed *= 1.0 + self.rng.uniform(-self.profile.shake_speed, self.profile.shake_speed)
+        if way is None and self.frame.carried_by(column) is not None:
+            direction = _outward(self.frame.pieces[column].x, self.frame.pieces[column].y)
+            distance = 12.0
+        return Plan(column=column, direction=direction, distance=distance, speed=speed, steady=steady,
+                    landing=landing, predicted_shift=outcome.shift_free if outcome else 0.0,
+                    forecast=outcome.forecast if outcome else (), why=f"pulls {column}")
+
+    def _gain(self, column: str, proof: bool, taking_out: bool) -> float:
+        """What the pull brings besides safety: points on the top floor and the seal."""
+        state = self.state
+        piece = COLUMNS_BY_ID[column]
+        if state.ruleset.family:
+            if state.ruleset.scoring is rules.Scoring.TOURNAMENT and state.top_level >= GREEN and not taking_out:
+                return 0.3 * piece.points
+            return 0.0
+        if proof or piece.colour is state.neutral:
+            return 0.0
+        holder = state.seal.holder
+        if taking_out:
+            objector = state.turn.objector
+            on_top = state.levels.get(column) == state.top_level
+            return 0.4 * piece.points if on_top and objector == holder else 0.0
+        if state.top_level < GREEN:
+            return 0.0
+        if not self.profile.seal:
+            return 0.1 * piece.points
+        mine = state.points(self.me) + piece.points
+        if state.seal.level != state.top_level:
+            return 2.0 if holder != self.me else 1.0        # the first own column on a new floor takes it
+        if holder == self.me:
+            return 0.2 * piece.points
+        if holder is not None and mine > state.points(holder):
+            return 2.5                                     # the seal comes back
+        return 0.1 * piece.points
 
 
-# --- reading the villa ---------------------------------------------------------
-
-def _to_world(lx: float, ly: float, ox: float, oy: float, yaw_deg: float) -> tuple[float, float]:
-    a = math.radians(yaw_deg)
-    return ox + lx * math.cos(a) - ly * math.sin(a), oy + lx * math.sin(a) + ly * math.cos(a)
-
-
-def _level_of(villa, column: str) -> int | None:
-    where = survey.standing(villa, column)
-    return where.level if where else None
-
-
-def stands_free(villa, column: str) -> bool:
-    """No floor above it reaches over it: it can be lifted straight up."""
-    level = _level_of(villa, column)
-    if level is None:
-        return False
-    np = villa.nodes[column]
-    return not under_a_floor(villa, column, np.getX(), np.getY(), level)
-
-
-def pull_plan(villa, column: str) -> PullPlan | None:
-    """The shortest straight way out from under the floors that passes clear of every other column
-    on its level; None when every way is blocked."""
-    level = _level_of(villa, column)
-    if level is None:
-        return None
-    np = villa.nodes[column]
-    x0, y0 = np.getX(), np.getY()
-    if not under_a_floor(villa, column, x0, y0, level):
-        return PullPlan(column, None, 0.0)
-    r = column_spec(column).radius
-    others = [(villa.nodes[c].getX(), villa.nodes[c].getY(), column_spec(c).radius) for c in villa.columns
-              if c != column and c not in villa.in_hand and _level_of(villa, c) == level]
-    best = None
-    for k in range(48):
-        a = 2 * math.pi * k / 48
-        dx, dy = math.cos(a), math.sin(a)
-        distance = None
-        for step in range(1, 81):
-            d = step * 0.25
-            if not under_a_floor(villa, column, x0 + dx * d, y0 + dy * d, level):
-                distance = d + 0.5
-                break
-        if distance is None:
-            continue
-        end = (x0 + dx * distance, y0 + dy * distance)
-        # a neighbour already nearer than the gap is passed if the way leads away from it
-        if any(geometry.segment_distance(ox, oy, (x0, y0), end)
-               < min(r + orr + PATH_GAP, math.hypot(ox - x0, oy - y0) - 1e-6) for ox, oy, orr in others):
-            continue
-        if best is None or distance < best.distance:
-            best = PullPlan(column, (dx, dy), distance)
-    return best
-
-
-def steadiness_without(villa, column: str) -> float:
-    """How far inside its remaining supports the load on the floor over `column` would lie
-    without it (cm; negative: that floor would tip)."""
-    carried = [lv for lv in villa.floor_levels if survey.carries(villa, column, lv)]
-    if not carried:
-        return math.inf
-    level = carried[0]
-    mass = sx = sy = 0.0
-    for piece, np in villa.nodes.items():
-        if piece in ("table", "base") or piece in villa.in_hand:
-            continue
-        above = int(piece[6:]) >= level if piece.startswith("floor-") else (_level_of(villa, piece) or 0) >= level
-        if above:
-            m = np.node().getMass()
-            mass, sx, sy = mass + m, sx + m * np.getX(), sy + m * np.getY()
-    supports = [c for c in villa.columns if c != column and c not in villa.in_hand
-                and survey.carries(villa, c, level)]
-    feet = [p for c in supports
-            for p in geometry.transform(column_spec(c).footprint(8), villa.nodes[c].getX(), villa.nodes[c].getY(), 0)]
-    if not feet or mass == 0:
-        return -math.inf
-    return geometry.support_margin(feet, sx / mass, sy / mass)
+def _outward(x: float, y: float) -> tuple[float, float]:
+    length = math.hypot(x, y) or 1.0
+    return x / length, y / length

@@ -2,8 +2,11 @@
 the mouse, driven through the match.
 
 Each move is a generator: the seat calls `next()` on it once per frame (before the villa steps)
-until it is done. A move ends when what it did has been judged (the hand is empty again),
-the villa fell, or it gave up.
+until it is done. A pull aims exactly as the trial on the copy did (`trials.aim_point`), so the live
+villa sees the pull that was tried. The hand feels as it pulls: when the floors move much more than
+the trial foresaw, or the column will not come free, it gives the column up, as a careful person
+does. A move ends when what it did has been judged (the hand is empty again), the villa fell, or it
+gave up; nothing is tried for ever.
 """
 
 from __future__ import annotations
@@ -15,68 +18,115 @@ from typing import Iterator
 from panda3d.core import Point3
 
 from villa import rules
-from villa.match.computer.brain import ComputerPlayer, pull_plan
-from villa.match.table import FRAME, Match
+from villa.match.computer import reading, trials
+from villa.match.computer.plans import Plan
+from villa.match.table import Match
 from villa.physics.pulling import Pull
 from villa.rules.state import Step
 
 log = logging.getLogger(__name__)
 
-PULL_SPEED = 3.0             # cm/s outward
-PULL_FRAMES = 900            # 15 s of pulling before the column is given up
 CARRY_FRAMES = 360           # to carry a free column over its spot
 SET_DOWN_FRAMES = 1200       # for it to come down and be judged
 LAY_FRAMES = 240             # to carry the floor over its place
 LOWER_FRAMES = 1500          # for the floor to come down and be judged
 SET_DOWN_TRIES = 4
+FEEL_SHIFT = 0.5             # cm the floors may move beyond what the trial foresaw before the hand lets go
+STUCK_S = 20.0               # s a column may resist (no abort in the family edition) before it is left
 
 Move = Iterator[None]
 
 
-def _outward(pos) -> tuple[float, float]:
-    length = math.hypot(pos.x, pos.y) or 1.0
-    return pos.x / length, pos.y / length
+class Watch:
+    """What the live villa did during the pulls, against the trials' forecasts (for measuring how well
+    a copy predicts the live villa): per pull, the floors' shift foreseen and seen, and how far the
+    floors stood from where the trial left them the moment the column came free (cm)."""
+
+    def __init__(self) -> None:
+        self.seen: list[tuple[float, float, float]] = []
+
+    def add(self, plan: Plan, floors: dict, shift: float) -> None:
+        miss = 0.0
+        for name, x, y, z in plan.forecast:
+            if name in floors:
+                sx, sy, sz = floors[name]
+                miss = max(miss, math.sqrt((sx - x) ** 2 + (sy - y) ** 2 + (sz - z) ** 2))
+        self.seen.append((plan.predicted_shift, shift, miss))
 
 
-def _draw_out(match: Match, column: str) -> Iterator[None]:
-    """Take the column and draw it out from under its floor; done when it is free (or not)."""
-    plan = pull_plan(match.villa, column)
-    loaded = plan is None or plan.direction is not None
-    refusal = match.take(column, steady=loaded)
+def pull(match: Match, plan: Plan, watch: Watch | None = None) -> Move:
+    """Take the column, draw it out the planned way; then set it on the top floor, or (a penalty) let
+    the match take it out of the game. A token pull is given up at once."""
+    refusal = match.take(plan.column, steady=plan.steady)
     if refusal is not None:
-        log.info("%s could not be taken: %s", column, refusal)
+        log.info("%s could not be taken: %s", plan.column, refusal)
         return
-    pull = match.hand
-    if pull.state != "pulling":
+    hand = match.hand
+    if not isinstance(hand, Pull):
         return
-    start = match.villa.nodes[column].getPos()
-    dx, dy = plan.direction if plan is not None else _outward(start)
-    for i in range(PULL_FRAMES):
-        pull.aim(start + Point3(dx, dy, 0) * (1.0 + i * PULL_SPEED * FRAME))
-        yield
-        if pull.state != "pulling" or match.collapsed:
-            return
+    if plan.give_up and match.state.turn.step is Step.IN_HAND:
+        match.give_up()   # a token: the villa stays as it is
+        return
+    villa = match.villa
+    before = trials.floor_poses(villa)
+    held = hand.steadied
+    start = villa.nodes[plan.column].getPos()
+    family = not match.state.ruleset.abort_allowed
+    if plan.direction is not None and hand.state == "pulling":
+        limit = trials.pull_frames(plan.distance, plan.speed)
+        frames = int(STUCK_S / trials.FRAME) if family else limit
+        for i in range(frames):
+            way = plan.direction if i < limit else _another_way(plan.direction, i // limit)
+            hand.aim(trials.aim_point(start, way, plan.speed, i if i < limit else i % limit))
+            yield
+            if hand.state != "pulling" or match.collapsed:
+                break
+            shift = trials.shift_since(villa, before, held)
+            if shift > plan.predicted_shift + FEEL_SHIFT and not family and match.state.turn.step is Step.IN_HAND:
+                log.info("%s drags the floor %.1f cm: the hand lets go", plan.column, shift)
+                match.give_up()
+                return
+        if watch is not None and not match.collapsed and hand.state == "carrying" and plan.forecast:
+            watch.add(plan, trials.floor_poses(villa), trials.shift_since(villa, before, held))
+    if match.collapsed:
+        return
+    if hand.state == "pulling":
+        log.info("%s would not come free: it is given up", plan.column)
+        match.give_up()
+        return
+    if match.state.turn.step is Step.TAKE_OUT or hand.state == "taken out":
+        for _ in range(SET_DOWN_FRAMES):
+            if match.hand is not hand or match.collapsed:
+                return
+            yield
+        return
+    yield from set_down(match, hand, plan.landing)
 
 
-def build(match: Match, brain: ComputerPlayer, column: str) -> Move:
-    """Take `column`, draw it out, carry it over a spot on the top floor and set it down."""
-    yield from _draw_out(match, column)
+def _another_way(direction: tuple[float, float], turn: int) -> tuple[float, float]:
+    """A stuck column (the family edition knows no giving up) is drawn another way each time."""
+    a = math.atan2(direction[1], direction[0]) + math.radians(50.0 * (turn if turn % 2 else -turn))
+    return math.cos(a), math.sin(a)
+
+
+def set_down(match: Match, hand: Pull, landing: tuple[float, float] | None) -> Move:
+    """Carry the free column over its spot on the top floor and set it down; other spots if refused."""
+    tried: list[tuple[float, float]] = []
     for _ in range(SET_DOWN_TRIES):
-        pull = match.hand
-        if match.collapsed or not isinstance(pull, Pull):
+        if match.collapsed or match.hand is not hand:
             return
-        if pull.state != "carrying":
-            log.info("%s would not come free: the build is given up", column)
-            match.give_up()
-            return
-        spot = brain.landing(match.villa, column, match.state.top_level, match.state)
-        if spot is None:
-            log.info("there is no room for %s on the top floor: the build is given up", column)
-            match.give_up()
-            return
-        x, y = spot
-        node = match.villa.nodes[column]
-        pull.aim(Point3(x, y, 0))
+        if hand.state != "carrying":
+            break
+        if landing is None:
+            spots = reading.landings(match.villa, hand.column, match.state.top_level,
+                                     reading.Frame(match.villa), avoid=tuple(tried))
+            landing = spots[0] if spots else None
+        if landing is None:
+            break
+        x, y = landing
+        tried.append(landing)
+        node = match.villa.nodes[hand.column]
+        hand.aim(Point3(x, y, 0))
         for _ in range(CARRY_FRAMES):
             if math.hypot(node.getX() - x, node.getY() - y) < 0.05 or match.collapsed:
                 break
@@ -84,41 +134,32 @@ def build(match: Match, brain: ComputerPlayer, column: str) -> Move:
         if match.collapsed:
             return
         refusal = match.set_down()
+        landing = None
         if refusal is not None:
-            log.info("%s may not be set down there: %s", column, refusal)
+            log.info("%s may not be set down there: %s", hand.column, refusal)
             continue
         for _ in range(SET_DOWN_FRAMES):
             yield
-            if match.hand is not pull:
+            if match.hand is not hand or match.collapsed:
                 break
-    if match.state.turn.step is Step.IN_HAND and isinstance(match.hand, Pull) and not match.collapsed:
+        if match.hand is not hand:
+            return
+    if match.state.turn.step is Step.IN_HAND and match.hand is hand and not match.collapsed:
+        log.info("no spot takes %s: it is given up", hand.column)
         match.give_up()
 
 
-def take_out(match: Match, column: str) -> Move:
-    """A failed objection's penalty: draw one of the objector's columns out of the villa."""
-    yield from _draw_out(match, column)
-    pull = match.hand
-    if isinstance(pull, Pull) and pull.state == "pulling" and not match.collapsed:
-        match.give_up()   # it would not come free: another may be tried
-        return
-    for _ in range(SET_DOWN_FRAMES):
-        if match.hand is not pull or match.collapsed:
-            return
-        yield
-
-
-def lay_floor(match: Match, brain: ComputerPlayer) -> Move:
-    """Carry the next floor over the place the brain chose, turn it, lower it onto its columns."""
-    spot = brain.floor_spot(match.villa, match.state)
-    if spot is None or match.start_laying() is not None:
+def lay_floor(match: Match, plan: Plan) -> Move:
+    """Carry the next floor over its planned place, turn it, lower it onto its columns."""
+    x, y, yaw = plan.floor
+    if match.start_laying() is not None:
         match.give_up()
         return
     lay = match.hand
-    lay.aim(Point3(spot.x, spot.y, 0))
-    lay.turn(spot.yaw)
+    lay.aim(Point3(x, y, 0))
+    lay.turn(yaw)
     for _ in range(LAY_FRAMES):
-        if abs(lay.x - spot.x) < 1e-6 and abs(lay.y - spot.y) < 1e-6 and abs(lay.yaw - lay.aim_yaw) < 1e-6:
+        if abs(lay.x - x) < 1e-6 and abs(lay.y - y) < 1e-6 and abs(lay.yaw - lay.aim_yaw) < 1e-6:
             break
         yield
     if match.lower_floor() is not None:

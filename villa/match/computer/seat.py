@@ -1,20 +1,26 @@
-"""A computer player at the table: it answers when asked, rolls the seal, and moves with its hand.
+"""A computer player at the table: it rolls the seal, answers when asked, and moves with its hand.
 
     seat_computers(match)                  # every seat the setup gives to a computer
     seat_computers(match, everyone=True)   # headless: computers take every seat
+    seat_computers(match, aside=True)      # the window: thinking in a worker process
 
-The seat is a driver of the match: before every frame it looks whether it must act, decides,
-and moves its hand one frame further. It decides from the seed, the rules' state and the
-villa alone, so the same game goes on the same way wherever it is played.
+The seat is a driver of the match. Before every frame it looks whether it must act; if so it sends
+the rules' state and the villa's snapshot to its thinker and holds the frames (no simulated time
+passes) until the plan is back; then its hand carries the plan out one frame at a time. It decides
+from the seed, the rules' state and the villa alone, so the same game goes on the same way wherever
+it is played and however long the thinking took.
 """
 
 from __future__ import annotations
 
 import logging
+import time
+from concurrent.futures import Future
 
 from villa import rules
 from villa.match.computer import hands
-from villa.match.computer.brain import ComputerPlayer
+from villa.match.computer.plans import Plan, Request
+from villa.match.computer.worker import thinker_for
 from villa.match.setup import Strength
 from villa.match.table import Match
 from villa.rules.state import Step
@@ -23,11 +29,17 @@ log = logging.getLogger(__name__)
 
 
 class ComputerSeat:
-    def __init__(self, match: Match, player: int, strength: Strength = Strength.MEDIUM) -> None:
-        self.match, self.player, self.strength = match, player, strength
-        self.brain = ComputerPlayer(match.setup.seed * 8 + player)
+    def __init__(self, match: Match, player: int, strength: Strength = Strength.MEDIUM, aside: bool = False,
+                 watch: hands.Watch | None = None) -> None:
+        self.match, self.player, self.strength = match, player, Strength(strength)
+        self.seed = match.setup.seed * 8 + player
+        self.thinker = thinker_for(aside)
+        self.watch = watch
         self.move: hands.Move | None = None
-        self.doing: str | None = None       # what its hand does now, for the status line
+        self.doing: str | None = None       # what it does now, for the status line: "thinking", "pull", "lay"
+        self.plans: list[Plan] = []          # every plan it made, in order (for measuring and tests)
+        self.thinking: list[tuple[float, float]] = []   # per decision: wall and CPU seconds (measuring only)
+        self._pending: tuple[tuple, Future, float, float] | None = None
 
     def before_frame(self) -> bool:
         if self.move is not None:
@@ -44,49 +56,72 @@ class ComputerSeat:
             if state.turn.actor == self.player:
                 match.roll()
             return True
-        if match.actor == self.player:
-            self._act(state)
+        if match.actor != self.player:
+            self._pending = None
+            return True
+        if state.turn.step is Step.IN_HAND:   # taken up again mid-build: the column goes back
+            match.give_up()
+            return True
+        return self._think_and_act(state)
+
+    def _think_and_act(self, state: rules.GameState) -> bool:
+        key = (len(state.log), state.turn)
+        if self._pending is None or self._pending[0] != key:
+            request = Request(rules.state_to_json(state), self.match.villa.snapshot(), self.player,
+                              self.strength.value, self.seed)
+            wall, cpu = time.perf_counter(), time.process_time()
+            self._pending = (key, self.thinker.submit(request), wall, cpu)
+        _, future, wall, cpu = self._pending
+        if not future.done():
+            self.doing = "thinking"
+            return False    # hold the frame: no time passes while it thinks
+        self._pending = None
+        self.thinking.append((time.perf_counter() - wall, time.process_time() - cpu))
+        try:
+            plan = future.result()
+        except Exception:   # a broken worker: think here instead of stalling the game
+            log.exception("the worker could not think; thinking in this process")
+            plan = thinker_for(False).submit(Request(rules.state_to_json(state), self.match.villa.snapshot(),
+                                                     self.player, self.strength.value, self.seed)).result()
+        self.plans.append(plan)
+        self._carry_out(plan)
         return True
 
-    def _act(self, state: rules.GameState) -> None:
+    def _carry_out(self, plan: Plan) -> None:
         match = self.match
-        step = state.turn.step
-        if step is Step.LAY_FLOOR:
-            self._start(hands.lay_floor(match, self.brain), "lay")
-        elif step is Step.TAKE_OUT:
-            column = self.brain.column_to_take_out(state, match.villa)
-            self._start(hands.take_out(match, column), "take out")
-        elif step is Step.IN_HAND:
-            match.give_up()
-        else:
-            action = self.brain.choose(state, match.villa)
-            if isinstance(action, rules.TakeColumn):
-                self._start(hands.build(match, self.brain, action.column), "pull")
-            elif action is not None:
-                refusal = match.act(action)
-                if refusal is not None:
-                    raise RuntimeError(f"the computer player chose {action}, which the referee refused: {refusal}")
+        if plan.pulls:
+            self._start(hands.pull(match, plan, self.watch), "pull")
+        elif plan.lays:
+            self._start(hands.lay_floor(match, plan), "lay")
+        elif plan.action is not None:
+            refusal = match.act(plan.action)
+            if refusal is not None:
+                raise RuntimeError(f"the computer player chose {plan.action}, which the referee refused: {refusal}")
+        self.doing = self.doing if self.move is not None else None
 
     def _start(self, move: hands.Move, doing: str) -> None:
         self.move, self.doing = move, doing
         self.before_frame()
 
 
-def seat_computers(match: Match, everyone: bool = False, strength: Strength = Strength.MEDIUM) -> list[ComputerSeat]:
+def seat_computers(match: Match, everyone: bool = False, strength: Strength = Strength.MEDIUM,
+                   aside: bool = False) -> list[ComputerSeat]:
     """Computer players for the seats the setup gives them (or, `everyone`, for every seat: a seat of a
-    person gets one of `strength`)."""
+    person gets one of `strength`). `aside`: they think in a worker process (the window)."""
     seats = []
     for player, seat in enumerate(match.setup.seats):
         if seat.is_computer or everyone:
-            computer = ComputerSeat(match, player, seat.computer or strength)
+            computer = ComputerSeat(match, player, seat.computer or strength, aside)
             match.add_driver(computer)
             seats.append(computer)
     return seats
 
 
-def reseat_computers(match: Match) -> list[ComputerSeat]:
+def reseat_computers(match: Match, aside: bool | None = None) -> list[ComputerSeat]:
     """After seats changed hands: computer players exactly for the seats the setup now gives them."""
+    was_aside = False
     for driver in match.drivers:
         if isinstance(driver, ComputerSeat):
+            was_aside |= not isinstance(driver.thinker, type(thinker_for(False)))
             match.remove_driver(driver)
-    return seat_computers(match)
+    return seat_computers(match, aside=was_aside if aside is None else aside)

@@ -1,0 +1,136 @@
+"""The computer players' strategic calls on positions from the rulebooks, built as villas set up higher:
+it leaves the three columns under a freshly laid floor alone while it has another choice, objects only
+when it can prove it, takes the seal back when a column brings it more points than the holder, and
+gives a failed penalty pull no column whose removal would bring the villa down."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import pytest
+
+from villa import rules
+from villa.match import Match, MatchSetup, Seat, Strength
+from villa.match.computer import brain
+from villa.match.computer.plans import Request
+from villa.physics import layouts
+from villa.physics.dimensions import ColumnSpot, FloorSpot, Layout
+from villa.rules.setup import pick_order, seeded_deal
+
+SEED = 5
+GREEN_AT = (-3.0, 0.0)
+SUPPORT_ANGLES = (90, 210, 330)
+
+
+def _base_ring() -> list[ColumnSpot]:
+    """Eight columns on the base plate carry the blue floor (the crescent's bite left open)."""
+    ids = [f"{c}-{k}" for c in ("blue", "red", "yellow", "green") for k in ("hex", "thin-3")]
+    return [ColumnSpot(cid, 0, 6.0 * math.cos(math.radians(a)), 6.0 * math.sin(math.radians(a)))
+            for cid, a in zip(ids, (0, 40, 135, 175, 215, 255, 295, 330))]
+
+
+def _green_on(supports: list[str]) -> list[ColumnSpot]:
+    """The green floor's three columns on the blue floor."""
+    return [ColumnSpot(cid, 1, GREEN_AT[0] + 3.5 * math.cos(math.radians(a)), GREEN_AT[1] + 3.5 * math.sin(math.radians(a)))
+            for cid, a in zip(supports, SUPPORT_ANGLES)]
+
+
+FREE_ON_BLUE = ((10.0, 0.0), (9.2, 3.0), (9.2, -3.0))   # on the blue floor, clear of the green one
+
+
+def _villa(extra: list[ColumnSpot]) -> Layout:
+    layout = Layout("test", tuple(_base_ring() + extra), (FloorSpot(1, 0.0, 0.0), FloorSpot(2, *GREEN_AT)))
+    assert layouts.problems(layout) == []
+    return layout
+
+
+def _dealt(players: int) -> tuple[tuple[rules.Colour, ...], ...]:
+    names = tuple(f"P{i}" for i in range(players))
+    deal = seeded_deal(rules.GameSetup(rules.PUBLISHER, names), SEED)
+    colours: list[list[rules.Colour]] = [[] for _ in names]
+    for seat, colour in zip(pick_order(rules.GameSetup(rules.PUBLISHER, names)), deal):
+        colours[seat].append(colour)
+    return tuple(tuple(c) for c in colours)
+
+
+def _match(layout: Layout, players: int) -> Match:
+    seats = tuple(Seat(f"Computer {i}", Strength.HARD) for i in range(players))
+    match = Match(MatchSetup(seats, layout, seed=SEED))
+    assert match.villa.collapse is None and match.state.turn.step is rules.Step.START
+    return match
+
+
+def _decide(match: Match, state: rules.GameState, strength: str = "hard") -> brain.Plan:
+    player = rules.whose_move(state)
+    return brain.think(Request(rules.state_to_json(state), match.villa.snapshot(), player, strength, 3))
+
+
+def test_it_leaves_the_three_columns_under_a_fresh_floor_alone_when_it_has_another_choice():
+    colours = _dealt(4)
+    mover = pick_order(rules.GameSetup(rules.PUBLISHER, ("a", "b", "c", "d")))[-1]
+    own = colours[mover][0].value
+    others = [c.value for c in rules.Colour if c.value != own]
+    supports = [f"{own}-thin-1", f"{others[0]}-thin-1", f"{others[1]}-thin-1"]
+    free = [ColumnSpot(f"{own}-thin-2", 1, *FREE_ON_BLUE[0])]
+    match = _match(_villa(_green_on(supports) + free), 4)
+    assert match.actor == mover
+    for strength in ("medium", "hard"):
+        plan = _decide(match, match.state, strength)
+        assert plan.column == f"{own}-thin-2", (strength, plan)
+
+
+def test_it_objects_only_when_it_can_prove_it():
+    colours = _dealt(4)
+    proposer = pick_order(rules.GameSetup(rules.PUBLISHER, ("a", "b", "c", "d")))[-1]
+    own = colours[proposer][0].value
+    others = [c.value for c in rules.Colour if c.value != own]
+    supports = [f"{own}-thin-1", f"{others[0]}-thin-1", f"{others[1]}-thin-1"]
+    on_green = [ColumnSpot(f"{c}-thin-2", 2, GREEN_AT[0] + x, y) for c, (x, y) in
+                zip(others, ((3.0, 0.0), (-2.0, 3.0), (-2.0, -3.0)))]
+    # the proposer's own hexagonal and thin columns on the base plate carry the blue floor: out of them
+    ring = [s for s in _base_ring() if not s.column.startswith(own)]
+
+    def asked(extra: list[ColumnSpot]) -> tuple[Match, rules.GameState]:
+        layout = Layout("test", tuple(ring + _green_on(supports) + on_green + extra),
+                        (FloorSpot(1, 0.0, 0.0), FloorSpot(2, *GREEN_AT)))
+        match = _match(layout, 4)
+        state = rules.apply(match.state, rules.ProposeFloor())
+        assert state.turn.step is rules.Step.ASK and state.turn.role is rules.Role.PROOF
+        return match, state
+
+    match, state = asked([])   # only a column under the fresh floor to prove it with: that would tip it
+    for strength in ("easy", "medium", "hard"):
+        assert _decide(match, state, strength).action == rules.Decline(), strength
+    match, state = asked([ColumnSpot(f"{own}-thin-3", 1, *FREE_ON_BLUE[0])])   # one stands free
+    asked_player = state.turn.actor
+    if (proposer + 1) % 4 == asked_player:   # the next player wants the floor: it sets the first column on it
+        state = rules.apply(state, rules.Decline())
+    for strength in ("easy", "medium", "hard"):
+        assert _decide(match, state, strength).action == rules.Object(), strength
+
+
+def test_hard_takes_the_seal_back_when_a_column_brings_it_more_points_than_the_holder():
+    colours = _dealt(4)
+    mover = pick_order(rules.GameSetup(rules.PUBLISHER, ("a", "b", "c", "d")))[-1]
+    own = colours[mover][0].value
+    holder = (mover + 1) % 4
+    theirs = colours[holder][0].value
+    rest = [c.value for c in rules.Colour if c.value not in (own, theirs)]
+    supports = [f"{rest[0]}-thin-1", f"{rest[1]}-thin-1", f"{rest[0]}-thin-2"]
+    on_green = [ColumnSpot(f"{theirs}-thick", 2, GREEN_AT[0] + 3.5, 0.0),
+                ColumnSpot(f"{own}-thin-1", 2, GREEN_AT[0] - 2.5, 2.5)]
+    free = [ColumnSpot(f"{own}-thick", 1, *FREE_ON_BLUE[0]), ColumnSpot(f"{own}-thin-2", 1, *FREE_ON_BLUE[1])]
+    match = _match(_villa(_green_on(supports) + on_green + free), 4)
+    state = replace(match.state, seal=rules.Seal(holder, None, 2))
+    assert state.points(mover) == 1 and state.points(holder) == 3
+    plan = _decide(match, state, "hard")
+    assert plan.column == f"{own}-thick", plan   # 1 + 3 > 3: the seal comes back
+
+
+@pytest.mark.parametrize("strength", ["easy", "medium", "hard"])
+def test_the_same_request_gives_the_same_plan(strength):
+    match = _match(_villa(_green_on(["blue-thin-1", "red-thin-1", "yellow-thin-1"])
+                          + [ColumnSpot("green-thin-1", 1, *FREE_ON_BLUE[0])]), 4)
+    plans = {_decide(match, match.state, strength) for _ in range(2)}
+    assert len(plans) == 1
