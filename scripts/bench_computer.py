@@ -1,0 +1,187 @@
+#!/usr/bin/env python3
+"""How well the computer players play, and how long they think: computer-only games, headless.
+
+    .venv/bin/python scripts/bench_computer.py --json                 # 120 games, one JSON line
+    .venv/bin/python scripts/bench_computer.py --json --games 24 --jobs 3 --keep games.jsonl
+    .venv/bin/python scripts/bench_computer.py --json --summarize games.jsonl
+
+The games go round five kinds: Hard at all four seats (how high the villa gets, how often a Master
+Builder is found), two players Hard against Easy, Medium against Easy and Hard against Medium
+(seats swapped every other game), and three- and four-player games of mixed strengths under every
+rule set of the menu (legality). Every layout preset and random layouts come round. Each game's
+figures are written as one line to `--keep` as soon as it ends, so a long run can be summed up
+from what it finished.
+
+Figures: `illegal_actions` (actions and facts the referee refused), thinking per decision in wall
+and CPU seconds (Hard), floors reached and Master Builders in Hard's four-player games, win rates
+of the head-to-head games, and how well the trials on copies of the villa foresaw the live pulls
+(`copy_miss_*`: how far the floors stood from where the copy left them the moment the column came
+free, cm).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from villa import rules  # noqa: E402
+from villa.match import LAYOUT_NAMES, Match, MatchSetup, Refused, Seat, Strength, layout_named  # noqa: E402
+from villa.match.computer import hands, seat_computers  # noqa: E402
+
+KINDS = ("hard4", "hard_vs_easy", "medium_vs_easy", "hard_vs_medium", "mixed")
+HEAD_TO_HEAD = {"hard_vs_easy": (Strength.HARD, Strength.EASY), "medium_vs_easy": (Strength.MEDIUM, Strength.EASY),
+                "hard_vs_medium": (Strength.HARD, Strength.MEDIUM)}
+MAX_FRAMES = 60 * 60 * 40      # 40 minutes of simulated time: a game that long has stalled
+
+
+def game_setup(number: int, first_seed: int) -> tuple[str, MatchSetup, tuple[Strength, ...]]:
+    kind = KINDS[number % len(KINDS)]
+    seed = first_seed + number
+    layout = layout_named(LAYOUT_NAMES[(number // len(KINDS)) % len(LAYOUT_NAMES)], seed)
+    ruleset = rules.PUBLISHER
+    if kind == "hard4":
+        strengths = (Strength.HARD,) * 4
+    elif kind in HEAD_TO_HEAD:
+        first, second = HEAD_TO_HEAD[kind]
+        strengths = (first, second) if (number // len(KINDS)) % 2 == 0 else (second, first)
+    else:
+        names = sorted(rules.RULE_SETS)
+        ruleset = rules.RULE_SETS[names[(number // len(KINDS)) % len(names)]]
+        players = 3 + (number // len(KINDS)) % 2
+        strengths = tuple((Strength.EASY, Strength.MEDIUM, Strength.HARD)[(seed + i) % 3] for i in range(players))
+    seats = tuple(Seat(f"Computer {i + 1} ({s.value})", s) for i, s in enumerate(strengths))
+    return kind, MatchSetup(seats, layout, ruleset, seed), strengths
+
+
+def play(number: int, first_seed: int = 1) -> dict:
+    kind, setup, strengths = game_setup(number, first_seed)
+    started, cpu = time.time(), time.process_time()
+    match = Match(setup)
+    refused: list = []
+    match.events.subscribe(Refused, lambda e: refused.append(f"{type(e.action).__name__}: {e.error}"))
+    watch = hands.Watch()
+    seats = seat_computers(match)
+    for seat in seats:
+        seat.watch = watch
+    top = match.state.top_level
+    frames = 0
+    error = None
+    try:
+        while not (match.over and match.turns[-1].actions == len(match.state.log)) and frames < MAX_FRAMES:
+            match.frame()
+            frames += 1
+            top = max(top, match.state.top_level)
+    except RuntimeError as failure:   # a seat's action the referee refused
+        error = str(failure)
+        refused.append(error)
+    state = match.state
+    result = state.result
+    winner = None if result is None else result.winner
+    return {
+        "game": number, "kind": kind, "seed": setup.seed, "layout": setup.layout.name, "rules": setup.ruleset.name,
+        "strengths": [s.value for s in strengths], "players": len(strengths),
+        "over": state.over, "ending": None if result is None else result.ending,
+        "winner": winner, "winner_strength": None if winner is None else strengths[winner].value,
+        "top_level": top, "turns": match.turn, "frames": frames, "refused": refused,
+        "think": [(s.strength.value, wall, cpu_s) for s in seats for wall, cpu_s in s.thinking],
+        "copy": watch.seen, "wall_s": time.time() - started, "cpu_s": time.process_time() - cpu,
+    }
+
+
+def _percentile(values: list[float], q: float) -> float | None:
+    if not values:
+        return None
+    values = sorted(values)
+    return values[min(len(values) - 1, int(round(q * (len(values) - 1))))]
+
+
+def _rate(hits: int, total: int) -> float | None:
+    return None if total == 0 else round(hits / total, 3)
+
+
+def summarize(games: list[dict]) -> dict:
+    hard4 = [g for g in games if g["kind"] == "hard4"]
+    hard_think = [t for g in games for t in g["think"] if t[0] == "hard"]
+    copies = [c for g in games for c in g["copy"]]
+    summary: dict = {
+        "games": len(games),
+        "illegal_actions": sum(len(g["refused"]) for g in games),
+        "unfinished_games": sum(not g["over"] for g in games),
+        "hard_think_p50_s": _round(_percentile([t[1] for t in hard_think], 0.5)),
+        "hard_think_p95_s": _round(_percentile([t[1] for t in hard_think], 0.95)),
+        "hard_think_cpu_p50_s": _round(_percentile([t[2] for t in hard_think], 0.5)),
+        "hard_think_cpu_p95_s": _round(_percentile([t[2] for t in hard_think], 0.95)),
+        "hard_decisions": len(hard_think),
+        "hard4_games": len(hard4),
+        "hard_reached_green_rate": _rate(sum(g["top_level"] >= 2 for g in hard4), len(hard4)),
+        "hard_reached_yellow_rate": _rate(sum(g["top_level"] >= 3 for g in hard4), len(hard4)),
+        "hard_reached_orange_rate": _rate(sum(g["top_level"] >= 4 for g in hard4), len(hard4)),
+        "hard_master_builder_rate": _rate(sum(g["winner"] is not None for g in hard4), len(hard4)),
+        "hard_median_turns": statistics.median([g["turns"] for g in hard4]) if hard4 else None,
+    }
+    for kind, (first, _second) in HEAD_TO_HEAD.items():
+        played = [g for g in games if g["kind"] == kind]
+        summary[f"{kind}_win_rate"] = _rate(sum(g["winner_strength"] == first.value for g in played), len(played))
+        summary[f"{kind}_games"] = len(played)
+        summary[f"{kind}_no_winner"] = sum(g["winner"] is None for g in played)
+    summary["copy_pulls"] = len(copies)
+    summary["copy_miss_p50_cm"] = _round(_percentile([c[2] for c in copies], 0.5), 4)
+    summary["copy_miss_p95_cm"] = _round(_percentile([c[2] for c in copies], 0.95), 4)
+    summary["copy_miss_max_cm"] = _round(max((c[2] for c in copies), default=None), 4)
+    summary["copy_shift_error_p95_cm"] = _round(_percentile([abs(c[1] - c[0]) for c in copies], 0.95), 4)
+    summary["rule_sets"] = sorted({g["rules"] for g in games})
+    summary["player_counts"] = sorted({g["players"] for g in games})
+    summary["wall_s"] = round(sum(g["wall_s"] for g in games), 1)
+    summary["cpu_s"] = round(sum(g["cpu_s"] for g in games), 1)
+    return summary
+
+
+def _round(value, digits: int = 3):
+    return None if value is None else round(value, digits)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--json", action="store_true", help="print one JSON line")
+    parser.add_argument("--games", type=int, default=120)
+    parser.add_argument("--first", type=int, default=0, help="the first game's number (to go on with a run)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=2, help="games played at once")
+    parser.add_argument("--keep", type=Path, help="append each game's figures to this file as it ends")
+    parser.add_argument("--summarize", type=Path, help="sum up the games kept in this file; play none")
+    args = parser.parse_args()
+    if args.summarize:
+        games = [json.loads(line) for line in args.summarize.read_text().splitlines() if line.strip()]
+    else:
+        games = []
+        numbers = range(args.first, args.first + args.games)
+        with multiprocessing.get_context("fork").Pool(args.jobs, maxtasksperchild=4) as pool:
+            for game in pool.imap_unordered(_play_one, [(n, args.seed) for n in numbers]):
+                games.append(game)
+                if args.keep:
+                    with args.keep.open("a") as out:
+                        out.write(json.dumps(game) + "\n")
+                if not args.json:
+                    print(f"game {game['game']} ({game['kind']}): top {game['top_level']}, "
+                          f"{game['turns']} turns, winner {game['winner_strength']}, {game['wall_s']:.0f} s",
+                          file=sys.stderr, flush=True)
+    summary = summarize(games)
+    summary["load_average"] = [round(x, 1) for x in os.getloadavg()]
+    print(json.dumps(summary) if args.json else json.dumps(summary, indent=2))
+    return 0
+
+
+def _play_one(job: tuple[int, int]) -> dict:
+    return play(*job)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
