@@ -109,17 +109,18 @@ def _another_way(direction: tuple[float, float], turn: int) -> tuple[float, floa
     return math.cos(a), math.sin(a)
 
 
-def set_down(match: Match, hand: Pull, landing: tuple[float, float] | None) -> Move:
+def set_down(match: Match, hand: Pull, landing: tuple[float, float] | None, tries: int = SET_DOWN_TRIES) -> Move:
     """Carry the free column over its spot on the top floor and set it down; other spots if refused."""
     tried: list[tuple[float, float]] = []
-    for _ in range(SET_DOWN_TRIES):
+    for _ in range(tries):
         if match.collapsed or match.hand is not hand:
             return
         if hand.state != "carrying":
             break
         if landing is None:
             spots = reading.landings(match.villa, hand.column, match.state.top_level,
-                                     reading.Frame(match.villa), avoid=tuple(tried))
+                                     reading.Frame(match.villa), count=len(tried) + 1, avoid=tuple(tried))
+            spots = [spot for spot in spots if spot not in tried]
             landing = spots[0] if spots else None
         if landing is None:
             break
@@ -142,11 +143,38 @@ def set_down(match: Match, hand: Pull, landing: tuple[float, float] | None) -> M
             yield
             if match.hand is not hand or match.collapsed:
                 break
+        again = match.hand
+        if isinstance(again, Pull) and again is not hand and again.column == hand.column:
+            hand = again   # the referee refused where it stood: taken up again, to be set down better
+            continue
         if match.hand is not hand:
             return
     if match.state.turn.step is Step.IN_HAND and match.hand is hand and not match.collapsed:
         log.info("no spot takes %s: it is given up", hand.column)
         match.give_up()
+
+
+def carry_on(match: Match) -> Move:
+    """A column still in hand that may not be given up (the family edition): draw it on outward from
+    the villa's middle until it comes free, then set it down wherever the top floor takes it."""
+    hand = match.hand
+    if not isinstance(hand, Pull):
+        return
+    if hand.state == "pulling":
+        start = match.villa.nodes[hand.column].getPos()
+        way = _outward(start.x, start.y)
+        for i in range(int(STUCK_S / trials.FRAME)):
+            hand.aim(trials.aim_point(start, way, trials.PULL_SPEED, i))
+            yield
+            if hand.state != "pulling" or match.collapsed:
+                break
+    if hand.state == "carrying" and not match.collapsed:
+        yield from set_down(match, hand, None, tries=3 * SET_DOWN_TRIES)
+
+
+def _outward(x: float, y: float) -> tuple[float, float]:
+    length = math.hypot(x, y) or 1.0
+    return (x / length, y / length) if length > 1e-6 else (1.0, 0.0)
 
 
 def lay_floor(match: Match, plan: Plan) -> Move:

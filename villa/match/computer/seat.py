@@ -23,6 +23,7 @@ from villa.match.computer.plans import Plan, Request
 from villa.match.computer.worker import thinker_for
 from villa.match.setup import Strength
 from villa.match.table import Match
+from villa.physics.pulling import Pull
 from villa.rules.state import Step
 
 log = logging.getLogger(__name__)
@@ -40,6 +41,7 @@ class ComputerSeat:
         self.plans: list[Plan] = []          # every plan it made, in order (for measuring and tests)
         self.thinking: list[tuple[float, float]] = []   # per decision: wall and CPU seconds (measuring only)
         self._pending: tuple[tuple, Future, float, float] | None = None
+        self._failed: tuple | None = None    # the moment a plan came to nothing (a take refused)
 
     def before_frame(self) -> bool:
         if self.move is not None:
@@ -49,9 +51,14 @@ class ComputerSeat:
                 self.move, self.doing = None, None
             return True
         match = self.match
-        if match.over or match.busy:
+        if match.over:
             return True
         state = match.state
+        if state.turn.step is Step.IN_HAND and match.actor == self.player and not match.collapsed:
+            self._left_in_hand()
+            return True
+        if match.busy:
+            return True
         if rules.is_chance_node(state):
             if state.turn.actor == self.player:
                 match.roll()
@@ -59,12 +66,23 @@ class ComputerSeat:
         if match.actor != self.player:
             self._pending = None
             return True
-        if state.turn.step is Step.IN_HAND:   # taken up again mid-build: the column goes back
-            match.give_up()
-            return True
         return self._think_and_act(state)
 
+    def _left_in_hand(self) -> None:
+        """A column of its own still in hand with no move under way (taken up again, or stuck): it goes
+        back; the family edition knows no giving up, so it is drawn on and set down."""
+        match = self.match
+        hand = match.hand
+        if hand is not None and getattr(hand, "state", None) not in ("pulling", "carrying"):
+            return   # coming down, being judged
+        if match.state.ruleset.abort_allowed:
+            if match.give_up() is not None:
+                match.act(rules.Abort())
+        elif isinstance(hand, Pull):
+            self._start(hands.carry_on(match), "pull")
+
     def _think_and_act(self, state: rules.GameState) -> bool:
+        match = self.match
         key = (len(state.log), state.turn)
         if self._pending is None or self._pending[0] != key:
             request = Request(rules.state_to_json(state), self.match.villa.snapshot(), self.player,
@@ -84,7 +102,11 @@ class ComputerSeat:
             plan = thinker_for(False).submit(Request(rules.state_to_json(state), self.match.villa.snapshot(),
                                                      self.player, self.strength.value, self.seed)).result()
         self.plans.append(plan)
+        if key == self._failed:   # the same plan came to nothing before: something else, by the rules
+            plan = _fallback(state, plan)
         self._carry_out(plan)
+        if self.move is None and (len(match.state.log), match.state.turn) == key and match.hand is None:
+            self._failed = key
         return True
 
     def _carry_out(self, plan: Plan) -> None:
@@ -104,6 +126,19 @@ class ComputerSeat:
         self.before_frame()
 
 
+def _fallback(state: rules.GameState, failed: Plan) -> Plan:
+    """Another way on when a plan could not even start: any other action the rules allow, else
+    another column (given up at once where the rules allow it)."""
+    legal = rules.legal_actions(state)
+    other = [a for a in legal if not isinstance(a, (rules.TakeColumn, rules.ProposeFloor))]
+    if other:
+        return Plan(action=other[0], why="its plan came to nothing")
+    columns = [c for c in rules.takeable_columns(state) if c != failed.column]
+    if columns:
+        return Plan(column=columns[0], give_up=state.ruleset.abort_allowed, why="its plan came to nothing")
+    return Plan(action=legal[0] if legal else None, why="its plan came to nothing")
+
+
 def seat_computers(match: Match, everyone: bool = False, strength: Strength = Strength.MEDIUM,
                    aside: bool = False) -> list[ComputerSeat]:
     """Computer players for the seats the setup gives them (or, `everyone`, for every seat: a seat of a
@@ -117,11 +152,9 @@ def seat_computers(match: Match, everyone: bool = False, strength: Strength = St
     return seats
 
 
-def reseat_computers(match: Match, aside: bool | None = None) -> list[ComputerSeat]:
+def reseat_computers(match: Match, aside: bool = False) -> list[ComputerSeat]:
     """After seats changed hands: computer players exactly for the seats the setup now gives them."""
-    was_aside = False
     for driver in match.drivers:
         if isinstance(driver, ComputerSeat):
-            was_aside |= not isinstance(driver.thinker, type(thinker_for(False)))
             match.remove_driver(driver)
-    return seat_computers(match, aside=was_aside if aside is None else aside)
+    return seat_computers(match, aside=aside)

@@ -1,0 +1,154 @@
+"""Every step the referee can ask of a player has a computer decision the referee accepts: the colours,
+the start of a turn under every rule set and player count, the own move after the neutral column,
+the neutral challenge, the objection and its proof, the penalty pull (or forgoing it), laying or giving
+up a floor, the family edition's rolls and challenges. And a plan the live villa will not follow ends
+cleanly, by the rules."""
+
+from __future__ import annotations
+
+import pytest
+
+from villa import rules
+from villa.match import Match, MatchSetup, Seat, Strength, layout_named
+from villa.match.computer import ComputerSeat, brain, hands
+from villa.match.computer.plans import Plan, Request
+from villa.physics.dimensions import ColumnSpot, FloorSpot, Layout
+from villa.rules import eligibility
+from villa.rules.state import Role, Step
+
+from tests.match.test_computer_calls import FREE_ON_BLUE, GREEN_AT, _base_ring, _green_on
+
+STRENGTHS = ("easy", "medium", "hard")
+
+
+def _think(match: Match, state: rules.GameState, strength: str = "medium") -> Plan:
+    return brain.think(Request(rules.state_to_json(state), match.villa.snapshot(), rules.whose_move(state),
+                               strength, 7))
+
+
+def _accepted(state: rules.GameState, plan: Plan) -> None:
+    """The plan is one the referee takes at this step."""
+    if plan.pulls:
+        assert plan.column in rules.takeable_columns(state) or (
+            state.turn.step is Step.TAKE_OUT and plan.column in eligibility.objector_columns_in_villa(state)), plan
+    elif plan.lays:
+        assert state.turn.step is Step.LAY_FLOOR
+    else:
+        rules.apply(state, plan.action)   # raises if refused
+
+
+def _to_first_turn(match: Match, strength: str) -> rules.GameState:
+    while match.state.turn.step in (Step.COLOUR_ROLL, Step.COLOUR_CHOICE, Step.FAMILY_ROLL):
+        if rules.is_chance_node(match.state):
+            match.roll()
+            if match.state.turn.step is Step.START:
+                break
+            continue
+        plan = _think(match, match.state, strength)
+        assert match.act(plan.action) is None
+    return match.state
+
+
+@pytest.mark.parametrize("number,ruleset", list(enumerate(sorted(rules.RULE_SETS))))
+def test_colours_and_the_first_turn_under_every_rule_set(number, ruleset):
+    players = 2 + number % 3
+    strength = STRENGTHS[number % 3]
+    seats = tuple(Seat(f"Computer {i}", Strength(strength)) for i in range(players))
+    match = Match(MatchSetup(seats, layout_named(("rings", "colonnade", "free corners")[number % 3]),
+                             rules.RULE_SETS[ruleset], seed=number + 1))
+    state = _to_first_turn(match, strength)
+    assert state.turn.step is Step.START
+    _accepted(state, _think(match, state, strength))
+
+
+def _three_players() -> Match:
+    seats = tuple(Seat(f"Computer {i}", Strength.MEDIUM) for i in range(3))
+    match = Match(MatchSetup(seats, layout_named("free corners"), seed=2, deal_colours=True))
+    assert match.state.neutral is not None and match.state.turn.step is Step.START
+    return match
+
+
+def test_the_own_move_after_the_neutral_column_and_the_neutral_challenge():
+    match = _three_players()
+    state = match.state
+    neutral = eligibility.neutral_takeable(state)
+    taken = rules.apply(state, rules.TakeColumn(neutral[0]))
+    own = rules.apply(taken, rules.ColumnPlaced(neutral[0], 1, True))
+    assert own.turn.step is Step.TAKE and own.turn.role is Role.OWN
+    _accepted(own, _think(match, own))
+    asked = rules.apply(taken, rules.Abort())
+    assert asked.turn.step is Step.ASK and asked.turn.role is Role.CHALLENGE
+    answer = _think(match, asked)
+    _accepted(asked, answer)
+    if answer.action == rules.Challenge():
+        proof = rules.apply(asked, answer.action)
+        _accepted(proof, _think(match, proof))
+
+
+def _higher(players: int = 4, ruleset: rules.RuleSet = rules.PUBLISHER) -> Match:
+    """A villa set up higher: three columns on the green floor, so the yellow one may be proposed."""
+    on_green = [ColumnSpot(f"{c}-thin-2", 2, GREEN_AT[0] + x, y) for c, (x, y) in
+                zip(("blue", "red", "yellow"), ((3.0, 0.0), (-2.0, 3.0), (-2.0, -3.0)))]
+    free = [ColumnSpot(c, 1, *spot) for c, spot in zip(("blue-thick", "red-thick", "green-thick"), FREE_ON_BLUE)]
+    layout = Layout("test", tuple(_base_ring() + _green_on(["blue-thin-1", "red-thin-1", "yellow-thin-1"])
+                                  + on_green + free), (FloorSpot(1, 0.0, 0.0), FloorSpot(2, *GREEN_AT)))
+    seats = tuple(Seat(f"Computer {i}", Strength.MEDIUM) for i in range(players))
+    return Match(MatchSetup(seats, layout, ruleset, seed=5))
+
+
+def _proposal() -> tuple[Match, rules.GameState]:
+    match = _higher()
+    return match, rules.apply(match.state, rules.ProposeFloor())
+
+
+def test_the_objection_its_proof_the_penalty_pull_and_the_floor():
+    match, asked = _proposal()
+    if asked.turn.step is Step.ASK:
+        _accepted(asked, _think(match, asked, "hard"))
+        proof = rules.apply(asked, rules.Object())
+        assert proof.turn.step is Step.TAKE and proof.turn.role is Role.PROOF
+        _accepted(proof, _think(match, proof, "hard"))
+        column = rules.takeable_columns(proof)[0]
+        failed = rules.apply(rules.apply(proof, rules.TakeColumn(column)), rules.Abort())
+        assert failed.turn.step is Step.TAKE_OUT
+        _accepted(failed, _think(match, failed, "hard"))
+    lay = asked
+    while lay.turn.step is Step.ASK:
+        lay = rules.apply(lay, rules.Decline())
+    assert lay.turn.step is Step.LAY_FLOOR
+    plan = _think(match, lay, "hard")
+    _accepted(lay, plan)
+    assert plan.lays   # three columns on the green floor carry the yellow one
+
+
+def test_the_family_edition_rolls_and_challenges():
+    match = _higher(3, rules.RULE_SETS["family-random-tournament"])
+    seat = ComputerSeat(match, match.state.turn.actor, Strength.HARD)
+    assert rules.is_chance_node(match.state)
+    seat.before_frame()   # it rolls the seal for its colour
+    state = match.state
+    assert state.turn.step is Step.START and state.turn.colours
+    claimed = rules.apply(state, rules.ProposeFloor())
+    assert claimed.turn.step is Step.ASK and claimed.turn.role is Role.FAMILY_CHALLENGE
+    answer = _think(match, claimed, "hard")
+    _accepted(claimed, answer)
+    lay = rules.apply(rules.apply(claimed, rules.Decline()), rules.Decline())
+    assert lay.turn.step is Step.LAY_FLOOR
+    _accepted(lay, _think(match, lay, "hard"))
+
+
+def test_a_pull_the_live_villa_will_not_follow_is_given_up_by_the_rules():
+    match, _ = _proposal()
+    state = match.state
+    column = next(c for c in rules.takeable_columns(state) if c.endswith("thin-1"))   # under the green floor
+    seat = ComputerSeat(match, state.turn.actor, Strength.MEDIUM)
+    # drawn toward the villa's middle, it stays under the floor: the hand gives it up in time
+    plan = Plan(column=column, direction=(1.0, 0.0), distance=0.5, speed=0.2, steady=True, landing=(0.0, 0.0))
+    seat.move = hands.pull(match, plan)
+    for _ in range(60 * 30):
+        if match.state.turn.player != state.turn.player or match.collapsed:
+            break
+        seat.before_frame()
+        match.frame()
+    assert not match.collapsed
+    assert column in match.state.blocked and match.state.turn.player != state.turn.player
