@@ -132,7 +132,7 @@ class Front:
         self._close_menu()
         self._close_game()
         match = self.match = Match(setup)
-        seat_computers(match)
+        seat_computers(match, aside=True)   # the window thinks off the frame loop
         if match.state.turn.step in (Step.COLOUR_ROLL, Step.COLOUR_CHOICE):
             self._open(menus.SealRollScreen(match=match, on_done=self._play))
         else:
@@ -155,7 +155,7 @@ class Front:
         self._close_menu()
         self._close_game()
         self.match = Match(record.setup, record)
-        seat_computers(self.match)
+        seat_computers(self.match, aside=True)
         self._play()
 
     def _play(self) -> None:
@@ -212,7 +212,7 @@ class Front:
             for player, seat in enumerate(seats):
                 if seat != self.match.setup.seats[player]:
                     self.match.change_seat(player, seat.computer)
-            reseat_computers(self.match)
+            reseat_computers(self.match, aside=True)
             back()
         self._open(menus.SeatsScreen(seats=self.match.setup.seats, on_done=done, on_back=back))
 
