@@ -4,6 +4,7 @@
     .venv/bin/python scripts/bench_computer.py --json                 # 120 games, one JSON line
     .venv/bin/python scripts/bench_computer.py --json --games 24 --jobs 3 --keep games.jsonl
     .venv/bin/python scripts/bench_computer.py --json --summarize games.jsonl
+    .venv/bin/python scripts/bench_computer.py --json --frames       # frame times at rest, thinking or not
 
 The games go round five kinds: Hard at all four seats (how high the villa gets, how often a Master
 Builder is found), two players Hard against Easy, Medium against Easy and Hard against Medium
@@ -148,6 +149,56 @@ def _round(value, digits: int = 3):
     return None if value is None else round(value, digits)
 
 
+def frame_times(rounds: int = 6, rest_frames: int = 240) -> dict:
+    """The game screen's frame time at rest (1280x720, shadows, gl-finish, the camera turning so every
+    frame is drawn): with nobody thinking, and while a Hard computer player thinks in its worker
+    process about the very same villa (the request sent again each round)."""
+    from villa.match.computer.plans import Request
+    from villa.match.computer.worker import Aside
+    from villa.presentation.xvfb import display_available
+    with display_available(1280, 720) as display:
+        from villa.presentation.game import GameScreen
+        from villa.presentation.stage import WindowOptions, close_window, open_window, stage
+        open_window(WindowOptions(width=1280, height=720, gl_finish=True, sync_video=False, fixed_frame_rate=60,
+                                  sound=False))
+        seats = (Seat("Anna"), Seat("Ben"), Seat("Cleo"), Seat("Dario"))
+        match = Match(MatchSetup(seats, layout_named("rings", 3), seed=3, deal_colours=True))
+        screen = GameScreen(stage, match)
+        thinker = Aside()
+
+        def timed() -> float:
+            screen.view.camera.orbit(0.2, 0.0)
+            start = time.perf_counter()
+            stage.base.taskMgr.step()
+            return (time.perf_counter() - start) * 1000
+
+        for _ in range(30):
+            timed()
+        thinker.submit(Request(rules.state_to_json(match.state), match.villa.snapshot(), match.actor, "hard",
+                               1)).result()   # the worker has started and imported everything
+        rest, thinking, decisions = [], [], []
+        for number in range(rounds):
+            rest += [timed() for _ in range(rest_frames // rounds)]
+            request = Request(rules.state_to_json(match.state), match.villa.snapshot(), match.actor, "hard", number)
+            started = time.perf_counter()
+            future = thinker.submit(request)
+            while not future.done():
+                thinking.append(timed())
+            decisions.append(time.perf_counter() - started)
+        screen.close()
+        close_window()
+        Aside.close()
+    return {
+        "rest_frame_p50_ms": round(statistics.median(rest), 2),
+        "rest_frame_p95_ms": round(_percentile(rest, 0.95), 2),
+        "thinking_frame_p50_ms": round(statistics.median(thinking), 2),
+        "thinking_frame_p95_ms": round(_percentile(thinking, 0.95), 2),
+        "rest_frames": len(rest), "thinking_frames": len(thinking),
+        "decisions": len(decisions), "decision_wall_p50_s": round(statistics.median(decisions), 2),
+        "display": display,
+    }
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--json", action="store_true", help="print one JSON line")
@@ -157,7 +208,14 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=2, help="games played at once")
     parser.add_argument("--keep", type=Path, help="append each game's figures to this file as it ends")
     parser.add_argument("--summarize", type=Path, help="sum up the games kept in this file; play none")
+    parser.add_argument("--frames", action="store_true",
+                        help="time the window's frames at rest, with and without a computer player thinking")
     args = parser.parse_args()
+    if args.frames:
+        summary = frame_times()
+        summary["load_average"] = [round(x, 1) for x in os.getloadavg()]
+        print(json.dumps(summary) if args.json else json.dumps(summary, indent=2))
+        return 0
     if args.summarize:
         games = [json.loads(line) for line in args.summarize.read_text().splitlines() if line.strip()]
     else:
