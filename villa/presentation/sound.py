@@ -19,9 +19,11 @@ import os
 import random
 from pathlib import Path
 
+from villa.presentation import assets
+
 log = logging.getLogger(__name__)
 
-SOUNDS = Path(__file__).resolve().parents[2] / "sounds"
+SOUNDS = assets.SOUNDS
 CLACKS = ("clack-1.wav", "clack-2.wav", "clack-3.wav", "clack-4.wav")
 CREAK, CRASH = "creak.wav", "crash.wav"
 

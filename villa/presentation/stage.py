@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-TEXTURES = ROOT / "textures"
+from villa.presentation import assets
+
+ROOT = assets.ROOT
+TEXTURES = assets.TEXTURES
 
 
 class NoDisplay(RuntimeError):
@@ -29,7 +30,7 @@ class NoDisplay(RuntimeError):
 class WindowOptions:
     width: int = 1280
     height: int = 720
-    title: str = "Villa Paletti"
+    title: str = assets.WINDOW_TITLE
     gl_finish: bool = False      # wait for the GPU each frame: only for honest frame timings
     sync_video: bool = True
     fixed_frame_rate: float = 0  # >0: the clock advances exactly 1/rate per frame (tests, screenshots)
@@ -60,10 +61,17 @@ stage = Stage()
 
 
 def _configure(options: WindowOptions) -> None:
-    from panda3d.core import loadPrcFileData
+    from panda3d.core import Filename, loadPrcFileData
+
+    def panda_path(path) -> str:  # Panda3D's own spelling of a path (/c/Users/... on Windows)
+        return Filename.fromOsSpecific(str(path)).getFullpath()
+
     loadPrcFileData("villa", "\n".join([
         f"win-size {options.width} {options.height}",
         f"window-title {options.title}",
+        f"icon-filename {panda_path(assets.window_icon())}",
+        f"x-wm-class {assets.APP_NAME}",       # matches the desktop entry's StartupWMClass
+        f"x-wm-class-name {assets.APP_NAME}",
         "win-fixed-size false",
         "load-display pandagl",
         f"audio-library-name {'p3openal_audio' if options.sound else 'null'}",
@@ -77,7 +85,8 @@ def _configure(options: WindowOptions) -> None:
         "default-directnotify-level warning",
         f"gl-finish {'true' if options.gl_finish else 'false'}",
         f"sync-video {'true' if options.sync_video else 'false'}",
-        f"model-path {TEXTURES.as_posix()}",
+        f"model-path {panda_path(TEXTURES)}",
+        f"model-path {panda_path(assets.MODELS)}",
     ]))
 
 

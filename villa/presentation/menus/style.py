@@ -8,7 +8,6 @@ textures drawn once per size with numpy and cached.
 from __future__ import annotations
 
 from functools import lru_cache
-from pathlib import Path
 from typing import Callable, Sequence
 
 import numpy as np
@@ -17,6 +16,7 @@ from direct.gui.DirectGui import DirectButton, DirectEntry, DirectFrame, DirectL
 from panda3d.core import (DynamicTextFont, Filename, SamplerState, TextNode, Texture, TextureStage,
                           TransparencyAttrib)
 
+from villa.presentation import assets
 from villa.rules.pieces import Colour
 
 # --- palette (RGBA, 0..1) ---------------------------------------------------------------------
@@ -40,12 +40,7 @@ DIM = (0.08, 0.05, 0.03, 0.62)          # over the villa, behind an in-game scre
 SWATCH = {Colour.BLUE: (0.22, 0.42, 0.90, 1), Colour.RED: (0.88, 0.20, 0.16, 1),
           Colour.YELLOW: (0.98, 0.80, 0.20, 1), Colour.GREEN: (0.22, 0.66, 0.32, 1)}
 
-ROOT = Path(__file__).resolve().parents[3]
-TEXTURES = ROOT / "textures"
-FONT_DIRS = (Path("/usr/share/fonts/truetype/dejavu"), Path("/usr/share/fonts/dejavu"),
-             Path("/usr/share/fonts/TTF"))
-FONT_FILES = {"body": "DejaVuSans.ttf", "bold": "DejaVuSans-Bold.ttf", "title": "DejaVuSerif-Bold.ttf",
-              "serif": "DejaVuSerif.ttf"}
+TEXTURES = assets.TEXTURES
 
 # sizes in aspect2d units (the window is 2 units high)
 TITLE_SCALE = 0.105
@@ -58,17 +53,16 @@ PX_PER_UNIT = 360  # texture pixels per aspect2d unit: one per screen pixel at 7
 
 @lru_cache(maxsize=None)
 def font(kind: str = "body"):
-    """A DejaVu font (body, bold, title, serif) or None: DirectGUI then uses Panda3D's default font."""
-    for folder in FONT_DIRS:
-        path = folder / FONT_FILES[kind]
-        if path.exists():
-            loaded = DynamicTextFont(Filename.fromOsSpecific(str(path)))
-            if loaded.isValid():
-                loaded.setPixelsPerUnit(64)
-                loaded.setPageSize(512, 512)
-                loaded.setTextureMargin(8)  # room between glyphs, so mipmaps do not bleed
-                loaded.setMinfilter(SamplerState.FT_linear_mipmap_linear)
-                return loaded
+    """The bundled DejaVu font (body, bold, title, serif) or None: DirectGUI then uses Panda3D's default font."""
+    path = assets.font_file(kind)
+    if path.exists():
+        loaded = DynamicTextFont(Filename.fromOsSpecific(str(path)))
+        if loaded.isValid():
+            loaded.setPixelsPerUnit(64)
+            loaded.setPageSize(512, 512)
+            loaded.setTextureMargin(8)  # room between glyphs, so mipmaps do not bleed
+            loaded.setMinfilter(SamplerState.FT_linear_mipmap_linear)
+            return loaded
     return None
 
 
