@@ -3,6 +3,7 @@ points, the seal, blocked and removed columns, floors left, the command buttons,
 
 from __future__ import annotations
 
+from pathlib import Path
 
 from direct.gui.DirectGui import DirectFrame
 from direct.gui.OnscreenText import OnscreenText
@@ -14,7 +15,7 @@ from villa.presentation.i18n import N_, _
 from villa.presentation.panels import CommandBar
 from villa.presentation.referee import COLOUR_MARKS
 
-FONT_FILES = (font_file("body"),)  # bundled; Panda3D's default font is used if it is missing
+FONT_FILES = (str(font_file("body")),)  # bundled; Panda3D's default font is used if it is missing
 SWATCH = {"blue": (0.45, 0.62, 1.0, 1), "red": (1.0, 0.42, 0.36, 1),
           "yellow": (1.0, 0.86, 0.35, 1), "green": (0.45, 0.85, 0.50, 1)}
 INK = (0.96, 0.93, 0.86, 1)
@@ -31,9 +32,9 @@ _fonts: dict[str, object] = {}
 def _font(loader):
     """The HUD's font, loaded once per process (a font's size is fixed once it has drawn)."""
     for path in FONT_FILES:
-        if path.exists():
+        if Path(path).exists():
             if path not in _fonts:
-                _fonts[path] = loader.loadFont(Filename.fromOsSpecific(str(path)).getFullpath(), pixelsPerUnit=48)
+                _fonts[path] = loader.loadFont(Filename.fromOsSpecific(path).getFullpath(), pixelsPerUnit=48)
             return _fonts[path]
     return None
 
