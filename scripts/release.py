@@ -151,30 +151,26 @@ def _macos_binaries(build: Path) -> list[Path]:
 
 
 def missing_libraries(log: Path, t: Target) -> list[str]:
-    """Shared libraries build_apps could not find for this platform (from its log).
+    """Shared libraries build_apps could not find while building this platform (from its log).
 
     Windows' API sets (api-ms-win-*) are part of Windows itself; the C++ runtime is added
     by `finish`.
     """
     if not log.is_file():
         return []
-    found = []
+    found, building = set(), None
     for line in log.read_text(errors="replace").splitlines():
-        match = re.search(r"could not find dependency (\S+) \(referenced by (\S+)\)", line)
-        if not match:
+        started = re.search(r"Building runtime for platform: (\S+)", line)
+        if started:
+            building = started.group(1)
+        missing = re.search(r"could not find dependency (\S+) \(referenced by (\S+)\)", line)
+        if not missing or building != t.platform:
             continue
-        name = match.group(1)
-        if t.system == "windows" and (name.lower().startswith("api-ms-win-")
-                                      or name.lower() in WINDOWS_RUNTIME_FILES):
+        name = missing.group(1).lower()
+        if t.system == "windows" and (name.startswith("api-ms-win-") or name in WINDOWS_RUNTIME_FILES):
             continue
-        if t.system != "windows" and name.endswith(".dll"):
-            continue   # the log holds every platform's lines
-        if t.system == "linux" and not re.match(r"lib\S+\.so", name):
-            continue
-        if t.system == "macos" and not name.endswith(".dylib"):
-            continue
-        found.append(f"{name} (needed by {match.group(2)})")
-    return sorted(set(found))
+        found.add(f"{missing.group(1)} (needed by {missing.group(2)})")
+    return sorted(found)
 
 
 # --- finishing touches -------------------------------------------------------------------------

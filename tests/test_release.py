@@ -146,6 +146,21 @@ def test_the_desktop_entry_starts_the_game_and_matches_its_window():
     assert "Game" in entry["Categories"].split(";")
 
 
+def test_a_library_build_apps_could_not_find_stops_that_platforms_release(tmp_path, monkeypatch):
+    monkeypatch.syspath_prepend(str(ROOT / "scripts"))
+    import release
+    log = tmp_path / "build_apps.log"
+    log.write_text("Building runtime for platform: manylinux2014_x86_64\n"
+                   "warning: build_apps: could not find dependency libfoo.so.1 (referenced by bar.so)\n"
+                   "Building runtime for platform: win_amd64\n"
+                   "warning: build_apps: could not find dependency api-ms-win-core-path-l1-1-0.dll "
+                   "(referenced by python311.dll)\n"
+                   "warning: build_apps: could not find dependency VCRUNTIME140_1.dll (referenced by x.pyd)\n")
+    assert release.missing_libraries(log, release.target("manylinux2014_x86_64")) == ["libfoo.so.1 (needed by bar.so)"]
+    assert release.missing_libraries(log, release.target("win_amd64")) == []   # Windows' own, and added later
+    assert release.missing_libraries(log, release.target("macosx_11_0_arm64")) == []
+
+
 def _signed_binary(flags: int) -> bytearray:
     """A two-page arm64 Mach-O with a code signature that matches it (ad-hoc when flags has 0x2)."""
     import hashlib
