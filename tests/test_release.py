@@ -283,12 +283,14 @@ def test_the_built_game_draws_a_picture_of_the_villa(unpacked):
 @built
 @pytest.mark.slow
 def test_the_built_game_opens_its_window_named_and_classed_for_the_desktop(unpacked):
-    """The main menu's window carries the title and the WM_CLASS the desktop entry names (StartupWMClass)."""
+    """The main menu's window carries the title and the WM_CLASS the desktop entry names (StartupWMClass),
+    and speaks German from the bundled catalog when asked to."""
     from villa.presentation.xvfb import VirtualScreen
     game, env = unpacked
     screen = VirtualScreen(1280, 720)
     shown = {**os.environ, "DISPLAY": screen.display}
-    playing = subprocess.Popen([str(game / assets.APP_NAME)], cwd=env["HOME"], env={**env, "DISPLAY": screen.display},
+    german = {**env, "DISPLAY": screen.display, "LANGUAGE": "de"}
+    playing = subprocess.Popen([str(game / assets.APP_NAME)], cwd=env["HOME"], env=german,
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 120
@@ -302,8 +304,10 @@ def test_the_built_game_opens_its_window_named_and_classed_for_the_desktop(unpac
         assert title.stdout.strip() == assets.WINDOW_TITLE
         time.sleep(3)
         assert playing.poll() is None, playing.stderr.read()   # the main menu is up and stays up
+        log = (Path(env["HOME"]) / ".local" / "share" / assets.APP_NAME / "villa.log").read_text()
+        assert "catalog" not in log, log                        # i18n logs a catalog it cannot use
     finally:
         playing.terminate()
         playing.wait(timeout=30)
         screen.stop()
-    print(f"\n  the main menu's window: '{assets.WINDOW_TITLE}', class {assets.APP_NAME}")
+    print(f"\n  the main menu's window: '{assets.WINDOW_TITLE}', class {assets.APP_NAME}, in German")
