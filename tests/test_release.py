@@ -257,17 +257,12 @@ def test_the_built_game_plays_headless_and_saves_in_the_users_folder(unpacked):
 
 @built
 @pytest.mark.slow
-def test_the_built_game_draws_a_picture_of_the_villa(unpacked):
+def test_the_built_game_draws_a_picture_of_the_villa(unpacked, display):
     from panda3d.core import Filename, PNMImage
-    from villa.presentation.xvfb import VirtualScreen
     game, env = unpacked
-    screen = VirtualScreen(1280, 720)
-    try:
-        picture = Path(env["HOME"]) / "villa.png"
-        done = _run(game, {**env, "DISPLAY": screen.display}, "--screenshot", str(picture),
-                    "--players", "Anna,Ben,Cleo", "--seed", "7")
-    finally:
-        screen.stop()
+    picture = Path(env["HOME"]) / "villa.png"
+    done = _run(game, {**env, "DISPLAY": display}, "--screenshot", str(picture), "--players", "Anna,Ben,Cleo",
+                "--seed", "7")
     assert done.returncode == 0, done.stderr[-2000:]
     image = PNMImage()
     assert image.read(Filename.fromOsSpecific(str(picture)))
@@ -282,14 +277,12 @@ def test_the_built_game_draws_a_picture_of_the_villa(unpacked):
 
 @built
 @pytest.mark.slow
-def test_the_built_game_opens_its_window_named_and_classed_for_the_desktop(unpacked):
+def test_the_built_game_opens_its_window_named_and_classed_for_the_desktop(unpacked, display):
     """The main menu's window carries the title and the WM_CLASS the desktop entry names (StartupWMClass),
     and speaks German from the bundled catalog when asked to."""
-    from villa.presentation.xvfb import VirtualScreen
     game, env = unpacked
-    screen = VirtualScreen(1280, 720)
-    shown = {**os.environ, "DISPLAY": screen.display}
-    german = {**env, "DISPLAY": screen.display, "LANGUAGE": "de"}
+    shown = {**os.environ, "DISPLAY": display}
+    german = {**env, "DISPLAY": display, "LANGUAGE": "de"}
     playing = subprocess.Popen([str(game / assets.APP_NAME)], cwd=env["HOME"], env=german,
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
@@ -309,5 +302,4 @@ def test_the_built_game_opens_its_window_named_and_classed_for_the_desktop(unpac
     finally:
         playing.terminate()
         playing.wait(timeout=30)
-        screen.stop()
     print(f"\n  the main menu's window: '{assets.WINDOW_TITLE}', class {assets.APP_NAME}, in German")
