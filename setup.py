@@ -35,7 +35,7 @@ ASSETS = [
 UNUSED_MODULES = [
     # the standard library's network, mail, archive and developer tools
     "ssl", "_ssl", "_hashlib", "http", "urllib.request", "ftplib", "smtplib", "netrc", "getpass",
-    "tarfile", "lzma", "_lzma", "bz2", "_bz2", "xml", "pyexpat", "plistlib", "unicodedata",
+    "tarfile", "lzma", "_lzma", "bz2", "_bz2", "xml", "pyexpat", "plistlib",
     "decimal", "_decimal", "_pydecimal", "fractions", "statistics",
     "tkinter", "_tkinter", "unittest", "doctest", "pydoc", "pdb", "lib2to3", "idlelib", "turtle",
     "xmlrpc", "sqlite3", "curses", "tracemalloc",
