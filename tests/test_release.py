@@ -115,6 +115,14 @@ def test_the_built_game_on_macos_finds_its_files_in_the_bundles_resources(tmp_pa
     assert assets.root(frozen=True, executable=str(exe)) == contents / "Resources"
 
 
+def test_asset_paths_reach_panda3d_in_its_own_spelling():
+    assert assets.panda_path(r"C:\Users\Ann\Villa Paletti\textures", "win32") == "/c/Users/Ann/Villa Paletti/textures"
+    assert assets.panda_path(r"\\server\games\villa", "win32") == "//server/games/villa"
+    assert assets.panda_path("/opt/villa-paletti/textures", "linux") == "/opt/villa-paletti/textures"
+    from panda3d.core import Filename
+    assert assets.panda_path(assets.TEXTURES) == Filename.fromOsSpecific(str(assets.TEXTURES)).getFullpath()
+
+
 def test_the_fonts_are_bundled_with_their_licence():
     from panda3d.core import DynamicTextFont, Filename
     for kind in assets.FONT_FILES:

@@ -52,6 +52,16 @@ def font_file(kind: str = "body") -> Path:
     return FONTS / FONT_FILES[kind]
 
 
+def panda_path(path: Path | str, platform: str | None = None) -> str:
+    """`path` as Panda3D's configuration spells it: forward slashes, and a Windows drive as /c/."""
+    text = str(path)
+    if (sys.platform if platform is None else platform).startswith("win"):
+        text = text.replace("\\", "/")
+        if len(text) > 1 and text[1] == ":":
+            text = "/" + text[0].lower() + text[2:]
+    return text
+
+
 def window_icon(platform: str | None = None) -> Path:
     """The window's icon: Windows takes only .ico files, the others a picture."""
     platform = sys.platform if platform is None else platform

@@ -61,15 +61,11 @@ stage = Stage()
 
 
 def _configure(options: WindowOptions) -> None:
-    from panda3d.core import Filename, loadPrcFileData
-
-    def panda_path(path) -> str:  # Panda3D's own spelling of a path (/c/Users/... on Windows)
-        return Filename.fromOsSpecific(str(path)).getFullpath()
-
+    from panda3d.core import loadPrcFileData
     loadPrcFileData("villa", "\n".join([
         f"win-size {options.width} {options.height}",
         f"window-title {options.title}",
-        f"icon-filename {panda_path(assets.window_icon())}",
+        f"icon-filename {assets.panda_path(assets.window_icon())}",
         f"x-wm-class {assets.APP_NAME}",       # matches the desktop entry's StartupWMClass
         f"x-wm-class-name {assets.APP_NAME}",
         "win-fixed-size false",
@@ -85,8 +81,8 @@ def _configure(options: WindowOptions) -> None:
         "default-directnotify-level warning",
         f"gl-finish {'true' if options.gl_finish else 'false'}",
         f"sync-video {'true' if options.sync_video else 'false'}",
-        f"model-path {panda_path(TEXTURES)}",
-        f"model-path {panda_path(assets.MODELS)}",
+        f"model-path {assets.panda_path(TEXTURES)}",
+        f"model-path {assets.panda_path(assets.MODELS)}",
     ]))
 
 
