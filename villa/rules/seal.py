@@ -10,9 +10,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from .pieces import GREEN_LEVEL
 from .state import GameState, Seal
-
-GREEN_LEVEL = 2
 
 
 def _take(seal: Seal, player: int, level: int) -> Seal:

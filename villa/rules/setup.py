@@ -10,10 +10,14 @@ Family edition, assigned colours: each player chooses one colour in seat order; 
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
+from .actions import AssignColoursAtRandom, ChooseColour, SealRoll
+from .errors import IllegalSetup
 from .pieces import Colour
 from .rulesets import FamilyMode
 from .state import GameSetup, GameState, Step, Turn
+from .turns import begin_turn, expect
 
 
 def pick_order(setup: GameSetup) -> tuple[int, ...]:
@@ -46,14 +50,12 @@ def new_game(setup: GameSetup) -> GameState:
         step = Step.COLOUR_CHOICE if setup.ruleset.family else Step.COLOUR_ROLL
         turn = Turn(player=order[0], step=step, actor=order[0])
     else:
-        turn = Turn(player=0, step=Step.START, actor=0)  # replaced by the engine's turn start
+        turn = Turn(player=0, step=Step.START, actor=0)  # replaced by the turn's proper start below
     state = GameState(setup=setup, turn=turn, colours=tuple(() for _ in range(n)),
                       floor_supports={1: setup.blue_floor_supports},
                       scores=(0,) * n if setup.ruleset.family else ())
-    if not order:
-        from .engine import begin_turn  # the family free modes need no colours at all
-        state = begin_turn(state, 0)
-    return state
+    # The family's free modes need no colours at all: the first turn starts at once.
+    return state if order else begin_turn(state, 0)
 
 
 def seeded_deal(setup: GameSetup, seed: int) -> tuple[Colour, ...]:
@@ -61,3 +63,47 @@ def seeded_deal(setup: GameSetup, seed: int) -> tuple[Colour, ...]:
     colours = list(Colour)
     random.Random(seed).shuffle(colours)
     return tuple(colours[: len(pick_order(setup))])
+
+
+# --- the colour actions --------------------------------------------------------
+
+def _give_colour(state: GameState, colour: Colour) -> GameState:
+    player = state.turn.actor
+    colours = list(state.colours)
+    colours[player] = colours[player] + (colour,)
+    state = replace(state, colours=tuple(colours))
+    order = pick_order(state.setup)
+    done = sum(len(cs) for cs in state.colours)
+    left = colours_left(state)
+    if done < len(order) and len(order) - done == 1 and len(left) == 1:
+        # The last player takes the last colour: no choice left, so no action needed.
+        return _give_colour(replace(state, turn=Turn(order[done], Step.COLOUR_CHOICE, order[done])), left[0])
+    if done < len(order):
+        return replace(state, turn=Turn(order[done], Step.COLOUR_CHOICE, order[done]))
+    neutral = left[0] if state.n == 3 and not state.ruleset.family else None
+    return begin_turn(replace(state, neutral=neutral), starting_player(state.setup))
+
+
+def on_colour_roll(state: GameState, action: SealRoll) -> GameState:
+    expect(state, Step.COLOUR_ROLL, what="rolling the seal for a colour")
+    if action.colour is None:
+        raise IllegalSetup("colour-roll", "a colour roll must show a colour (roll again on an end face)")
+    return _give_colour(state, Colour(action.colour))
+
+
+def on_choose_colour(state: GameState, action: ChooseColour) -> GameState:
+    expect(state, Step.COLOUR_CHOICE, what="choosing a colour")
+    if action.colour not in colours_left(state):
+        raise IllegalSetup("colour-taken", f"{action.colour.value} is already taken")
+    return _give_colour(state, action.colour)
+
+
+def on_random_colours(state: GameState, action: AssignColoursAtRandom) -> GameState:
+    expect(state, Step.COLOUR_ROLL, Step.COLOUR_CHOICE, what="dealing colours at random")
+    if any(state.colours):
+        raise IllegalSetup("colour-deal", "colours can be dealt at random only before anyone has one")
+    for colour in seeded_deal(state.setup, action.seed):
+        if state.over or state.turn.step not in (Step.COLOUR_ROLL, Step.COLOUR_CHOICE):
+            break
+        state = _give_colour(state, colour)
+    return state

@@ -140,14 +140,6 @@ class GameState:
     def in_villa(self, column_id: str) -> bool:
         return self.levels[column_id] is not None
 
-    def owner(self, column_id: str) -> int | None:
-        """The player the column belongs to (None: neutral, or no colours yet / family edition)."""
-        colour = COLUMNS_BY_ID[column_id].colour
-        for player, colours in enumerate(self.colours):
-            if colour in colours:
-                return player
-        return None
-
     def points(self, player: int) -> int:
         """Points on the current top level: the player's own columns standing there."""
         own = self.colours[player] if player < len(self.colours) else ()
