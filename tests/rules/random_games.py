@@ -8,7 +8,7 @@ from collections import Counter
 
 from villa.rules import (Abort, AssignColoursAtRandom, Challenge, ChooseColour, Collapse, Colour, ColumnPlaced,
                          ColumnTakenOut, Decline, FloorLaid, GameSetup, GameState, GiveUpFloor, Object, Pass,
-                         ProposeFloor, RuleError, SealRoll, TakeColumn, apply, expected_facts, legal_actions,
+                         ProposeFloor, Rule, RuleError, SealRoll, TakeColumn, apply, expected_facts, legal_actions,
                          new_game, replay, state_from_json, state_to_json)
 from villa.rules.pieces import ALL_COLUMNS, TOP_FLOOR_LEVEL
 from villa.rules.seal import holder_is_consistent
@@ -22,6 +22,7 @@ UNIVERSE = (
     [SealRoll(c) for c in Colour] + [SealRoll(None)] + [ChooseColour(c) for c in Colour]
     + [TakeColumn(c) for c in sorted(ALL_IDS)] + [TakeColumn("purple-thin-9")]
     + [Abort(), ProposeFloor(), Object(), Challenge(), Decline(), GiveUpFloor(), Pass()]
+    + [ChooseColour("purple"), SealRoll("blue"), TakeColumn(3), ColumnPlaced("red-hex", "1", True), None]
 )
 
 
@@ -68,8 +69,9 @@ def refused_unchanged(state: GameState, action) -> None:
     before_log = state.log
     try:
         apply(state, action)
-    except RuleError:
+    except RuleError as error:
         assert state.log == before_log
+        assert error.message == Rule(error.rule).words(error.params)
         return
     raise AssertionError(f"{action} was accepted at {state.turn}")
 

@@ -10,8 +10,8 @@ from .actions import (Abort, Action, AssignColoursAtRandom, Challenge, ChooseCol
                       Object, Pass, ProposeFloor, SealRoll, TakeColumn)
 from .engine import (apply, blamed_for_collapse, check_survey, expected_facts, is_chance_node, legal_actions, replay,
                      takeable_columns, whose_move)
-from .errors import (DocumentError, GameOver, IllegalBuild, IllegalProposal, IllegalSetup, NotYourMove,
-                     RuleError)
+from .errors import (DocumentError, GameOver, IllegalBuild, IllegalProposal, IllegalSetup, MalformedAction,
+                     NotYourMove, Rule, RuleError)
 from .facts import Collapse, CollapseCause, ColumnPlaced, ColumnTakenOut, FloorLaid, VillaSurvey
 from .pieces import ALL_COLUMNS, Colour, Column, ColumnKind
 from .rulesets import PUBLISHER, RULE_SETS, Edition, FamilyMode, RuleSet, Scoring, family
@@ -24,7 +24,8 @@ __all__ = [
     "Object", "Pass", "ProposeFloor", "SealRoll", "TakeColumn",
     "apply", "blamed_for_collapse", "check_survey", "expected_facts", "is_chance_node", "legal_actions", "replay",
     "takeable_columns", "whose_move",
-    "DocumentError", "GameOver", "IllegalBuild", "IllegalProposal", "IllegalSetup", "NotYourMove", "RuleError",
+    "DocumentError", "GameOver", "IllegalBuild", "IllegalProposal", "IllegalSetup", "MalformedAction", "NotYourMove",
+    "Rule", "RuleError",
     "Collapse", "CollapseCause", "ColumnPlaced", "ColumnTakenOut", "FloorLaid", "VillaSurvey",
     "ALL_COLUMNS", "Colour", "Column", "ColumnKind",
     "PUBLISHER", "RULE_SETS", "Edition", "FamilyMode", "RuleSet", "Scoring", "family",

@@ -12,7 +12,7 @@ from dataclasses import replace
 from . import eligibility as eligible
 from . import seal as seal_rules
 from .actions import Abort, Pass, TakeColumn
-from .errors import IllegalBuild
+from .errors import Rule
 from .facts import ColumnPlaced
 from .pieces import COLUMNS_BY_ID, GREEN_LEVEL, TOP_FLOOR_LEVEL
 from .rulesets import Scoring
@@ -21,11 +21,10 @@ from .turns import ask, end_turn, expect, to_take
 
 
 def on_take(state: GameState, action: TakeColumn) -> GameState:
-    expect(state, Step.START, Step.TAKE, what="taking a column")
+    expect(state, action, Step.START, Step.TAKE)
     c = action.column
     if c not in eligible.role_takeable(state):
-        rule, why = eligible.why_not_takeable(state, c)
-        raise IllegalBuild(rule, why)
+        raise eligible.why_not_takeable(state, c).error()
     levels = dict(state.levels)
     origin, levels[c] = levels[c], None
     role = state.turn.role if state.turn.step is Step.TAKE else Role.BUILD
@@ -34,9 +33,9 @@ def on_take(state: GameState, action: TakeColumn) -> GameState:
 
 
 def on_abort(state: GameState, action: Abort) -> GameState:
-    expect(state, Step.IN_HAND, what="aborting a build")
+    expect(state, action, Step.IN_HAND)
     if not state.ruleset.abort_allowed:
-        raise IllegalBuild("no-abort", "these rules know no aborted build: the column must be placed")
+        raise Rule.NO_ABORT.refuse()
     turn = state.turn
     c = turn.column
     levels = dict(state.levels)
@@ -61,20 +60,18 @@ def on_abort(state: GameState, action: Abort) -> GameState:
 
 
 def on_placed(state: GameState, fact: ColumnPlaced) -> GameState:
-    expect(state, Step.IN_HAND, what="placing a column")
+    expect(state, fact, Step.IN_HAND)
     turn = state.turn
     top = state.top_level
     if fact.column != turn.column:
-        raise IllegalBuild("regulation-6", f"only the chosen column ({turn.column}) may be moved, not {fact.column}")
+        raise Rule.REGULATION_6.refuse(column=fact.column, chosen=turn.column)
     if fact.level != top:
-        raise IllegalBuild("onto-top-floor", f"a column goes onto the top floor (level {top}), not level {fact.level}")
+        raise Rule.ONTO_TOP_FLOOR.refuse(column=fact.column, level=fact.level, top=top)
     if not fact.footprint_inside:
-        raise IllegalBuild("regulation-3", "no column may overhang the edge of the floor it stands on")
-    if fact.on_column is not None:
-        if top != TOP_FLOOR_LEVEL:
-            raise IllegalBuild("regulation-8", "columns may be stacked only on the red floor")
-        if state.levels.get(fact.on_column) != top:
-            raise IllegalBuild("regulation-8", f"{fact.on_column} does not stand on the red floor")
+        raise Rule.REGULATION_3.refuse(column=fact.column)
+    # Regulation 8: only on the red floor, and only on a column standing there.
+    if fact.on_column is not None and (top != TOP_FLOOR_LEVEL or state.levels.get(fact.on_column) != top):
+        raise Rule.REGULATION_8.refuse(column=fact.column, on_column=fact.on_column, level=top)
     levels = dict(state.levels)
     levels[fact.column] = top
     state = replace(state, levels=levels, turn=replace(turn, column=None, origin=None))
@@ -99,7 +96,7 @@ def on_placed(state: GameState, fact: ColumnPlaced) -> GameState:
 
 
 def on_pass(state: GameState, action: Pass) -> GameState:
-    expect(state, Step.START, what="passing")
+    expect(state, action, Step.START)
     if eligible.role_takeable(state) or eligible.can_propose(state):
-        raise IllegalBuild("must-build", "a player who can build must build, or propose a floor")
+        raise Rule.MUST_BUILD.refuse(player=state.turn.player)
     return end_turn(state, progress=False)

@@ -14,22 +14,24 @@ from typing import Callable, Iterable
 from . import building, proposals, setup, turns
 from .actions import (Abort, Action, AssignColoursAtRandom, Challenge, ChooseColour, Decline, GiveUpFloor,
                       Object, Pass, ProposeFloor, SealRoll, TakeColumn)
-from .errors import GameOver, NotYourMove
+from .errors import Rule
 from .facts import Collapse, ColumnPlaced, ColumnTakenOut, FloorLaid, VillaSurvey
 from .queries import (check_survey, expected_facts, is_chance_node, legal_actions, takeable_columns,
                       whose_move)
 from .setup import new_game
 from .state import GameSetup, GameState, Step
 from .turns import begin_turn, blamed_for_collapse
+from .validation import check_fields
 
 
 def apply(state: GameState, action: Action) -> GameState:
     """The state after `action`, or a `RuleError`; `state` itself never changes."""
     if state.over:
-        raise GameOver("game-over", "the game is over: " + state.result.reason)
+        raise Rule.GAME_OVER.refuse(ending=state.result.ending)
     handler = _HANDLERS.get(type(action))
     if handler is None:
-        raise NotYourMove("unknown-action", f"{type(action).__name__} is not an action of this game")
+        raise Rule.UNKNOWN_ACTION.refuse(action=type(action).__name__)
+    check_fields(action)
     new_state = handler(state, action)
     return replace(new_state, log=state.log + (action,))
 
@@ -50,7 +52,7 @@ def _on_seal_roll(state: GameState, action: SealRoll) -> GameState:
 
 
 def _on_survey(state: GameState, fact: VillaSurvey) -> GameState:
-    raise NotYourMove("survey", "a survey changes nothing: compare it with check_survey(state, survey)")
+    raise Rule.SURVEY.refuse()
 
 
 _HANDLERS: dict[type, Callable] = {

@@ -10,21 +10,22 @@ from dataclasses import replace
 from . import eligibility as eligible
 from . import seal as seal_rules
 from .actions import Challenge, Decline, GiveUpFloor, Object, ProposeFloor
-from .errors import IllegalProposal, NotYourMove
+from .errors import Rule
 from .facts import ColumnTakenOut, FloorLaid
-from .pieces import TOP_FLOOR_LEVEL, floor_colour
+from .pieces import TOP_FLOOR_LEVEL
 from .rulesets import Scoring
 from .state import GameState, Role, Step
-from .turns import ASKING_ROLES, ask, end_turn, expect, to_take
+from .turns import ask, end_turn, expect, not_now, to_take
 
 
 def on_propose(state: GameState, action: ProposeFloor) -> GameState:
-    expect(state, Step.START, what="proposing a floor (only at the start of a turn)")
+    expect(state, action, Step.START)
     if state.top_level >= TOP_FLOOR_LEVEL:
-        raise IllegalProposal("no-floor-left", "the red floor is on: no floor is left")
+        raise Rule.NO_FLOOR_LEFT.refuse()
     if not eligible.can_propose(state):
         need = state.ruleset.min_support(state.top_level + 1)
-        raise IllegalProposal("floor-support", f"the next floor needs {need} columns on the top level to rest on")
+        raise Rule.FLOOR_SUPPORT.refuse(level=state.top_level + 1, need=need,
+                                        have=len(state.columns_on(state.top_level)))
     rs = state.ruleset
     if rs.family:
         claimed = eligible.takeable(state, eligible.turn_colours(state, state.turn.player))
@@ -38,7 +39,7 @@ def on_propose(state: GameState, action: ProposeFloor) -> GameState:
 
 
 def on_answer(state: GameState, action: Object | Challenge | Decline) -> GameState:
-    expect(state, Step.ASK, what="objecting or challenging")
+    expect(state, action, Step.ASK)
     turn = state.turn
     if isinstance(action, Decline):
         nxt = (turn.actor + 1) % state.n
@@ -48,17 +49,16 @@ def on_answer(state: GameState, action: Object | Challenge | Decline) -> GameSta
             return to_take(state, Role.OWN, turn.player)  # nobody challenged: the own move
         return replace(state, turn=replace(turn, step=Step.LAY_FLOOR, actor=turn.player))
     if isinstance(action, Challenge) != (turn.role is Role.CHALLENGE):
-        raise NotYourMove("not-now", f"the question is about a {ASKING_ROLES[turn.role]}")
+        raise not_now(state, action)  # the question is about the other kind of doubt
     if turn.role is Role.CHALLENGE:
         return replace(state, turn=replace(turn, step=Step.TAKE, challenger=turn.actor))
     return replace(state, turn=replace(turn, step=Step.TAKE, objector=turn.actor))
 
 
 def on_taken_out(state: GameState, fact: ColumnTakenOut) -> GameState:
-    expect(state, Step.TAKE_OUT, what="taking a column out of the villa")
+    expect(state, fact, Step.TAKE_OUT)
     if fact.column not in eligible.objector_columns_in_villa(state):
-        raise IllegalProposal("objection-penalty",
-                              f"the proposer takes out one of the objector's columns in the villa, not {fact.column}")
+        raise Rule.OBJECTION_PENALTY.refuse(column=fact.column, objector=state.turn.objector)
     levels = dict(state.levels)
     levels[fact.column] = None
     state = replace(state, levels=levels, out=state.out | {fact.column})
@@ -68,22 +68,19 @@ def on_taken_out(state: GameState, fact: ColumnTakenOut) -> GameState:
 
 
 def on_floor(state: GameState, fact: FloorLaid) -> GameState:
-    expect(state, Step.LAY_FLOOR, what="laying a floor")
+    expect(state, fact, Step.LAY_FLOOR)
     top = state.top_level
     rs = state.ruleset
     if fact.level != top + 1:
-        raise IllegalProposal("regulation-4", f"the floors go on in order: next is the "
-                              f"{floor_colour(top + 1)} floor (level {top + 1})")
-    stray = set(fact.resting_on) - state.columns_on(top)
+        raise Rule.REGULATION_4.refuse(level=fact.level, next=top + 1)
+    stray = fact.resting_on - state.columns_on(top)
     if stray:
-        raise IllegalProposal("floor-on-top-columns", f"the floor rests only on columns of the top level, "
-                              f"not on {', '.join(sorted(stray))}")
+        raise Rule.FLOOR_ON_TOP_COLUMNS.refuse(columns=sorted(stray), level=top)
     need = rs.min_support(fact.level)
     if len(fact.resting_on) < need:
-        raise IllegalProposal("floor-support", f"the {floor_colour(fact.level)} floor must rest on at least "
-                              f"{need} columns, not {len(fact.resting_on)}")
+        raise Rule.FLOOR_SUPPORT.refuse(level=fact.level, need=need, have=len(fact.resting_on))
     if rs.floors_inside_base and not fact.inside_base:
-        raise IllegalProposal("floor-inside-base", "under this house rule no floor may overhang the base plate")
+        raise Rule.FLOOR_INSIDE_BASE.refuse(level=fact.level)
     supports = dict(state.floor_supports)
     supports[fact.level] = frozenset(fact.resting_on)
     state = replace(state, top_level=fact.level, floor_supports=supports)
@@ -93,7 +90,7 @@ def on_floor(state: GameState, fact: FloorLaid) -> GameState:
 
 
 def on_give_up(state: GameState, action: GiveUpFloor) -> GameState:
-    expect(state, Step.LAY_FLOOR, what="giving up the floor")
+    expect(state, action, Step.LAY_FLOOR)
     if state.ruleset.family:
         # With no floor, a column must move.
         return to_take(state, Role.OWN, state.turn.player, progress=False)

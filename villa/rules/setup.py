@@ -13,7 +13,7 @@ import random
 from dataclasses import replace
 
 from .actions import AssignColoursAtRandom, ChooseColour, SealRoll
-from .errors import IllegalSetup
+from .errors import Rule
 from .pieces import Colour
 from .rulesets import FamilyMode
 from .state import GameSetup, GameState, Step, Turn
@@ -85,23 +85,23 @@ def _give_colour(state: GameState, colour: Colour) -> GameState:
 
 
 def on_colour_roll(state: GameState, action: SealRoll) -> GameState:
-    expect(state, Step.COLOUR_ROLL, what="rolling the seal for a colour")
+    expect(state, action, Step.COLOUR_ROLL)
     if action.colour is None:
-        raise IllegalSetup("colour-roll", "a colour roll must show a colour (roll again on an end face)")
-    return _give_colour(state, Colour(action.colour))
+        raise Rule.COLOUR_ROLL.refuse()
+    return _give_colour(state, action.colour)
 
 
 def on_choose_colour(state: GameState, action: ChooseColour) -> GameState:
-    expect(state, Step.COLOUR_CHOICE, what="choosing a colour")
+    expect(state, action, Step.COLOUR_CHOICE)
     if action.colour not in colours_left(state):
-        raise IllegalSetup("colour-taken", f"{action.colour.value} is already taken")
+        raise Rule.COLOUR_TAKEN.refuse(colour=action.colour.value)
     return _give_colour(state, action.colour)
 
 
 def on_random_colours(state: GameState, action: AssignColoursAtRandom) -> GameState:
-    expect(state, Step.COLOUR_ROLL, Step.COLOUR_CHOICE, what="dealing colours at random")
+    expect(state, action, Step.COLOUR_ROLL, Step.COLOUR_CHOICE)
     if any(state.colours):
-        raise IllegalSetup("colour-deal", "colours can be dealt at random only before anyone has one")
+        raise Rule.COLOUR_DEAL.refuse()
     for colour in seeded_deal(state.setup, action.seed):
         if state.over or state.turn.step not in (Step.COLOUR_ROLL, Step.COLOUR_CHOICE):
             break

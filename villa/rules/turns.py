@@ -11,36 +11,22 @@ from dataclasses import replace
 from . import eligibility as eligible
 from . import seal as seal_rules
 from .actions import SealRoll
-from .errors import NotYourMove
+from .errors import Rule, RuleError
 from .facts import Collapse
-from .pieces import TOP_FLOOR_LEVEL, Colour, floor_colour
+from .pieces import Colour
 from .rulesets import FamilyMode, Scoring
 from .state import GameState, Result, Role, Seal, Step, Turn
 
-ASKING_ROLES = {Role.PROOF: "objection", Role.FAMILY_CHALLENGE: "challenge", Role.CHALLENGE: "neutral challenge"}
-
-
-def expect(state: GameState, *steps: Step, what: str) -> None:
+def expect(state: GameState, action, *steps: Step) -> None:
     """Refuse an action that does not fit the step the game is at."""
     if state.turn.step not in steps:
-        raise NotYourMove("not-now", f"{what} is not possible now ({_moment(state)})")
+        raise not_now(state, action)
 
 
-def _moment(state: GameState) -> str:
+def not_now(state: GameState, action) -> RuleError:
     turn = state.turn
-    who = state.colour_name(turn.actor)
-    return {
-        Step.COLOUR_ROLL: f"{who} rolls the seal for a colour",
-        Step.COLOUR_CHOICE: f"{who} chooses a colour",
-        Step.FAMILY_ROLL: f"{who} rolls the seal for this turn's colour",
-        Step.START: f"{who} starts a turn",
-        Step.TAKE: f"{who} must take a column ({turn.role.value})",
-        Step.IN_HAND: f"{who} holds {turn.column}",
-        Step.ASK: f"{who} is asked about a {ASKING_ROLES.get(turn.role, '')}",
-        Step.TAKE_OUT: f"{who} takes one of the objector's columns out",
-        Step.LAY_FLOOR: f"{who} lays the {floor_colour(min(state.top_level + 1, TOP_FLOOR_LEVEL))} floor",
-        Step.OVER: "the game is over",
-    }[turn.step]
+    return Rule.NOT_NOW.refuse(action=type(action).__name__, step=turn.step.value, role=turn.role.value,
+                               actor=turn.actor)
 
 
 # --- turns -----------------------------------------------------------------
@@ -96,7 +82,7 @@ def blamed_for_collapse(state: GameState) -> int | None:
 
 def on_collapse(state: GameState, fact: Collapse) -> GameState:
     if state.turn.step in (Step.COLOUR_ROLL, Step.COLOUR_CHOICE):
-        raise NotYourMove("not-started", "the game has not started: rebuild the villa")
+        raise Rule.NOT_STARTED.refuse()
     culprit = blamed_for_collapse(state)
     if state.ruleset.family:
         scores = list(state.scores)
