@@ -11,7 +11,6 @@ from __future__ import annotations
 import logging
 import math
 import sys
-from dataclasses import replace
 from typing import Callable, TextIO
 
 from panda3d.core import Point3
@@ -42,12 +41,9 @@ def new_game(options: MatchOptions) -> saves.Game:
     if state.turn.step is rules.Step.COLOUR_ROLL:
         state = rules.apply(state, rules.AssignColoursAtRandom(options.seed))
     if options.floors > 1:  # a villa already built higher: columns not in the layout are out
-        where = {spot.column: spot.level for spot in layout.columns}
-        levels = {c: where.get(c) for c in state.levels}
-        state = replace(state, levels=levels, top_level=len(layout.floors),
-                        out=frozenset(c for c, lv in levels.items() if lv is None),
-                        floor_supports={f.level: frozenset(s.column for s in layouts.supports(layout, f.level))
-                                        for f in layout.floors})
+        state = rules.apply(state, rules.SetUpHigher.of(
+            {spot.column: spot.level for spot in layout.columns},
+            {f.level: [s.column for s in layouts.supports(layout, f.level)] for f in layout.floors}))
     info = saves.MatchInfo(saves.MatchInfo.new_id(), tuple(options.players), options.seed, options.floors, layout)
     return saves.start_game(info, state, villa)
 

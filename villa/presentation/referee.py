@@ -7,8 +7,6 @@ each moment comes from the turn flow (`villa.presentation.flow`).
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from villa import rules
 from villa.presentation import flow
 from villa.presentation.i18n import N_, _
@@ -48,10 +46,8 @@ class Referee:
     def continue_from(self, column_levels: dict[str, int | None], floor_supports: dict[int, frozenset[str]]) -> None:
         """Take up the game with a villa already built higher (a picture of later play):
         columns not listed are out of the game."""
-        levels = {c: column_levels.get(c) for c in self.state.levels}
-        self.state = replace(self.state, levels=levels, top_level=max(floor_supports, default=1),
-                             floor_supports=dict(floor_supports),
-                             out=frozenset(c for c, lv in levels.items() if lv is None))
+        carrying = {lv: [c for c in cs if column_levels.get(c) == lv - 1] for lv, cs in floor_supports.items()}
+        self.state = rules.apply(self.state, rules.SetUpHigher.of(column_levels, carrying))
 
     # --- questions ---
 

@@ -7,7 +7,7 @@
 """
 
 from .actions import (Abort, Action, AssignColoursAtRandom, Challenge, ChooseColour, Decline, GiveUpFloor,
-                      Object, Pass, ProposeFloor, SealRoll, TakeColumn)
+                      Object, Pass, ProposeFloor, SealRoll, SetUpHigher, TakeColumn)
 from .engine import (apply, blamed_for_collapse, check_survey, expected_facts, is_chance_node, legal_actions, replay,
                      takeable_columns, whose_move)
 from .errors import (DocumentError, GameOver, IllegalBuild, IllegalProposal, IllegalSetup, MalformedAction,
@@ -17,11 +17,12 @@ from .pieces import ALL_COLUMNS, Colour, Column, ColumnKind
 from .rulesets import PUBLISHER, RULE_SETS, Edition, FamilyMode, RuleSet, Scoring, family
 from .serialize import dumps, loads, state_from_json, state_to_json
 from .setup import new_game
+from .frozen import FrozenMap
 from .state import GameSetup, GameState, Result, Role, Seal, Step, Turn
 
 __all__ = [
     "Abort", "Action", "AssignColoursAtRandom", "Challenge", "ChooseColour", "Decline", "GiveUpFloor",
-    "Object", "Pass", "ProposeFloor", "SealRoll", "TakeColumn",
+    "Object", "Pass", "ProposeFloor", "SealRoll", "SetUpHigher", "TakeColumn",
     "apply", "blamed_for_collapse", "check_survey", "expected_facts", "is_chance_node", "legal_actions", "replay",
     "takeable_columns", "whose_move",
     "DocumentError", "GameOver", "IllegalBuild", "IllegalProposal", "IllegalSetup", "MalformedAction", "NotYourMove",
@@ -31,5 +32,5 @@ __all__ = [
     "PUBLISHER", "RULE_SETS", "Edition", "FamilyMode", "RuleSet", "Scoring", "family",
     "dumps", "loads", "state_from_json", "state_to_json",
     "new_game",
-    "GameSetup", "GameState", "Result", "Role", "Seal", "Step", "Turn",
+    "FrozenMap", "GameSetup", "GameState", "Result", "Role", "Seal", "Step", "Turn",
 ]

@@ -13,7 +13,7 @@ from typing import Callable, Iterable
 
 from . import building, proposals, setup, turns
 from .actions import (Abort, Action, AssignColoursAtRandom, Challenge, ChooseColour, Decline, GiveUpFloor,
-                      Object, Pass, ProposeFloor, SealRoll, TakeColumn)
+                      Object, Pass, ProposeFloor, SealRoll, SetUpHigher, TakeColumn)
 from .errors import Rule
 from .facts import Collapse, ColumnPlaced, ColumnTakenOut, FloorLaid, VillaSurvey
 from .queries import (check_survey, expected_facts, is_chance_node, legal_actions, takeable_columns,
@@ -59,6 +59,7 @@ _HANDLERS: dict[type, Callable] = {
     SealRoll: _on_seal_roll,
     ChooseColour: setup.on_choose_colour,
     AssignColoursAtRandom: setup.on_random_colours,
+    SetUpHigher: setup.on_set_up_higher,
     TakeColumn: building.on_take,
     Abort: building.on_abort,
     Pass: building.on_pass,

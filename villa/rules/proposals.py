@@ -81,9 +81,8 @@ def on_floor(state: GameState, fact: FloorLaid) -> GameState:
         raise Rule.FLOOR_SUPPORT.refuse(level=fact.level, need=need, have=len(fact.resting_on))
     if rs.floors_inside_base and not fact.inside_base:
         raise Rule.FLOOR_INSIDE_BASE.refuse(level=fact.level)
-    supports = dict(state.floor_supports)
-    supports[fact.level] = frozenset(fact.resting_on)
-    state = replace(state, top_level=fact.level, floor_supports=supports)
+    laid_on = {**state.floors_laid_on, fact.level: fact.resting_on}
+    state = replace(state, top_level=fact.level, floors_laid_on=laid_on)
     if rs.family or rs.proposer_moves_column:
         return to_take(state, Role.OWN, state.turn.player)
     return end_turn(state, progress=True)

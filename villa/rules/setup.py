@@ -12,12 +12,12 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from .actions import AssignColoursAtRandom, ChooseColour, SealRoll
+from .actions import AssignColoursAtRandom, ChooseColour, SealRoll, SetUpHigher
 from .errors import Rule
-from .pieces import Colour
+from .pieces import COLUMNS_BY_ID, TOP_FLOOR_LEVEL, Colour
 from .rulesets import FamilyMode
-from .state import GameSetup, GameState, Step, Turn
-from .turns import begin_turn, expect
+from .state import GameSetup, GameState, Seal, Step, Turn
+from .turns import begin_turn, expect, not_now
 
 
 def pick_order(setup: GameSetup) -> tuple[int, ...]:
@@ -52,7 +52,7 @@ def new_game(setup: GameSetup) -> GameState:
     else:
         turn = Turn(player=0, step=Step.START, actor=0)  # replaced by the turn's proper start below
     state = GameState(setup=setup, turn=turn, colours=tuple(() for _ in range(n)),
-                      floor_supports={1: setup.blue_floor_supports},
+                      floors_laid_on={1: setup.blue_floor_supports},
                       scores=(0,) * n if setup.ruleset.family else ())
     # The family's free modes need no colours at all: the first turn starts at once.
     return state if order else begin_turn(state, 0)
@@ -107,3 +107,51 @@ def on_random_colours(state: GameState, action: AssignColoursAtRandom) -> GameSt
             break
         state = _give_colour(state, colour)
     return state
+
+
+# --- a villa set up higher -------------------------------------------------------
+
+def _no_move_yet(state: GameState) -> bool:
+    """Only colours have been settled so far: the first turn has not begun to play."""
+    if state.turn.step not in (Step.START, Step.FAMILY_ROLL) or state.turn.neutral_done:
+        return False
+    colour_rolls = not state.ruleset.family  # the family's rolls are the turns' own
+    return all(isinstance(a, (ChooseColour, AssignColoursAtRandom)) or (colour_rolls and isinstance(a, SealRoll))
+               for a in state.log)
+
+
+def on_set_up_higher(state: GameState, action: SetUpHigher) -> GameState:
+    """A villa already built higher replaces the one built at the start; the first turn begins
+    again on it. Nobody holds the seal yet: the first own column set on its top floor takes it."""
+    if state.turn.step in (Step.COLOUR_ROLL, Step.COLOUR_CHOICE):
+        raise not_now(state, action)
+    if not _no_move_yet(state):
+        raise Rule.SET_UP_TOO_LATE.refuse()
+    levels: dict[str, int] = {}
+    for c, lv in action.levels:
+        if c not in COLUMNS_BY_ID:
+            raise Rule.NO_SUCH_COLUMN.refuse(column=c)
+        if c in levels:
+            raise Rule.SET_UP_TWICE.refuse(column=c)
+        levels[c] = lv
+    floors = [lv for lv, _ in action.floor_supports]
+    top = max(floors, default=0)
+    if sorted(floors) != list(range(1, top + 1)) or not 1 <= top <= TOP_FLOOR_LEVEL:
+        raise Rule.SET_UP_FLOORS.refuse(floors=floors)
+    for c, lv in levels.items():
+        if not 0 <= lv <= top:
+            raise Rule.SET_UP_LEVEL.refuse(column=c, level=lv, top=top)
+    for floor, under in action.floor_supports:
+        for c in under:
+            if c not in COLUMNS_BY_ID:
+                raise Rule.NO_SUCH_COLUMN.refuse(column=c)
+            if levels.get(c) != floor - 1:
+                raise Rule.SET_UP_SUPPORT.refuse(floor=floor, column=c, level=levels.get(c))
+        need = state.ruleset.min_support(floor)
+        if len(set(under)) < need:
+            raise Rule.FLOOR_SUPPORT.refuse(level=floor, need=need, have=len(set(under)))
+    state = replace(state, levels={c: levels.get(c) for c in COLUMNS_BY_ID},
+                    out=frozenset(COLUMNS_BY_ID) - set(levels), blocked=frozenset(), top_level=top,
+                    floors_laid_on={floor: frozenset(under) for floor, under in action.floor_supports},
+                    seal=Seal(), quiet_turns=0)
+    return begin_turn(state, state.turn.player)

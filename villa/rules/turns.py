@@ -107,7 +107,7 @@ def _end_round(state: GameState, next_player: int, how: str, culprit: int | None
     """A family round is over: the next one starts on a fresh villa, or the game ends."""
     if state.round < state.ruleset.rounds:
         fresh = replace(state, levels={c: 0 for c in state.levels}, out=frozenset(), blocked=frozenset(),
-                        top_level=1, floor_supports={1: state.setup.blue_floor_supports}, seal=Seal(),
+                        top_level=1, floors_laid_on={1: state.setup.blue_floor_supports}, seal=Seal(),
                         quiet_turns=0, round=state.round + 1)
         return begin_turn(fresh, next_player)
     scores = state.scores

@@ -10,7 +10,7 @@ import math
 from typing import Any, Callable
 
 from .actions import (Abort, AssignColoursAtRandom, Challenge, ChooseColour, Decline, GiveUpFloor, Object, Pass,
-                      ProposeFloor, SealRoll, TakeColumn)
+                      ProposeFloor, SealRoll, SetUpHigher, TakeColumn)
 from .errors import Rule
 from .facts import Collapse, CollapseCause, ColumnPlaced, ColumnTakenOut, FloorLaid
 from .pieces import Colour
@@ -18,6 +18,10 @@ from .pieces import Colour
 
 def _whole(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _yes_no(v: Any) -> bool:
+    return v is True or v is False
 
 
 def _text(v: Any) -> bool:
@@ -32,18 +36,33 @@ def _number(v: Any) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
 
 
+def _pairs(v: Any, first: Callable[[Any], bool], second: Callable[[Any], bool]) -> bool:
+    return isinstance(v, tuple) and all(isinstance(p, tuple) and len(p) == 2 and first(p[0]) and second(p[1])
+                                        for p in v)
+
+
+def _column_levels(v: Any) -> bool:
+    return _pairs(v, _text, _whole)
+
+
+def _floor_supports(v: Any) -> bool:
+    return _pairs(v, _whole, lambda cs: isinstance(cs, tuple) and all(isinstance(c, str) for c in cs))
+
+
 # For each action: its fields, how each is checked, and what it must be (named as its type).
 Check = tuple[str, Callable[[Any], bool], str]
 FIELDS: dict[type, tuple[Check, ...]] = {
     SealRoll: (("colour", lambda v: v is None or isinstance(v, Colour), "Colour or None"),),
     ChooseColour: (("colour", lambda v: isinstance(v, Colour), "Colour"),),
     AssignColoursAtRandom: (("seed", _whole, "int"),),
+    SetUpHigher: (("levels", _column_levels, "tuple of (str, int) pairs"),
+                  ("floor_supports", _floor_supports, "tuple of (int, tuple of str) pairs")),
     TakeColumn: (("column", _text, "str"),),
     Abort: (), ProposeFloor: (), Object: (), Challenge: (), Decline: (), GiveUpFloor: (), Pass: (),
-    ColumnPlaced: (("column", _text, "str"), ("level", _whole, "int"), ("footprint_inside", lambda v: v is True or v is False, "bool"),
+    ColumnPlaced: (("column", _text, "str"), ("level", _whole, "int"), ("footprint_inside", _yes_no, "bool"),
                    ("on_column", lambda v: v is None or isinstance(v, str), "str or None")),
     FloorLaid: (("level", _whole, "int"), ("resting_on", _texts, "frozenset of str"),
-                ("inside_base", lambda v: v is True or v is False, "bool")),
+                ("inside_base", _yes_no, "bool")),
     ColumnTakenOut: (("column", _text, "str"),),
     Collapse: (("at_s", _number, "finite float"), ("cause", lambda v: isinstance(v, CollapseCause), "CollapseCause"),
                ("piece", _text, "str")),
