@@ -51,10 +51,16 @@ def start_takeable(state: GameState, player: int, neutral_done: bool = False) ->
 
 
 def can_propose(state: GameState) -> bool:
+    """A floor is left. The claim may be made even when too few columns stand on the top level
+    to carry it: the floor is then given up (004: "Ist dies unmöglich, muss der Spieler auf das
+    Aufsetzen des Plateaus verzichten")."""
+    return state.top_level < TOP_FLOOR_LEVEL
+
+
+def floor_can_be_laid(state: GameState) -> bool:
     """A floor is left, and enough columns stand on the top level to carry it."""
-    if state.top_level >= TOP_FLOOR_LEVEL:
-        return False
-    return len(state.columns_on(state.top_level)) >= state.ruleset.min_support(state.top_level + 1)
+    return can_propose(state) and \
+        len(state.columns_on(state.top_level)) >= state.ruleset.min_support(state.top_level + 1)
 
 
 def role_takeable(state: GameState) -> list[str]:
@@ -75,8 +81,8 @@ def role_takeable(state: GameState) -> list[str]:
 
 
 def anyone_can_act(state: GameState) -> bool:
-    """Could any player build or propose a floor, whatever the seal might show?"""
-    if can_propose(state) or neutral_takeable(state):
+    """Could any player build, or lay a floor, whatever the seal might show?"""
+    if floor_can_be_laid(state) or neutral_takeable(state):
         return True
     rolls = state.ruleset.family and state.ruleset.mode is not FamilyMode.ASSIGNED
     return any(takeable(state, tuple(Colour) if rolls else state.colours[p]) for p in range(state.n))

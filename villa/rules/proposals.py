@@ -12,7 +12,6 @@ from . import seal as seal_rules
 from .actions import Challenge, Decline, GiveUpFloor, Object, ProposeFloor
 from .errors import Rule
 from .facts import ColumnTakenOut, FloorLaid
-from .pieces import TOP_FLOOR_LEVEL
 from .rulesets import Scoring
 from .state import GameState, Role, Step
 from .turns import ask, end_turn, expect, not_now, to_take
@@ -20,12 +19,9 @@ from .turns import ask, end_turn, expect, not_now, to_take
 
 def on_propose(state: GameState, action: ProposeFloor) -> GameState:
     expect(state, action, Step.START)
-    if state.top_level >= TOP_FLOOR_LEVEL:
-        raise Rule.NO_FLOOR_LEFT.refuse()
     if not eligible.can_propose(state):
-        need = state.ruleset.min_support(state.top_level + 1)
-        raise Rule.FLOOR_SUPPORT.refuse(level=state.top_level + 1, need=need,
-                                        have=len(state.columns_on(state.top_level)))
+        raise Rule.NO_FLOOR_LEFT.refuse()
+    # Too few columns on the top level do not stop the claim: unopposed, the floor is given up.
     rs = state.ruleset
     if rs.family:
         claimed = eligible.takeable(state, eligible.turn_colours(state, state.turn.player))
