@@ -7,8 +7,8 @@ import random
 from collections import Counter
 
 from villa.rules import (Abort, AssignColoursAtRandom, Challenge, ChooseColour, Collapse, Colour, ColumnPlaced,
-                         ColumnTakenOut, Decline, FloorLaid, GameSetup, GameState, GiveUpFloor, Object, Pass,
-                         ProposeFloor, Rule, RuleError, SealRoll, SetUpHigher, TakeColumn, apply, expected_facts,
+                         ColumnTakenOut, Decline, FloorLaid, ForgoPenalty, GameSetup, GameState, GiveUpFloor, Object,
+                         Pass, ProposeFloor, Rule, RuleError, SealRoll, SetUpHigher, TakeColumn, apply, expected_facts,
                          legal_actions, new_game, replay, state_from_json, state_to_json)
 from villa.rules.frozen import FrozenMap
 from villa.rules.pieces import ALL_COLUMNS, TOP_FLOOR_LEVEL
@@ -22,7 +22,7 @@ ALL_IDS = frozenset(c.id for c in ALL_COLUMNS)
 UNIVERSE = (
     [SealRoll(c) for c in Colour] + [SealRoll(None)] + [ChooseColour(c) for c in Colour]
     + [TakeColumn(c) for c in sorted(ALL_IDS)] + [TakeColumn("purple-thin-9")]
-    + [Abort(), ProposeFloor(), Object(), Challenge(), Decline(), GiveUpFloor(), Pass()]
+    + [Abort(), ProposeFloor(), Object(), Challenge(), Decline(), ForgoPenalty(), GiveUpFloor(), Pass()]
     + [ChooseColour("purple"), SealRoll("blue"), TakeColumn(3), ColumnPlaced("red-hex", "1", True), None]
 )
 

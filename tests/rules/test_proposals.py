@@ -2,8 +2,8 @@
 
 from dataclasses import replace
 
-from villa.rules import (PUBLISHER, Abort, Collapse, CollapseCause, ColumnTakenOut, Decline,
-                         FloorLaid, GiveUpFloor, Object, Pass, ProposeFloor, TakeColumn, apply, expected_facts,
+from villa.rules import (PUBLISHER, Abort, Collapse, CollapseCause, ColumnTakenOut, Decline, FloorLaid,
+                         ForgoPenalty, GiveUpFloor, Object, Pass, ProposeFloor, TakeColumn, apply, expected_facts,
                          legal_actions, whose_move)
 from villa.rules.state import Role, Seal, Step
 
@@ -120,6 +120,25 @@ def test_objection_fails_the_proposer_takes_one_out_and_lays_the_floor():
     assert state.turn.step is Step.LAY_FLOOR
     state = apply(state, FloorLaid(3, ON_TOP))
     assert state.top_level == 3 and whose_move(state) == YELLOW
+
+
+def test_the_penalty_pull_is_the_proposers_right_not_a_duty():
+    """004: "Schlägt sein Versuch jedoch fehl, darf der Antragsteller eine beliebige Säule des
+    Widersprechenden aus der Villa entfernen und aus dem Spiel nehmen." (darf: may)"""
+    refused(green_floor_ready(), ForgoPenalty(), "not-now")
+    state = apply(green_floor_ready(), ProposeFloor())
+    state = apply(state, Object())  # Yellow objects, and fails
+    state = apply(apply(state, TakeColumn("red-hex")), Abort())
+    assert state.turn.step is Step.TAKE_OUT and whose_move(state) == RED
+    assert legal_actions(state) == [ForgoPenalty()]
+    assert {f.column for f in expected_facts(state) if isinstance(f, ColumnTakenOut)} == {
+        "yellow-thin-1", "yellow-thin-2", "yellow-thin-3", "yellow-hex", "yellow-thick"}
+    forgone = apply(state, ForgoPenalty())
+    assert forgone.turn.step is Step.LAY_FLOOR and whose_move(forgone) == RED
+    assert forgone.out == state.out and forgone.levels == state.levels and forgone.log[-1] == ForgoPenalty()
+    refused(forgone, ForgoPenalty(), "not-now")
+    forgone = apply(forgone, FloorLaid(3, ON_TOP))
+    assert forgone.top_level == 3 and whose_move(forgone) == YELLOW
 
 
 def test_the_penalty_can_take_the_seal_from_the_objector():

@@ -58,7 +58,7 @@ class Command:
     """A button (and its key): the rules actions it may send. "build" sends `TakeColumn` for
     the column the mouse takes; the others send their one action."""
 
-    name: str                       # build, propose, abort, object, challenge, decline, give-up, pass, roll, choose
+    name: str                       # build, propose, abort, object, challenge, decline, forgo, give-up, pass, roll, choose
     label: str
     key: str | None
     actions: tuple[rules.Action, ...]
@@ -225,6 +225,8 @@ def _commands(state: GameState, task: Task) -> tuple[Command, ...]:
         elif isinstance(action, rules.Decline):
             label = _("No objection (N)") if task is Task.ANSWER_OBJECTION else _("No challenge (N)")
             commands.append(Command("decline", label, "n", (action,)))
+        elif isinstance(action, rules.ForgoPenalty):
+            commands.append(Command("forgo", _("Take none out (N)"), "n", (action,)))
         elif isinstance(action, rules.GiveUpFloor):
             commands.append(Command("give-up", _("Give up the floor (Esc)"), "escape", (action,)))
         elif isinstance(action, rules.Pass):
@@ -368,6 +370,9 @@ def consequence(before: GameState, action, after: GameState) -> str | None:
                  "{proposer} lays the floor.").format(
             column_cap=column_words(action.column)[:1].upper() + column_words(action.column)[1:],
             objector=player_name(before, turn.objector), proposer=proposer)
+    if turn.step is Step.TAKE_OUT and isinstance(action, rules.ForgoPenalty):
+        return _("{proposer} takes none of {objector}'s columns out, and lays the floor.").format(
+            proposer=proposer, objector=player_name(before, turn.objector))
     return None
 
 

@@ -207,7 +207,8 @@ class GameScreen:
     def answer(self, objects: bool) -> None:
         """Y / N, or the hand-over panel's buttons: object (or challenge), or not."""
         guide = self.referee.guidance()
-        command = guide.command("decline") if not objects else guide.command("object") or guide.command("challenge")
+        command = (guide.command("decline") or guide.command("forgo") if not objects
+                   else guide.command("object") or guide.command("challenge"))
         if command is not None:
             self._send(command.actions[0])
 
@@ -229,7 +230,7 @@ class GameScreen:
             self.answer(True)
         elif name == "decline":
             self.answer(False)
-        elif name == "pass":
+        elif name in ("pass", "forgo"):
             command = self.referee.guidance().command(name)
             if command is not None:
                 self._send(command.actions[0])

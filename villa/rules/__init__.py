@@ -6,22 +6,22 @@
     state = apply(state, ColumnPlaced(...))       # physics facts go in the same way
 """
 
-from .actions import (Abort, Action, AssignColoursAtRandom, Challenge, ChooseColour, Decline, GiveUpFloor,
-                      Object, Pass, ProposeFloor, SealRoll, SetUpHigher, TakeColumn)
+from .actions import (Abort, Action, AssignColoursAtRandom, Challenge, ChooseColour, Decline, ForgoPenalty,
+                      GiveUpFloor, Object, Pass, ProposeFloor, SealRoll, SetUpHigher, TakeColumn)
 from .engine import (apply, blamed_for_collapse, check_survey, expected_facts, is_chance_node, legal_actions, replay,
                      takeable_columns, whose_move)
 from .errors import (DocumentError, GameOver, IllegalBuild, IllegalProposal, IllegalSetup, MalformedAction,
                      NotYourMove, Rule, RuleError)
 from .facts import Collapse, CollapseCause, ColumnPlaced, ColumnTakenOut, FloorLaid, VillaSurvey
+from .frozen import FrozenMap
 from .pieces import ALL_COLUMNS, Colour, Column, ColumnKind
 from .rulesets import PUBLISHER, RULE_SETS, Edition, FamilyMode, RuleSet, Scoring, family
 from .serialize import dumps, loads, state_from_json, state_to_json
 from .setup import new_game
-from .frozen import FrozenMap
 from .state import GameSetup, GameState, Result, Role, Seal, Step, Turn
 
 __all__ = [
-    "Abort", "Action", "AssignColoursAtRandom", "Challenge", "ChooseColour", "Decline", "GiveUpFloor",
+    "Abort", "Action", "AssignColoursAtRandom", "Challenge", "ChooseColour", "Decline", "ForgoPenalty", "GiveUpFloor",
     "Object", "Pass", "ProposeFloor", "SealRoll", "SetUpHigher", "TakeColumn",
     "apply", "blamed_for_collapse", "check_survey", "expected_facts", "is_chance_node", "legal_actions", "replay",
     "takeable_columns", "whose_move",

@@ -94,6 +94,12 @@ class Decline:
 
 
 @dataclass(frozen=True)
+class ForgoPenalty:
+    """After a failed objection: the proposer does not pull out one of the objector's columns
+    (a right, not a duty: 004 "darf ... entfernen") and goes on to lay the floor."""
+
+
+@dataclass(frozen=True)
 class GiveUpFloor:
     """The proposer cannot lay the floor on enough columns and gives it up."""
 
@@ -105,7 +111,7 @@ class Pass:
 
 SetupAction = Union[AssignColoursAtRandom, SetUpHigher]
 PlayerAction = Union[ChooseColour, TakeColumn, Abort, ProposeFloor, Object,
-                     Challenge, Decline, GiveUpFloor, Pass]
+                     Challenge, Decline, ForgoPenalty, GiveUpFloor, Pass]
 ChanceAction = SealRoll
 PhysicsFact = Union[ColumnPlaced, FloorLaid, ColumnTakenOut, Collapse]
 Action = Union[SetupAction, PlayerAction, ChanceAction, PhysicsFact]
@@ -113,6 +119,6 @@ Action = Union[SetupAction, PlayerAction, ChanceAction, PhysicsFact]
 ACTION_TYPES: dict[str, type] = {
     t.__name__: t
     for t in (SealRoll, ChooseColour, AssignColoursAtRandom, SetUpHigher, TakeColumn, Abort, ProposeFloor, Object,
-              Challenge, Decline, GiveUpFloor, Pass)
+              Challenge, Decline, ForgoPenalty, GiveUpFloor, Pass)
 }
 FACT_TYPES: tuple[type, ...] = (ColumnPlaced, FloorLaid, ColumnTakenOut, Collapse)

@@ -12,8 +12,8 @@ from dataclasses import replace
 from typing import Callable, Iterable
 
 from . import building, proposals, setup, turns
-from .actions import (Abort, Action, AssignColoursAtRandom, Challenge, ChooseColour, Decline, GiveUpFloor,
-                      Object, Pass, ProposeFloor, SealRoll, SetUpHigher, TakeColumn)
+from .actions import (Abort, Action, AssignColoursAtRandom, Challenge, ChooseColour, Decline, ForgoPenalty,
+                      GiveUpFloor, Object, Pass, ProposeFloor, SealRoll, SetUpHigher, TakeColumn)
 from .errors import Rule
 from .facts import Collapse, ColumnPlaced, ColumnTakenOut, FloorLaid, VillaSurvey
 from .queries import (check_survey, expected_facts, is_chance_node, legal_actions, takeable_columns,
@@ -68,6 +68,7 @@ _HANDLERS: dict[type, Callable] = {
     Object: proposals.on_answer,
     Challenge: proposals.on_answer,
     Decline: proposals.on_answer,
+    ForgoPenalty: proposals.on_forgo,
     GiveUpFloor: proposals.on_give_up,
     FloorLaid: proposals.on_floor,
     ColumnTakenOut: proposals.on_taken_out,

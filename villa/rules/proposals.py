@@ -9,7 +9,7 @@ from dataclasses import replace
 
 from . import eligibility as eligible
 from . import seal as seal_rules
-from .actions import Challenge, Decline, GiveUpFloor, Object, ProposeFloor
+from .actions import Challenge, Decline, ForgoPenalty, GiveUpFloor, Object, ProposeFloor
 from .errors import Rule
 from .facts import ColumnTakenOut, FloorLaid
 from .rulesets import Scoring
@@ -60,6 +60,12 @@ def on_taken_out(state: GameState, fact: ColumnTakenOut) -> GameState:
     state = replace(state, levels=levels, out=state.out | {fact.column})
     state = seal_rules.after_loss(state)
     # Decided: the objection failed, so the claim stands and the floor goes on.
+    return replace(state, turn=replace(state.turn, step=Step.LAY_FLOOR, actor=state.turn.player))
+
+
+def on_forgo(state: GameState, action: ForgoPenalty) -> GameState:
+    expect(state, action, Step.TAKE_OUT)
+    # The claim stands all the same: the floor goes on, as after a take-out.
     return replace(state, turn=replace(state.turn, step=Step.LAY_FLOOR, actor=state.turn.player))
 
 

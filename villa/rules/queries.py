@@ -4,8 +4,8 @@ which facts the physics may report, and whether the physics agrees with the rule
 from __future__ import annotations
 
 from . import eligibility as eligible
-from .actions import (Abort, Action, Challenge, ChooseColour, Decline, GiveUpFloor, Object, Pass, ProposeFloor,
-                      SealRoll, TakeColumn)
+from .actions import (Abort, Action, Challenge, ChooseColour, Decline, ForgoPenalty, GiveUpFloor, Object, Pass,
+                      ProposeFloor, SealRoll, TakeColumn)
 from .facts import Collapse, CollapseCause, ColumnPlaced, ColumnTakenOut, FloorLaid, VillaSurvey
 from .pieces import TOP_FLOOR_LEVEL, Colour
 from .setup import colours_left
@@ -58,7 +58,9 @@ def legal_actions(state: GameState) -> list[Action]:
         return [Challenge() if turn.role is Role.CHALLENGE else Object(), Decline()]
     if step is Step.LAY_FLOOR:
         return [GiveUpFloor()]
-    return []  # TAKE_OUT awaits a fact
+    if step is Step.TAKE_OUT:
+        return [ForgoPenalty()]  # or the fact ColumnTakenOut of the column pulled out
+    return []
 
 
 def expected_facts(state: GameState) -> list:

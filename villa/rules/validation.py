@@ -9,8 +9,8 @@ from __future__ import annotations
 import math
 from typing import Any, Callable
 
-from .actions import (Abort, AssignColoursAtRandom, Challenge, ChooseColour, Decline, GiveUpFloor, Object, Pass,
-                      ProposeFloor, SealRoll, SetUpHigher, TakeColumn)
+from .actions import (Abort, AssignColoursAtRandom, Challenge, ChooseColour, Decline, ForgoPenalty, GiveUpFloor,
+                      Object, Pass, ProposeFloor, SealRoll, SetUpHigher, TakeColumn)
 from .errors import Rule
 from .facts import Collapse, CollapseCause, ColumnPlaced, ColumnTakenOut, FloorLaid
 from .pieces import Colour
@@ -58,7 +58,7 @@ FIELDS: dict[type, tuple[Check, ...]] = {
     SetUpHigher: (("levels", _column_levels, "tuple of (str, int) pairs"),
                   ("floor_supports", _floor_supports, "tuple of (int, tuple of str) pairs")),
     TakeColumn: (("column", _text, "str"),),
-    Abort: (), ProposeFloor: (), Object: (), Challenge: (), Decline: (), GiveUpFloor: (), Pass: (),
+    Abort: (), ProposeFloor: (), Object: (), Challenge: (), Decline: (), ForgoPenalty: (), GiveUpFloor: (), Pass: (),
     ColumnPlaced: (("column", _text, "str"), ("level", _whole, "int"), ("footprint_inside", _yes_no, "bool"),
                    ("on_column", lambda v: v is None or isinstance(v, str), "str or None")),
     FloorLaid: (("level", _whole, "int"), ("resting_on", _texts, "frozenset of str"),
