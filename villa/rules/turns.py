@@ -48,9 +48,21 @@ def on_family_roll(state: GameState, action: SealRoll) -> GameState:
 
 
 def end_turn(state: GameState, progress: bool) -> GameState:
-    """The turn is over; `progress`: whether the villa changed in it."""
-    quiet = 0 if progress else state.quiet_turns + 1
+    """The turn is over; `progress`: whether the villa changed in it. A quiet turn counts towards
+    the stall only when it was not the seal's doing: in the family's random mode, while a column
+    of any colour could still go up, a bad roll stops one turn, not the round (003: "Play until
+    the tower collapses.")."""
+    if progress:
+        quiet = 0
+    elif _the_roll_stopped_it(state):
+        quiet = state.quiet_turns
+    else:
+        quiet = state.quiet_turns + 1
     return begin_turn(replace(state, quiet_turns=quiet), (state.turn.player + 1) % state.n)
+
+
+def _the_roll_stopped_it(state: GameState) -> bool:
+    return state.ruleset.mode is FamilyMode.RANDOM and bool(eligible.takeable(state, Colour))
 
 
 def to_take(state: GameState, role: Role, actor: int, progress: bool = True) -> GameState:
