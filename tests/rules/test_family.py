@@ -166,3 +166,27 @@ def test_random_a_round_still_stalls_when_no_colour_could_move_anything():
         state = apply(state, SealRoll(colour))
         state = apply(apply(state, ProposeFloor()), GiveUpFloor())
     assert state.round == 2
+
+
+def test_tournament_toppling_before_the_green_platform_costs_nothing():
+    """003: "points are only earned once the second platform (the green platform) is placed. Once the
+    green platform is in place, assign points as follows: ... Toppling the tower -5 Points\""""
+    state = game(FamilyMode.FREESTYLE, Scoring.TOURNAMENT)
+    state = build(state, "red-thick")                           # Ann, on the blue platform: no points
+    state = apply(apply(state, TakeColumn("blue-hex")), CRASH)  # Bo topples it
+    assert state.scores == (0, 0, 0) and state.round == 2 and whose_move(state) == 1
+    # the green platform laid in the same turn: the column set on it scores, a collapse costs 5
+    state = position(state, red_thin_1=1)
+    state = apply(apply(apply(state, ProposeFloor()), Decline()), Decline())  # nobody challenges Bo
+    state = apply(state, FloorLaid(2, frozenset({"red-thin-1"})))
+    state = build(state, "blue-thick")
+    assert state.scores == (0, 3, 0)
+    state = apply(apply(state, TakeColumn("green-hex")), CRASH)  # Cy
+    assert state.scores == (0, 3, -5)
+
+
+def test_tournament_a_challenge_toppled_before_the_green_platform_costs_nothing():
+    state = position(game(FamilyMode.FREESTYLE, Scoring.TOURNAMENT), red_thin_1=1)
+    state = apply(apply(state, ProposeFloor()), Object())  # Bo challenges Ann's claim on the blue platform
+    state = apply(apply(state, TakeColumn("yellow-thick")), CRASH)
+    assert state.scores == (0, 0, 0) and state.round == 2 and whose_move(state) == 1

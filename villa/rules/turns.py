@@ -13,7 +13,7 @@ from . import seal as seal_rules
 from .actions import SealRoll
 from .errors import Rule, RuleError
 from .facts import Collapse
-from .pieces import Colour
+from .pieces import GREEN_LEVEL, Colour
 from .rulesets import FamilyMode, Scoring
 from .state import GameState, Result, Role, Seal, Step, Turn
 
@@ -98,7 +98,12 @@ def on_collapse(state: GameState, fact: Collapse) -> GameState:
     culprit = blamed_for_collapse(state)
     if state.ruleset.family:
         scores = list(state.scores)
-        scores[culprit] += 1 if state.ruleset.scoring is Scoring.BASIC else -5
+        if state.ruleset.scoring is Scoring.BASIC:
+            scores[culprit] += 1
+        elif state.top_level >= GREEN_LEVEL:
+            # 003: "points are only earned once the second platform (the green platform) is placed";
+            # the -5 for toppling is one of those points, so before the green platform it costs nothing.
+            scores[culprit] -= 5
         return _end_round(replace(state, scores=tuple(scores)), next_player=culprit,
                           how=f"{state.colour_name(culprit)} toppled the villa", culprit=culprit)
     return _finish(state, Result(*seal_rules.winner_after_collapse(state, culprit), collapsed_by=culprit,
