@@ -40,6 +40,8 @@ def legal_actions(state: GameState) -> list[Action]:
     if step is Step.OVER:
         return []
     if step is Step.COLOUR_ROLL:
+        # Every face the seal may land on; when everyone rolls, a colour already taken is a
+        # roll like any other, and the same player rolls again.
         return [SealRoll(c) for c in Colour]
     if step is Step.COLOUR_CHOICE:
         return [ChooseColour(c) for c in colours_left(state)]

@@ -7,7 +7,8 @@ own form ({"fact": name, ...}). Reading checks every field against the record's 
 so a bad or newer document fails with a `DocumentError` instead of a half-read game.
 
 Version 1 (game version 0.1) is still read: it stored what each floor was laid on as
-"floor_supports" (now "floors_laid_on", the present supports being derived from it).
+"floor_supports" (now "floors_laid_on", the present supports being derived from it), and
+its rule sets had no "everyone_rolls" (off then).
 """
 
 from __future__ import annotations
@@ -181,6 +182,9 @@ def _from_version_1(data: Any) -> Any:
     data = dict(data)
     if "floor_supports" in data and "floors_laid_on" not in data:
         data["floors_laid_on"] = data.pop("floor_supports")
+    setup = data.get("setup")
+    if isinstance(setup, dict) and isinstance(setup.get("ruleset"), dict):
+        data["setup"] = {**setup, "ruleset": {"everyone_rolls": False, **setup["ruleset"]}}
     return data
 
 

@@ -5,6 +5,9 @@ others choose in turn clockwise; the player left with the last colour starts. Tw
 take two colours each (picks go 0, 1, 0, 1: seat 1 is left with the last and starts).
 Three players: the colour nobody picked is neutral, and the last to choose starts.
 Family edition, assigned colours: each player chooses one colour in seat order; seat 0 starts.
+House variant "everyone rolls" (the later English edition 001): every player rolls in pick
+order instead of choosing, a colour already taken is rolled again, and the last to roll
+starts (the same seat as above).
 """
 
 from __future__ import annotations
@@ -76,10 +79,11 @@ def _give_colour(state: GameState, colour: Colour) -> GameState:
     done = sum(len(cs) for cs in state.colours)
     left = colours_left(state)
     if done < len(order) and len(order) - done == 1 and len(left) == 1:
-        # The last player takes the last colour: no choice left, so no action needed.
+        # The last player takes the last colour: no choice (nor roll) left, so no action needed.
         return _give_colour(replace(state, turn=Turn(order[done], Step.COLOUR_CHOICE, order[done])), left[0])
     if done < len(order):
-        return replace(state, turn=Turn(order[done], Step.COLOUR_CHOICE, order[done]))
+        step = Step.COLOUR_ROLL if state.ruleset.everyone_rolls else Step.COLOUR_CHOICE
+        return replace(state, turn=Turn(order[done], step, order[done]))
     neutral = left[0] if state.n == 3 and not state.ruleset.family else None
     return begin_turn(replace(state, neutral=neutral), starting_player(state.setup))
 
@@ -88,6 +92,10 @@ def on_colour_roll(state: GameState, action: SealRoll) -> GameState:
     expect(state, action, Step.COLOUR_ROLL)
     if action.colour is None:
         raise Rule.COLOUR_ROLL.refuse()
+    if action.colour not in colours_left(state):
+        if state.ruleset.everyone_rolls:
+            return state  # 001: a colour already taken is rolled again (the roll stays in the log)
+        raise Rule.COLOUR_TAKEN.refuse(colour=action.colour.value)
     return _give_colour(state, action.colour)
 
 
