@@ -37,6 +37,23 @@ class FrozenMap(Mapping[K, V]):
     def get(self, key: K, default: Any = None) -> Any:
         return self._items.get(key, default)
 
+    # The read-only views of the items themselves: faster than the generic ones, as safe.
+    def keys(self):
+        return self._items.keys()
+
+    def values(self):
+        return self._items.values()
+
+    def items(self):
+        return self._items.items()
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, FrozenMap):
+            return self._items == other._items
+        if isinstance(other, Mapping):
+            return self._items == dict(other.items())
+        return NotImplemented
+
     def __hash__(self) -> int:
         if self._hash is None:
             object.__setattr__(self, "_hash", hash(frozenset(self._items.items())))

@@ -13,6 +13,7 @@ its rule sets had no "everyone_rolls" (off then).
 
 from __future__ import annotations
 
+import functools
 import json
 import types
 import typing
@@ -105,7 +106,7 @@ def _read(tp: Any, data: Any) -> Any:
     if is_dataclass(tp):
         if not isinstance(data, dict):
             raise DocumentError(f"expected a {tp.__name__} object, got {data!r}")
-        hints = typing.get_type_hints(tp)
+        hints = _hints(tp)
         names = {f.name for f in fields(tp)}
         extra = set(data) - names
         if extra:
@@ -134,6 +135,11 @@ def _read(tp: Any, data: Any) -> Any:
             raise DocumentError(f"expected text, got {data!r}")
         return data
     raise DocumentError(f"cannot read a {tp}")
+
+
+@functools.cache
+def _hints(tp: type) -> dict[str, Any]:
+    return typing.get_type_hints(tp)
 
 
 def _key(tp: Any, key: str) -> Any:
