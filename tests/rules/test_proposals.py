@@ -80,15 +80,19 @@ def test_an_objection_to_a_floor_that_cannot_be_laid():
     assert apply(state, GiveUpFloor()).top_level == 2
 
 
-def test_a_player_who_cannot_build_claims_the_floor_rather_than_passing():
+def test_a_player_who_can_neither_build_nor_lay_a_floor_passes_or_claims_it_in_vain():
     # Red's one column on the top level and Green's leave two there; Red's others were given up in aborts.
     state = position(green_floor_ready(), blue_thin_1=1, yellow_thin_1=1)
     state = replace(state, blocked=frozenset({"red-thin-2", "red-thin-3", "red-hex", "red-thick"}))
-    assert legal_actions(state) == [ProposeFloor()]
-    refused(state, Pass(), "must-build")
+    assert legal_actions(state) == [ProposeFloor(), Pass()]
+    passed = apply(state, Pass())
     state = apply(state, ProposeFloor())
     assert state.turn.step is Step.LAY_FLOOR  # nothing of Red's could be moved: nobody can object
-    assert whose_move(apply(state, GiveUpFloor())) == YELLOW
+    given_up = apply(state, GiveUpFloor())
+    assert whose_move(given_up) == whose_move(passed) == YELLOW
+    assert given_up.quiet_turns == passed.quiet_turns == 1 and given_up.levels == passed.levels
+    # enough columns on top to carry a floor: no pass
+    refused(position(green_floor_ready(), red_thin_2=2, red_thin_3=2, red_hex=2, red_thick=2), Pass(), "must-build")
 
 
 def test_no_proposal_after_the_red_floor():

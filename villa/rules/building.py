@@ -97,6 +97,6 @@ def on_placed(state: GameState, fact: ColumnPlaced) -> GameState:
 
 def on_pass(state: GameState, action: Pass) -> GameState:
     expect(state, action, Step.START)
-    if eligible.role_takeable(state) or eligible.can_propose(state):
+    if eligible.role_takeable(state) or eligible.floor_can_be_laid(state):
         raise Rule.MUST_BUILD.refuse(player=state.turn.player)
     return end_turn(state, progress=False)

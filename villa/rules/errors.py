@@ -181,8 +181,8 @@ class Rule(str, Enum):
                     "only on the red floor",
                     "Regulation 8: columns are stacked only on the red floor, on a column standing there.")
     MUST_BUILD = ("must-build", IllegalBuild, ("player",),
-                  "player {player} can build or propose a floor, and so may not pass",
-                  "Passing while a column can be built or a floor proposed.")
+                  "player {player} can build or lay a floor, and so may not pass",
+                  "Passing while a column can be built or a floor laid.")
     # --- floors ---
     NO_FLOOR_LEFT = ("no-floor-left", IllegalProposal, (),
                      "the red floor is on: no floor is left",

@@ -48,10 +48,11 @@ def legal_actions(state: GameState) -> list[Action]:
     if step is Step.FAMILY_ROLL:
         return [SealRoll(c) for c in Colour] + [SealRoll(None)]
     if step is Step.START:
-        actions: list[Action] = [TakeColumn(c) for c in eligible.role_takeable(state)]
-        if eligible.can_propose(state):
-            actions.append(ProposeFloor())
-        return actions or [Pass()]
+        takes: list[Action] = [TakeColumn(c) for c in eligible.role_takeable(state)]
+        claim: list[Action] = [ProposeFloor()] if eligible.can_propose(state) else []
+        # Nothing to build and no floor that could be laid: a pass, or a claim given up (the same end).
+        rest: list[Action] = [Pass()] if not takes and not eligible.floor_can_be_laid(state) else []
+        return takes + claim + rest
     if step is Step.TAKE:
         return [TakeColumn(c) for c in eligible.role_takeable(state)]
     if step is Step.IN_HAND:

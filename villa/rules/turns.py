@@ -17,6 +17,7 @@ from .pieces import GREEN_LEVEL, Colour
 from .rulesets import FamilyMode, Scoring
 from .state import GameState, Result, Role, Seal, Step, Turn
 
+
 def expect(state: GameState, action, *steps: Step) -> None:
     """Refuse an action that does not fit the step the game is at."""
     if state.turn.step not in steps:
