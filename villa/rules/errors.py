@@ -189,7 +189,7 @@ class Rule(str, Enum):
                      "A floor proposed when all five are laid.")
     FLOOR_SUPPORT = ("floor-support", IllegalProposal, ("level", "need", "have"),
                      "the floor of level {level} must rest on at least {need} columns, not {have}",
-                     "A floor rests on at least the rule set's number of columns (three; house variant two).")
+                     "A floor rests on at least the rule set's number of columns (three; family one).")
     FLOOR_ON_TOP_COLUMNS = ("floor-on-top-columns", IllegalProposal, ("columns", "level"),
                             "the floor rests only on columns of the top level ({level}), not on {columns}",
                             "A new floor is laid on columns standing on the top level.")
