@@ -58,12 +58,10 @@ def opening_state(setup: MatchSetup) -> rules.GameState:
 
 
 def _take_up_higher(state: rules.GameState, setup: MatchSetup) -> rules.GameState:
+    """The referee takes the villa up as the layout has it built (columns it leaves out are out of the game)."""
     levels = {spot.column: spot.level for spot in setup.layout.columns}
-    supports = {f.level: frozenset(s.column for s in layouts.supports(setup.layout, f.level))
-                for f in setup.layout.floors}
-    whole = {c: levels.get(c) for c in state.levels}
-    return replace(state, levels=whole, top_level=max(supports), floor_supports=supports,
-                   out=frozenset(c for c, lv in whole.items() if lv is None))
+    supports = {f.level: [s.column for s in layouts.supports(setup.layout, f.level)] for f in setup.layout.floors}
+    return rules.apply(state, rules.SetUpHigher.of(levels, supports))
 
 
 class Match:
@@ -149,13 +147,12 @@ class Match:
         """Take hold of `column` (at a world point on it): for a build, a proof or a challenge the referee
         is told it is chosen; at a failed objection's penalty it is the column to pull out of the game."""
         if self.hand is not None or self.collapsed or self.over:
-            return rules.NotYourMove("not-now", "no column can be taken now")
+            return self._not_now("taking a column")
         if column not in self.villa.nodes:
             return PlacementError(f"{column} is not in the villa")
         if self.state.turn.step is Step.TAKE_OUT:
             if column not in eligibility.objector_columns_in_villa(self.state):
-                return rules.IllegalProposal("objection-penalty",
-                                             "the proposer takes out one of the objector's columns")
+                return rules.Rule.OBJECTION_PENALTY.refuse(column=column, objector=self.state.turn.objector)
         else:
             refusal = self.act(rules.TakeColumn(column))
             if refusal is not None:
@@ -210,12 +207,12 @@ class Match:
             return None
         if hand is None and self.state.turn.step is Step.LAY_FLOOR:
             return self.act(rules.GiveUpFloor())
-        return rules.NotYourMove("not-now", "nothing is in hand")
+        return self._not_now("giving up")
 
     def start_laying(self) -> Exception | None:
         """Bring the next floor over the top columns, to be carried, turned and lowered."""
         if self.hand is not None or self.collapsed or not self.can_lay_floor():
-            return rules.NotYourMove("not-now", "no floor can be laid now")
+            return self._not_now("laying a floor")
         try:
             self.hand = self.villa.lay_floor()
         except PlacementError as error:
@@ -225,7 +222,7 @@ class Match:
     def lower_floor(self) -> Exception | None:
         lay = self.hand
         if not isinstance(lay, FloorLay) or lay.state != "carrying":
-            return rules.NotYourMove("not-now", "no floor is carried")
+            return self._not_now("lowering a floor")
         try:
             lay.lower()
         except PlacementError as error:
@@ -246,6 +243,10 @@ class Match:
         if roll is not None:
             self.act(roll)
         return roll
+
+    def _not_now(self, what: str) -> rules.RuleError:
+        turn = self.state.turn
+        return rules.Rule.NOT_NOW.refuse(action=what, step=turn.step.value, role=turn.role.value, actor=turn.actor)
 
     def act(self, action) -> Exception | None:
         """Any player's (or chance's) action, straight to the referee."""

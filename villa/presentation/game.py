@@ -176,7 +176,7 @@ class GameScreen(FSM):
             self._last_human = player
 
     def _on_refused(self, event: Refused) -> None:
-        self.hud.flash(words.refusal(event.error), self.now)
+        self.hud.flash(words.refusal(event.error, self.match.state), self.now)
 
     def _on_collapsed(self, event: Collapsed) -> None:
         self._close_panel()
@@ -210,7 +210,8 @@ class GameScreen(FSM):
         if mode == "Carrying":
             refusal = self.match.set_down()
             if refusal is not None:
-                self.hud.flash(_("Not there: {refusal}").format(refusal=words.refusal(refusal)), self.now)
+                said = words.refusal(refusal, self.match.state)
+                self.hud.flash(_("Not there: {refusal}").format(refusal=said), self.now)
             self._follow()
             return True
         if mode == "Pulling":
@@ -266,10 +267,15 @@ class GameScreen(FSM):
             self._say(self.match.act(rules.ProposeFloor()))
 
     def answer(self, objects: bool) -> None:
-        """Y / N, or the hand-over panel's buttons: object (or challenge), or not."""
+        """Y / N, or the hand-over panel's buttons: object (or challenge), or not; N also forgoes a failed
+        objection's penalty pull."""
+        guide = words.guidance(self.match.state)
+        forgo = guide.command(Button.FORGO)
+        if self.mode == "Idle" and forgo is not None and not objects:
+            self._say(self.match.act(forgo.actions[0]))
+            return
         if self.mode != "Asking":
             return
-        guide = words.guidance(self.match.state)
         command = guide.command(Button.OBJECT) or guide.command(Button.CHALLENGE) if objects \
             else guide.command(Button.DECLINE)
         if command is not None:
@@ -310,12 +316,14 @@ class GameScreen(FSM):
             self.answer(False)
         elif name is Button.PASS and self.mode == "Idle":
             self._say(self.match.act(rules.Pass()))
+        elif name is Button.FORGO:
+            self.answer(False)
         elif name is Button.ROLL:
             self.roll()
 
     def _say(self, refusal: Exception | None) -> None:
         if refusal is not None:
-            self.hud.flash(words.refusal(refusal), self.now)
+            self.hud.flash(words.refusal(refusal, self.match.state), self.now)
 
     # --- the mouse ---
 
@@ -597,7 +605,7 @@ class GameScreen(FSM):
         pos = node.getPos()
         self.ghost.show(pull.column, node, pos.x, pos.y, below[2] + COLUMN_HEIGHT / 2, node.getH(), refusal is None)
         if refusal is not None:
-            return _("Not here: {refusal}").format(refusal=words.refusal(refusal))
+            return _("Not here: {refusal}").format(refusal=words.refusal(refusal, self.match.state))
         return _("click to set it down here; Esc gives up")
 
     def _set_glow(self, glow: dict[str, Vec3]) -> None:

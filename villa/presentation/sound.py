@@ -19,11 +19,12 @@ from pathlib import Path
 
 from panda3d.core import AudioManager, Filename
 
+from villa.presentation import assets
 from villa.presentation.stage import quiet_audio_errors, stage
 
 log = logging.getLogger(__name__)
 
-SOUNDS = Path(__file__).resolve().parents[2] / "sounds"
+SOUNDS = assets.SOUNDS
 CLACKS = ("clack-1.wav", "clack-2.wav", "clack-3.wav", "clack-4.wav")
 CREAK, CRASH = "creak.wav", "crash.wav"
 

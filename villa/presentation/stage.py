@@ -9,13 +9,13 @@ from __future__ import annotations
 import ctypes
 import os
 from dataclasses import dataclass
-from pathlib import Path
 
 from direct.showbase.ShowBase import ShowBase
 from panda3d.core import ClockObject, ExecutionEnvironment, ModifierButtons, loadPrcFileData
 
-ROOT = Path(__file__).resolve().parents[2]
-TEXTURES = ROOT / "textures"
+from villa.presentation import assets
+
+TEXTURES = assets.TEXTURES
 
 
 class NoDisplay(RuntimeError):
@@ -32,7 +32,7 @@ class NoDisplay(RuntimeError):
 class WindowOptions:
     width: int = 1280
     height: int = 720
-    title: str = "Villa Paletti"
+    title: str = assets.WINDOW_TITLE
     gl_finish: bool = False      # wait for the GPU each frame: only for honest frame timings
     sync_video: bool = True
     fixed_frame_rate: float = 0  # >0: the clock advances exactly 1/rate per frame (tests, screenshots)
@@ -89,6 +89,9 @@ def _configure(options: WindowOptions) -> None:
     loadPrcFileData("villa", "\n".join([
         f"win-size {options.width} {options.height}",
         f"window-title {options.title}",
+        f"icon-filename {assets.panda_path(assets.window_icon())}",
+        f"x-wm-class {assets.APP_NAME}",       # matches the desktop entry's StartupWMClass
+        f"x-wm-class-name {assets.APP_NAME}",
         "win-fixed-size false",
         "load-display pandagl",
         f"audio-library-name {'p3openal_audio' if options.sound else 'null'}",
@@ -102,7 +105,8 @@ def _configure(options: WindowOptions) -> None:
         "default-directnotify-level warning",
         f"gl-finish {'true' if options.gl_finish else 'false'}",
         f"sync-video {'true' if options.sync_video else 'false'}",
-        f"model-path {TEXTURES.as_posix()}",
+        f"model-path {assets.panda_path(TEXTURES)}",
+        f"model-path {assets.panda_path(assets.MODELS)}",
     ]))
 
 

@@ -67,6 +67,7 @@ class Button(str, Enum):
     OBJECT = "object"
     CHALLENGE = "challenge"
     DECLINE = "decline"
+    FORGO = "forgo"
     GIVE_UP = "give-up"
     PASS = "pass"
     ROLL = "roll"
@@ -174,7 +175,8 @@ def task_of(state: GameState) -> Task:
     if step is Step.TAKE:
         return PROOF_TASKS.get(turn.role, Task.OWN)
     # Step.START
-    if rules.legal_actions(state) == [rules.Pass()]:
+    legal = rules.legal_actions(state)
+    if rules.Pass() in legal and not any(isinstance(a, rules.TakeColumn) for a in legal):
         return Task.PASS
     if state.neutral is not None and not turn.neutral_done and eligibility.neutral_takeable(state):
         return Task.NEUTRAL
@@ -245,6 +247,8 @@ def _commands(state: GameState, task: Task) -> tuple[Command, ...]:
         elif isinstance(action, rules.Decline):
             label = _("No objection (N)") if task is Task.ANSWER_OBJECTION else _("No challenge (N)")
             commands.append(Command(Button.DECLINE, label, "n", (action,)))
+        elif isinstance(action, rules.ForgoPenalty):
+            commands.append(Command(Button.FORGO, _("Take none out (N)"), "n", (action,)))
         elif isinstance(action, rules.GiveUpFloor):
             commands.append(Command(Button.GIVE_UP, _("Give up the floor (Esc)"), "escape", (action,)))
         elif isinstance(action, rules.Pass):
@@ -285,6 +289,8 @@ def _headline(state: GameState, task: Task, colours) -> str:
     if not any(isinstance(a, rules.ProposeFloor) for a in rules.legal_actions(state)):
         texts[Task.BUILD] = _("{who}: pull a {colours} column and set it on the {top} floor")
         texts[Task.NEUTRAL] = _("{who}: first a neutral ({colours}) column onto the {top} floor")
+    else:
+        texts[Task.PASS] = _("{who}: nothing can be built: propose the next floor (it cannot be laid), or pass")
     column = column_words(turn.column) if turn.column else ""
     text = texts[task].format(who=who, colours=colour_words(colours) or _("any"), top=top, column=column,
                               proposer=proposer, objector=player_name(state, turn.objector),
@@ -395,6 +401,9 @@ def narrate(before: GameState, action, after: GameState) -> str | None:
         return _("{column} leaves the game: {objector}'s objection failed, and it costs them a column. "
                  "{proposer} lays the floor.").format(column=_cap(column_words(action.column)),
                                                       objector=player_name(before, turn.objector), proposer=proposer)
+    if isinstance(action, rules.ForgoPenalty):
+        return _("{proposer} takes none of {objector}'s columns out, and lays the floor.").format(
+            proposer=proposer, objector=player_name(before, turn.objector))
     if isinstance(action, rules.FloorLaid):
         return _("{name} laid the {floor} floor on {count} columns.").format(
             name=actor, floor=_floor(action.level), count=len(action.resting_on))
@@ -471,28 +480,45 @@ def turn_story(before: GameState, moves, after: GameState) -> str:
 
 # --- refusals ---------------------------------------------------------------------------
 
-# The referee's refusals, by rule code; the words may use the refusal's details.
+# The referee's refusals, by rule code (`villa.rules.Rule`); the words take the refusal's details, worded
+# for a player (a column by its colour and kind, a level by its floor, a player by name).
 RULE_WORDS = {
-    "not-now": N_("That is not possible now."),
-    "not-your-move": N_("It is not your move."),
     "game-over": N_("The game is over."),
     "unknown-action": N_("That is not a move of this game."),
+    "malformed-action": N_("That is not a move of this game."),
+    "not-now": N_("That is not possible now."),
+    "not-started": N_("The game has not started yet."),
+    "survey": N_("That is not a move of this game."),
     "colour-roll": N_("A colour roll must show a colour."),
-    "colour-taken": N_("That colour is already taken."),
+    "colour-taken": N_("{colour} is already taken."),
     "colour-deal": N_("The colours can be dealt at random only before anyone has one."),
+    "set-up-too-late": N_("The villa cannot be set up so."),
+    "set-up-twice": N_("The villa cannot be set up so."),
+    "set-up-level": N_("The villa cannot be set up so."),
+    "set-up-floors": N_("The villa cannot be set up so."),
+    "set-up-support": N_("The villa cannot be set up so."),
+    "no-such-column": N_("There is no such column."),
+    "out-of-game": N_("{column} is out of the game."),
+    "aborted-column": N_("{column} was given up in an aborted build and may not be chosen again."),
+    "regulation-7": N_("{column} already stands on the top level and may not be used to build (regulation 7)."),
+    "objection-proof": N_("The objector must move one of {proposer}'s columns."),
+    "neutral-challenge": N_("The challenger must move a different neutral column."),
+    "last-neutral": N_("{column} is the last neutral column on its level and must stay."),
+    "neutral-first": N_("A neutral column must go up first."),
+    "seal-colour": N_("The seal asks for a {colours} column."),
+    "own-column": N_("{column} is not one of the columns you may move now."),
     "no-abort": N_("These rules know no aborted build: the column must be placed."),
-    "regulation-6": N_("Only the chosen column may be moved (regulation 6)."),
-    "onto-top-floor": N_("A column goes onto the top floor."),
+    "regulation-6": N_("Only the chosen column ({chosen}) may be moved (regulation 6)."),
+    "onto-top-floor": N_("A column goes onto the top floor ({top})."),
     "regulation-3": N_("No column may overhang the edge of the floor it stands on (regulation 3)."),
     "regulation-8": N_("Columns may stand on columns only on the red floor (regulation 8)."),
-    "regulation-4": N_("The floors go on in their order (regulation 4)."),
-    "no-floor-left": N_("The red floor is on: no floor is left."),
-    "floor-support": N_("The floor must rest on enough columns of the top level."),
-    "floor-on-top-columns": N_("The floor rests only on columns of the top level."),
-    "floor-inside-base": N_("Under this house rule no floor may overhang the base plate."),
-    "objection-penalty": N_("Pull out one of the objector's columns."),
     "must-build": N_("A player who can build must build, or propose a floor."),
-    "not-started": N_("The game has not started yet."),
+    "no-floor-left": N_("The red floor is on: no floor is left."),
+    "floor-support": N_("The {level} floor must rest on at least {need} columns, not {have}."),
+    "floor-on-top-columns": N_("The floor rests only on columns of the top level."),
+    "regulation-4": N_("The floors go on in their order: next is the {next} floor (regulation 4)."),
+    "floor-inside-base": N_("Under this house rule no floor may overhang the base plate."),
+    "objection-penalty": N_("Pull out one of {objector}'s columns."),
 }
 # The wood's refusals, by their English message until they carry codes.
 PLACEMENT_WORDS = {
@@ -504,35 +530,34 @@ PLACEMENT_WORDS = {
 }
 
 
-def refusal(error: Exception) -> str:
-    """A refusal of the referee (by its rule code) or of the wood, in the player's language."""
+def _detail(state: GameState | None, key: str, value):
+    """A refusal's detail as a player reads it."""
+    if key in ("column", "on_column", "chosen") and isinstance(value, str) and value in COLUMNS_BY_ID:
+        return column_words(value)
+    if key == "columns":
+        return ", ".join(column_name(c) for c in value if c in COLUMNS_BY_ID)
+    if key in ("level", "top", "next", "floor") and isinstance(value, int):
+        return _floor(value)
+    if key in ("player", "proposer", "objector", "actor") and isinstance(value, int) and state is not None \
+            and 0 <= value < state.n:
+        return player_name(state, value)
+    if key == "colours":
+        return colour_words(rules.Colour(c) for c in value)
+    if key == "colour":
+        return _(rules.Colour(value).value)
+    return value
+
+
+def refusal(error: Exception, state: GameState | None = None) -> str:
+    """A refusal of the referee (by its rule code and details) or of the wood, in the player's language."""
     if isinstance(error, rules.RuleError):
-        if error.rule in WHY_NOT:
-            return _cap(_(WHY_NOT[error.rule]).format(colours=""))
-        return _(RULE_WORDS.get(error.rule, N_("That is not allowed now.")))
+        template = _(RULE_WORDS.get(error.rule, N_("That is not allowed now.")))
+        details = {k: _detail(state, k, v) for k, v in getattr(error, "params", {}).items()}
+        try:
+            return _cap(template.format(**details))
+        except (KeyError, IndexError, ValueError):
+            return _("That is not allowed now.")
     return _(PLACEMENT_WORDS.get(str(error), N_("That is not possible here.")))
-
-
-def save_trouble(what: str, where, error: OSError) -> str:
-    """A save that could not be written, and that the game goes on all the same."""
-    reason = error.strerror or str(error)
-    if what == "replay":
-        return _("The replay could not be kept in {where} ({reason}).").format(where=where, reason=reason)
-    return _("The game could not be saved to {where} ({reason}). It goes on, and the next turn tries again."
-             ).format(where=where, reason=reason)
-
-
-def settings_trouble(path, aside) -> str:
-    """The settings file was broken: set aside (or not), and the defaults used."""
-    if aside is None:
-        return _("The settings in {path} could not be read; the game uses its defaults.").format(path=path)
-    return _("The settings in {path} could not be read; they are kept as {aside} and the game uses its "
-             "defaults.").format(path=path, aside=aside)
-
-
-def unloadable(reason: str) -> str:
-    """The kept game that would not load, and why (the reason is the file check's own sentence)."""
-    return _("The last game could not be taken up: {reason}").format(reason=reason)
 
 
 # --- columns ------------------------------------------------------------------------------

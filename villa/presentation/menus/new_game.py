@@ -24,10 +24,11 @@ PRESET_NAMES = {"rings": N_("Rings"), "colonnade": N_("Colonnade"), "free corner
 MODE_NAMES = {FamilyMode.FREESTYLE: N_("Freestyle"), FamilyMode.RANDOM: N_("Random colour"),
               FamilyMode.ASSIGNED: N_("Assigned colour")}
 SCORING_NAMES = {Scoring.BASIC: N_("Basic"), Scoring.TOURNAMENT: N_("Tournament")}
-VARIANTS = ("two_supports_from_orange", "floors_inside_base", "proposer_moves_column")
+VARIANTS = ("two_supports_from_orange", "floors_inside_base", "proposer_moves_column", "everyone_rolls")
 VARIANT_NAMES = {"two_supports_from_orange": N_("From the orange floor on, two columns carry a floor"),
                  "floors_inside_base": N_("Floors may not reach beyond the base"),
-                 "proposer_moves_column": N_("Who lays a floor also moves a column up")}
+                 "proposer_moves_column": N_("Who lays a floor also moves a column up"),
+                 "everyone_rolls": N_("Every player rolls the seal for a colour")}
 MAX_NAME = 24
 # who sits at a seat: a person, or a computer player of a strength (the seat's button goes round them)
 SEAT_KINDS: tuple[Strength | None, ...] = (None, Strength.EASY, Strength.MEDIUM, Strength.HARD)
@@ -128,7 +129,8 @@ class NewGameScreen(Screen):
         else:
             d.variants = {"two_supports_from_orange": r.orange_min_support is not None,
                           "floors_inside_base": r.floors_inside_base,
-                          "proposer_moves_column": r.proposer_moves_column}
+                          "proposer_moves_column": r.proposer_moves_column,
+                          "everyone_rolls": r.everyone_rolls}
         d.layout = initial.layout
         if initial.preset in PRESETS:
             d.preset = initial.preset
@@ -176,7 +178,7 @@ class NewGameScreen(Screen):
         for i, key in enumerate(VARIANTS):
             self.widgets[key] = style.Toggle(group, _(VARIANT_NAMES[key]), d.variants[key],
                                              lambda value, key=key: self._variant(key, value),
-                                             pos=(mid - 0.62, 0.2 - i * 0.09), width=1.34, text_scale=0.036)
+                                             pos=(mid - 0.62, 0.2 - i * 0.08), width=1.34, text_scale=0.034)
         self.widgets["family_group"] = group = DirectFrame(parent=root, relief=None)
         style.text(group, _("Colours"), pos=(mid - 0.66, 0.27), scale=0.038, align="left", kind="bold")
         self.widgets["mode"] = style.Choice(group, [(m, _(MODE_NAMES[m])) for m in FamilyMode], d.mode,

@@ -273,7 +273,10 @@ class SealRollScreen(Screen):
         root = self.root
         style.panel(root, (-1.45, 1.45, -0.9, 0.9))
         style.title(root, _("Colours"), pos=(0, 0.72), scale=0.095)
-        if self.state.turn.step is Step.COLOUR_ROLL or self._rolls():
+        if self.state.ruleset.everyone_rolls:
+            words = _("Every player rolls the Master Builder Seal for a colour; a colour already taken is "
+                      "rolled again.")
+        elif self.state.turn.step is Step.COLOUR_ROLL or self._rolls():
             words = _("{name} rolls the Master Builder Seal for a colour.").format(name=self.players[0])
         else:
             words = _("Each player chooses a colour in turn.")
@@ -342,7 +345,7 @@ class SealRollScreen(Screen):
             w.pop(key).destroy()
         chooser = self.chooser
         if self.rolling:
-            w["prompt"]["text"] = _("The seal is rolling …")
+            w["prompt"]["text"] = _("{name} rolls the seal …").format(name=self.players[state.turn.actor])
         elif chooser is not None and self.match.seat(chooser).is_computer:
             w["prompt"]["text"] = _("{name} chooses a colour …").format(name=self.players[chooser])
         elif chooser is not None:
@@ -366,10 +369,15 @@ class SealRollScreen(Screen):
 
     def _summary(self) -> list[str]:
         state, lines = self.state, []
-        for roll in self._rolls():
-            roller = next(p for p, cs in enumerate(state.colours) if roll.colour in cs)
-            lines.append(_("The seal shows {colour}: {name} plays {colour}.").format(
-                colour=colour_name(roll.colour), name=self.players[roller]))
+        if state.ruleset.everyone_rolls:   # each rolled until the seal showed a colour still free
+            for seat, name in enumerate(self.players):
+                lines.append(_("{name} plays {colour}.").format(
+                    name=name, colour=" + ".join(colour_name(c) for c in state.colours[seat])))
+        else:
+            for roll in self._rolls():
+                roller = next(p for p, cs in enumerate(state.colours) if roll.colour in cs)
+                lines.append(_("The seal shows {colour}: {name} plays {colour}.").format(
+                    colour=colour_name(roll.colour), name=self.players[roller]))
         if state.neutral is not None:
             lines.append(_("Nobody plays {colour}: those columns are neutral.").format(colour=colour_name(state.neutral)))
         lines.append(_("{name} begins.").format(name=self.players[state.turn.player]))

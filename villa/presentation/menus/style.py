@@ -8,7 +8,6 @@ textures drawn once per size with numpy and cached.
 from __future__ import annotations
 
 from functools import lru_cache
-from pathlib import Path
 from typing import Callable, Sequence
 
 import numpy as np
@@ -17,6 +16,7 @@ from direct.gui.DirectGui import DirectButton, DirectEntry, DirectFrame, DirectL
 from panda3d.core import (Filename, LRotationf, SamplerState, TextNode, Texture, TexturePool, TextureStage,
                           TransparencyAttrib)
 
+from villa.presentation import assets
 from villa.presentation.fonts import font
 from villa.presentation.palette import PAINT
 from villa.rules.pieces import Colour
@@ -40,8 +40,7 @@ SELECTED = (0.36, 0.47, 0.26, 1)        # olive: the chosen option of a row
 SELECTED_HOVER = (0.44, 0.56, 0.32, 1)
 DIM = (0.08, 0.05, 0.03, 0.62)          # over the villa, behind an in-game screen
 
-ROOT = Path(__file__).resolve().parents[3]
-TEXTURES = ROOT / "textures"
+TEXTURES = assets.TEXTURES
 
 # sizes in aspect2d units (the window is 2 units high)
 TITLE_SCALE = 0.105
