@@ -134,3 +134,79 @@ def test_the_same_request_gives_the_same_plan(strength):
                           + [ColumnSpot("green-thin-1", 1, *FREE_ON_BLUE[0])]), 4)
     plans = {_decide(match, match.state, strength) for _ in range(2)}
     assert len(plans) == 1
+
+
+def _failed_objection(on_green: list[str], more: list[ColumnSpot]) -> tuple[Match, rules.GameState, str]:
+    """The proposer's objector failed to prove (its proof given up): the proposer may pull one of the
+    objector's columns out of the game, or forgo it. The base ring holds none of the objector's columns;
+    `on_green` are the columns standing on the green floor (their colours named), `more` stand elsewhere."""
+    colours = _dealt(4)
+    proposer = pick_order(rules.GameSetup(rules.PUBLISHER, ("a", "b", "c", "d")))[-1]
+    objector = (proposer + 1) % 4
+    own, theirs = colours[proposer][0].value, colours[objector][0].value
+    rest = [c.value for c in rules.Colour if c.value not in (own, theirs)]
+    names = {"own": own, "theirs": theirs, "rest0": rest[0], "rest1": rest[1]}
+    ring = [s for s in _base_ring() if not s.column.startswith(theirs)]
+    supports = [f"{own}-thin-1", f"{rest[0]}-thin-1", f"{rest[1]}-thin-1"]
+    spots = ((3.0, 0.0), (-2.0, 3.0), (-2.0, -3.0), (0.3, 0.0))
+    standing = [ColumnSpot(f"{names[who]}-thin-2", 2, GREEN_AT[0] + x, y) for who, (x, y) in zip(on_green, spots)]
+    extra = [replace(s, column=s.column.format(**names)) for s in more]
+    layout = Layout("test", tuple(ring + _green_on(supports) + standing + extra),
+                    (FloorSpot(1, 0.0, 0.0), FloorSpot(2, *GREEN_AT)))
+    assert layouts.problems(layout) == []
+    match = _match(layout, 4)
+    state = rules.apply(match.state, rules.ProposeFloor())
+    assert state.turn.step is rules.Step.ASK and state.turn.actor == objector
+    state = rules.apply(state, rules.Object())
+    state = rules.apply(state, rules.TakeColumn(f"{own}-thick"))
+    state = rules.apply(state, rules.Abort())
+    assert state.turn.step is rules.Step.TAKE_OUT and rules.whose_move(state) == proposer
+    return match, state, theirs
+
+
+def test_the_penalty_pull_spares_the_columns_the_floor_needs_and_is_forgone_when_nothing_else_is_left():
+    own_free = ColumnSpot("{own}-thick", 1, *FREE_ON_BLUE[0])
+    match, state, theirs = _failed_objection(["theirs", "rest0", "rest1"], [own_free])
+    plan = _decide(match, state)
+    assert plan.action == rules.ForgoPenalty(), plan   # its only column carries the yellow floor to come
+    rules.apply(state, plan.action)
+
+    match, state, theirs = _failed_objection(["theirs", "rest0", "rest1", "own"], [own_free])
+    plan = _decide(match, state)
+    assert plan.column == f"{theirs}-thin-2", plan     # four on the green floor: one can go, with its points
+
+    match, state, theirs = _failed_objection(["theirs", "rest0", "rest1"],
+                                             [ColumnSpot("{own}-thick", 1, *FREE_ON_BLUE[1]),
+                                              ColumnSpot("{theirs}-thick", 1, *FREE_ON_BLUE[2])])
+    plan = _decide(match, state)
+    assert plan.column == f"{theirs}-thick", plan      # one stands free lower down: it comes out unfelt
+
+
+def test_a_floor_that_cannot_be_laid_is_claimed_by_the_seal_holder_rather_than_a_column_given_up():
+    colours = _dealt(4)
+    mover = pick_order(rules.GameSetup(rules.PUBLISHER, ("a", "b", "c", "d")))[-1]
+    own = colours[mover][0].value
+    others = [c.value for c in rules.Colour if c.value != own]
+    ring = [s for s in _base_ring() if not s.column.startswith(own)]
+    supports = [f"{own}-thin-1", f"{others[0]}-thin-1", f"{others[1]}-thin-1"]
+    on_green = [ColumnSpot(f"{own}-thin-2", 2, GREEN_AT[0] + 2.0, 0.0),
+                ColumnSpot(f"{others[0]}-thin-2", 2, GREEN_AT[0] - 2.0, 0.0)]
+    layout = Layout("test", tuple(ring + _green_on(supports) + on_green),
+                    (FloorSpot(1, 0.0, 0.0), FloorSpot(2, *GREEN_AT)))
+    match = _match(layout, 4)
+    assert rules.takeable_columns(match.state) == [f"{own}-thin-1"]   # only from under the green floor
+    assert not rules.eligibility.floor_can_be_laid(match.state)       # two columns cannot carry the yellow one
+    holding = replace(match.state, seal=rules.Seal(mover, None, 2))
+    plan = _decide(match, holding)
+    assert plan.action == rules.ProposeFloor(), plan
+    waiting = replace(match.state, seal=rules.Seal((mover + 1) % 4, None, 2))
+    plan = _decide(match, waiting)
+    assert plan.column == f"{own}-thin-1" and plan.give_up, plan   # a column given up keeps the game going
+
+    claimed = rules.apply(holding, rules.ProposeFloor())
+    while claimed.turn.step is rules.Step.ASK:
+        answer = _decide(match, claimed)
+        assert answer.action in (rules.Object(), rules.Decline()), answer
+        claimed = rules.apply(claimed, rules.Decline())
+    assert claimed.turn.step is rules.Step.LAY_FLOOR
+    assert _decide(match, claimed).action == rules.GiveUpFloor()

@@ -29,7 +29,6 @@ SAFE_FIRM = 0.8          # cm the weakest floor must stay inside its supports fo
 SAFE_SHIFT = 0.4         # cm the floors may move in a trial for a pull to count as safe
 PROOF_FIRM = 1.2         # proving an objection or a challenge risks more (a fall is the prover's): firmer
 FELL = -100.0
-ForgoPenalty = getattr(rules, "ForgoPenalty", None)   # the proposer may forgo the penalty pull (newer rules)
 
 
 @dataclass(frozen=True)
@@ -133,19 +132,38 @@ class Brain:
         state = self.state
         legal = rules.legal_actions(state)
         takes = [a.column for a in legal if isinstance(a, rules.TakeColumn)]
-        floor = self._floor_plan() if any(isinstance(a, rules.ProposeFloor) for a in legal) else None
+        may_claim = any(isinstance(a, rules.ProposeFloor) for a in legal)
+        floor = self._floor_plan() if may_claim else None
         options = self.weigh(takes) if takes else []
         best = options[0] if options else None
         if floor is not None and self._propose_now(best):
             return Plan(action=rules.ProposeFloor(), why=f"proposes the next floor ({floor.why})")
-        if best is not None and (best.safe() or (best.safety > FELL and best.firm > 0.2)
-                                 or not state.ruleset.abort_allowed):
+        if best is not None and (best.safe() or (best.safety > FELL and best.firm > 0.2)):
             return best.plan
-        if best is not None:
-            return self._token(best.plan)
+        if may_claim and self._claim_in_vain(best):
+            return Plan(action=rules.ProposeFloor(),
+                        why="claims the floor though it cannot be laid: no pull is safe, and the turn passes")
+        if best is not None and (state.ruleset.abort_allowed or best.safety > FELL):
+            return self._token(best.plan) if state.ruleset.abort_allowed else best.plan
         if any(isinstance(a, rules.Pass) for a in legal):
             return Plan(action=rules.Pass(), why="nothing can be built")
+        if best is not None:
+            return best.plan
         return Plan(action=rules.ProposeFloor(), why="the floor is claimed, though it cannot be laid")
+
+    def _claim_in_vain(self, best: Option | None) -> bool:
+        """Claim a floor that cannot be laid (it is given up, the turn passes quietly) rather than pull:
+        when the only pull would bring the villa down and no column can be given up instead, or when it
+        holds the seal (quiet turns run the game towards its end, which the holder wins), rather than
+        block a column of its own. Never in the family edition: there a column must move all the same."""
+        state = self.state
+        if state.ruleset.family or eligibility.floor_can_be_laid(state):
+            return False
+        if best is None:
+            return True
+        if not state.ruleset.abort_allowed:
+            return best.safety <= FELL
+        return self.profile.seal and state.seal.holder == self.me
 
     def _propose_now(self, best: Option | None) -> bool:
         """Propose rather than pull: when no pull is safe, or the floor below thins out while the top
@@ -204,7 +222,7 @@ class Brain:
     def _floor_is_mine(self, proposer: int) -> bool:
         """Will the player after the proposer (this one) set the first own column on the new floor?"""
         state = self.state
-        return ((proposer + 1) % state.n == self.me and state.seal.holder != self.me
+        return (eligibility.floor_can_be_laid(state) and (proposer + 1) % state.n == self.me and state.seal.holder != self.me
                 and state.top_level + 1 >= GREEN and not state.ruleset.proposer_moves_column)
 
     # --- floors ---
@@ -234,14 +252,26 @@ class Brain:
     # --- the penalty pull after a failed objection ---
 
     def penalty(self) -> Plan:
+        """The penalty pull after a failed objection, or forgoing it. A column of the objector's on the top
+        floor costs it its points there and stands free, but only one the floor to be laid can spare is
+        taken; one from lower down is taken only when it comes out without moving the floors or leaving
+        any floor less firmly carried, since the villa it would weaken is the one the proposer must now lay
+        a floor on."""
         state = self.state
         columns = eligibility.objector_columns_in_villa(state)
-        options = self.weigh(columns, taking_out=True)
-        if options and options[0].safe():
-            return options[0].plan
-        if ForgoPenalty is not None:
-            return Plan(action=ForgoPenalty(), why="no column of the objector's comes out safely")
-        return options[0].plan
+        top = state.top_level
+        spare = len(state.columns_on(top)) - state.ruleset.min_support(top + 1)
+        if eligibility.can_propose(state) and spare <= 0:
+            columns = [c for c in columns if state.levels.get(c) != top]
+        options = self.weigh(columns, firm=PROOF_FIRM, taking_out=True) if columns else []
+        if options:
+            best = options[0]
+            on_top = state.levels.get(best.plan.column) == top
+            unfelt = best.shift <= SAFE_SHIFT / 2 and best.firm >= min(PROOF_FIRM, self.frame.weakest() - 0.1)
+            if best.safety > FELL and (on_top or unfelt):
+                return best.plan
+        return Plan(action=rules.ForgoPenalty(), why="forgoes the penalty pull: no column of the objector's "
+                                                     "comes out without weakening the villa")
 
     # --- weighing pulls ---
 
