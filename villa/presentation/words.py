@@ -281,7 +281,8 @@ def _headline(state: GameState, task: Task, colours) -> str:
         Task.PROOF: _("{who}: prove it: set one of {proposer}'s {colours} columns on the {top} floor"),
         Task.CHALLENGE_PROOF: _("{who}: prove it: set another neutral ({colours}) column on the {top} floor"),
         Task.FAMILY_PROOF: _("{who}: prove it: set a {colours} column on the {top} floor"),
-        Task.TAKE_OUT: _("{who}: pull one of {objector}'s columns out of the villa: it leaves the game"),
+        Task.TAKE_OUT: _("{who}: you may pull one of {objector}'s columns out of the villa (it leaves the game), "
+                         "or take none out (N)"),
         Task.LAY_FLOOR: _("{who}: lay the {next} floor on the top columns (click), or give it up (Esc)"),
         Task.PASS: _("{who}: nothing can be built and no floor proposed: pass"),
         Task.OVER: _("The game is over"),
@@ -291,6 +292,10 @@ def _headline(state: GameState, task: Task, colours) -> str:
         texts[Task.NEUTRAL] = _("{who}: first a neutral ({colours}) column onto the {top} floor")
     else:
         texts[Task.PASS] = _("{who}: nothing can be built: propose the next floor (it cannot be laid), or pass")
+    if task is Task.LAY_FLOOR and not any(isinstance(f, rules.FloorLaid) for f in rules.expected_facts(state)):
+        # 004: a floor that cannot cover three columns is given up, and the turn ends.
+        texts[Task.LAY_FLOOR] = _("{who}: too few columns stand on the {top} floor to carry the {next} floor: "
+                                  "give it up (Esc)")
     column = column_words(turn.column) if turn.column else ""
     text = texts[task].format(who=who, colours=colour_words(colours) or _("any"), top=top, column=column,
                               proposer=proposer, objector=player_name(state, turn.objector),
