@@ -565,6 +565,30 @@ def refusal(error: Exception, state: GameState | None = None) -> str:
     return _(PLACEMENT_WORDS.get(str(error), N_("That is not possible here.")))
 
 
+# --- files -------------------------------------------------------------------------------
+
+def save_trouble(what: str, where, error: OSError) -> str:
+    """A save that could not be written, and that the game goes on all the same."""
+    reason = error.strerror or str(error)
+    if what == "replay":
+        return _("The replay could not be kept in {where} ({reason}).").format(where=where, reason=reason)
+    return _("The game could not be saved to {where} ({reason}). It goes on, and the next turn tries again."
+             ).format(where=where, reason=reason)
+
+
+def settings_trouble(path, aside) -> str:
+    """The settings file was broken: set aside (or not), and the defaults used."""
+    if aside is None:
+        return _("The settings in {path} could not be read; the game uses its defaults.").format(path=path)
+    return _("The settings in {path} could not be read; they are kept as {aside} and the game uses its "
+             "defaults.").format(path=path, aside=aside)
+
+
+def unloadable(reason: str) -> str:
+    """The kept game that would not load, and why (the reason is the file check's own sentence)."""
+    return _("The last game could not be taken up: {reason}").format(reason=reason)
+
+
 # --- columns ------------------------------------------------------------------------------
 
 # What marks each colour's columns, for players who cannot tell the colours apart.
