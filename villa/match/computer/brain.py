@@ -36,8 +36,9 @@ class Profile:
     """How a strength plays."""
 
     shortlist: int        # columns tried on a copy of the villa
+    trials: int           # pulls it may try on copies for one decision, looking past its shortlist
     ways: int             # ways out tried for the best of them
-    unsteady: bool        # also tries pulls without steadying the floor
+    unsteady: bool        # always also tries pulls without steadying the floor (else only when steadying fails)
     speed: float          # cm/s it pulls at
     shake_deg: float      # noise on its pull direction
     shake_speed: float    # noise on its speed (a fraction)
@@ -46,11 +47,11 @@ class Profile:
 
 
 PROFILES = {
-    "easy": Profile(shortlist=1, ways=1, unsteady=False, speed=6.0, shake_deg=16.0, shake_speed=0.4,
+    "easy": Profile(shortlist=1, trials=2, ways=1, unsteady=False, speed=7.0, shake_deg=16.0, shake_speed=0.4,
                     seal=False, prudent=False),
-    "medium": Profile(shortlist=2, ways=1, unsteady=False, speed=5.0, shake_deg=5.0, shake_speed=0.15,
+    "medium": Profile(shortlist=2, trials=5, ways=1, unsteady=False, speed=8.0, shake_deg=5.0, shake_speed=0.15,
                       seal=False, prudent=True),
-    "hard": Profile(shortlist=3, ways=2, unsteady=True, speed=5.0, shake_deg=0.0, shake_speed=0.0,
+    "hard": Profile(shortlist=3, trials=10, ways=2, unsteady=True, speed=9.0, shake_deg=0.0, shake_speed=0.0,
                     seal=True, prudent=True),
 }
 
@@ -293,19 +294,24 @@ class Brain:
             prior[c] = min(frame.weakest(without=c, added=added), 4.0) + (0.5 if free else 0.0) \
                 + 0.3 * self._gain(c, proof, taking_out)
         ranked = sorted(present, key=lambda c: (-prior[c], c))
-        shortlist = ranked[:max(1, self.profile.shortlist)]
+        profile = self.profile
         options: list[Option] = []
-        for rank, c in enumerate(shortlist):
+        tried = 0
+        for rank, c in enumerate(ranked):
+            if tried >= profile.trials or (rank >= profile.shortlist and any(o.safe(firm) for o in options)):
+                break   # past its shortlist it looks further only while nothing is safe, up to its budget
             ways = reading.ways_out(self.villa, c, frame)
             if not ways:
                 continue
-            tries = ways[:self.profile.ways if rank == 0 else 1]
-            for way in tries:
-                steadies = [True] if frame.carried_by(c) is not None else [False]
-                if self.profile.unsteady and frame.carried_by(c) is not None and rank == 0:
-                    steadies.append(False)
-                for steady in steadies:
-                    options.append(self._try(c, way, steady, landing[c], proof, taking_out))
+            carried = frame.carried_by(c) is not None
+            for way in ways[:profile.ways if rank == 0 else 1]:
+                option = self._try(c, way, carried, landing[c], proof, taking_out)
+                tried += way.direction is not None
+                options.append(option)
+                # the floor held steady did not help (or the copy fell with it): without steadying
+                if carried and way.direction is not None and (profile.unsteady or not option.safe(firm)):
+                    options.append(self._try(c, way, False, landing[c], proof, taking_out))
+                    tried += 1
         if not options:   # no clear way out for any: the least bad straight pull
             c = ranked[0]
             options.append(Option(self._plan(c, None, True, landing[c]), FELL, -math.inf, math.inf, 0.0))
