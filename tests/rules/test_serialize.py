@@ -61,6 +61,10 @@ def test_a_newer_version_is_refused_clearly():
     lambda d: d["state"]["log"].append({"action": "Teleport"}),
     lambda d: d["state"]["log"].append({"fact": "ColumnPlaced"}),
     lambda d: d["state"]["setup"].update(players=["solo"]),
+    lambda d: d["state"]["levels"].update({"bLue-thin-3": d["state"]["levels"].pop("blue-thin-3")}),
+    lambda d: d["state"]["levels"].pop("red-hex"),
+    lambda d: d["state"]["levels"].update({"red-hex": 9}),
+    lambda d: d["state"].update(blocked=["purple-thin-1"]),
 ])
 def test_a_bad_document_is_refused(damage):
     doc = json.loads(json.dumps(state_to_json(a_played_game())))

@@ -26,6 +26,7 @@ from .actions import ACTION_TYPES, FACT_TYPES
 from .errors import DocumentError
 from .facts import fact_from_json, fact_to_json
 from .frozen import FrozenMap
+from .pieces import COLUMNS_BY_ID, TOP_FLOOR_LEVEL
 from .state import GameState
 
 FORMAT = "villa-paletti/game"
@@ -174,11 +175,32 @@ def state_from_json(document: Any) -> GameState:
     if version == 1:
         data = _from_version_1(data)
     try:
-        return _read(GameState, data)
+        state = _read(GameState, data)
     except DocumentError:
         raise
     except (ValueError, TypeError, KeyError, AttributeError) as error:
         raise DocumentError(f"a damaged game state: {error}") from error
+    _check_pieces(state)
+    return state
+
+
+def _check_pieces(state: GameState) -> None:
+    """Every column the state names is one of the game's twenty, each has its level, and the
+    levels are those of the villa's floors: the rules look columns up by these names."""
+    if set(state.levels) != set(COLUMNS_BY_ID):
+        strange = sorted(set(state.levels) - set(COLUMNS_BY_ID))
+        missing = sorted(set(COLUMNS_BY_ID) - set(state.levels))
+        raise DocumentError(f"a damaged game state: unknown columns {strange}" if strange
+                            else f"a damaged game state: no level for {missing}")
+    named = set(state.out) | set(state.blocked) | {c for cs in state.floors_laid_on.values() for c in cs}
+    if state.turn.column is not None:
+        named.add(state.turn.column)
+    strange = sorted(named - set(COLUMNS_BY_ID))
+    if strange:
+        raise DocumentError(f"a damaged game state: unknown columns {strange}")
+    levels = [lv for lv in state.levels.values() if lv is not None] + list(state.floors_laid_on)
+    if not 1 <= state.top_level <= TOP_FLOOR_LEVEL or any(not 0 <= lv <= TOP_FLOOR_LEVEL for lv in levels):
+        raise DocumentError("a damaged game state: a level outside the villa's floors")
 
 
 def _from_version_1(data: Any) -> Any:
