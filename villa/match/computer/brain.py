@@ -47,7 +47,7 @@ class Profile:
 
 
 PROFILES = {
-    "easy": Profile(shortlist=1, trials=2, ways=1, unsteady=False, speed=7.0, shake_deg=16.0, shake_speed=0.4,
+    "easy": Profile(shortlist=1, trials=2, ways=1, unsteady=False, speed=7.0, shake_deg=8.0, shake_speed=0.25,
                     seal=False, prudent=False),
     "medium": Profile(shortlist=2, trials=5, ways=1, unsteady=False, speed=8.0, shake_deg=5.0, shake_speed=0.15,
                       seal=False, prudent=True),
