@@ -8,13 +8,18 @@ Thresholds, and why:
 - a column leaning more than `COLUMN_TILT_DEG` has toppled (an upright column on a
   floor tilted that far would already have given the floor away);
 - any piece whose lowest point is below the base plate's top by `TABLE_DEPTH` has
-  left the base plate for the table.
+  left the base plate for the table;
+- a floor that comes to rest tilted more than `ASKEW_DEG` from where it last rested lies
+  on something it was not laid on (`lies_askew`, asked when the villa is quiet): floors
+  lie level on columns of one height, and sink under load by far less than that.
 Pieces in hand (a pulled column, a floor being laid) are not watched.
 """
 
 from __future__ import annotations
 
 import math
+
+from panda3d.core import Vec3
 
 from villa.physics.dimensions import BASE, COLUMN_HEIGHT, FLOORS, column_spec
 from villa.rules.facts import Collapse, CollapseCause
@@ -23,6 +28,7 @@ FLOOR_TILT_DEG = 10.0
 FLOOR_DROP = 1.5
 COLUMN_TILT_DEG = 25.0
 TABLE_DEPTH = 0.5
+ASKEW_DEG = 1.0
 
 
 class CollapseWatch:
@@ -30,29 +36,56 @@ class CollapseWatch:
         self.villa = villa
         self.collapse: Collapse | None = None
         self.rest_z: dict[int, float] = {}
+        self.rest_axis: dict[int, Vec3] = {}
+        self.floor_tilts: dict[str, float] = {}   # degrees from where each floor rested, at the last check
 
     def reset(self) -> None:
-        """Take the floors' present heights as where they rest."""
-        self.rest_z = {lv: self.villa.nodes[f"floor-{lv}"].getZ() for lv in self.villa.floor_levels}
+        """Take the floors' present poses as where they rest."""
+        self.rest_z, self.rest_axis = {}, {}
+        for level in self.villa.floor_levels:
+            self.rest_floor(level)
 
     def rest_floor(self, level: int) -> None:
         self.rest_z[level] = self.villa.nodes[f"floor-{level}"].getZ()
+        self.rest_axis[level] = self.villa.axis(f"floor-{level}")
+
+    def tilt_from_rest(self, level: int) -> float:
+        """How far (degrees) the floor forming `level` has turned from where it last rested."""
+        axis, rest = self.villa.axis(f"floor-{level}"), self.rest_axis.get(level)
+        if rest is None:
+            return 0.0
+        return math.degrees(math.acos(max(-1.0, min(1.0, axis.dot(rest)))))
 
     def check(self) -> Collapse | None:
         if self.collapse is None:
             found = self._first_failure()
             if found:
-                cause, piece = found
-                self.collapse = Collapse(round(self.villa.time, 6), cause, piece)
+                self._call(*found)
         return self.collapse
+
+    def lies_askew(self) -> Collapse | None:
+        """A floor at rest tilted beyond `ASKEW_DEG` from where it rested has fallen onto
+        something: the collapse (asked when every piece is still)."""
+        if self.collapse is None:
+            for level in self.villa.floor_levels:
+                piece = f"floor-{level}"
+                if piece not in self.villa.in_hand and self.tilt_from_rest(level) > ASKEW_DEG:
+                    self._call(CollapseCause.FLOOR_TILTED, piece)
+                    break
+        return self.collapse
+
+    def _call(self, cause: CollapseCause, piece: str) -> None:
+        self.collapse = Collapse(round(self.villa.time, 6), cause, piece)
 
     def _first_failure(self) -> tuple[CollapseCause, str] | None:
         villa = self.villa
+        self.floor_tilts = {}
         # lowest floor first: when several give way together, the lowest went first
         for level in villa.floor_levels:
             piece = f"floor-{level}"
             if piece in villa.in_hand:
                 continue
+            self.floor_tilts[piece] = self.tilt_from_rest(level)
             tilt = villa.tilt_deg(piece)
             z = villa.nodes[piece].getZ()
             if tilt > FLOOR_TILT_DEG:
