@@ -18,6 +18,7 @@ Pieces in hand (a pulled column, a floor being laid) are not watched.
 from __future__ import annotations
 
 import math
+import weakref
 
 from panda3d.core import Vec3
 
@@ -33,7 +34,9 @@ ASKEW_DEG = 1.0
 
 class CollapseWatch:
     def __init__(self, villa) -> None:
-        self.villa = villa
+        # a weak reference: the villa holds its watch, and a villa dropped must be freed at
+        # once by its reference count (a world is megabytes), not when the cyclic collector runs
+        self.villa = weakref.proxy(villa)
         self.collapse: Collapse | None = None
         self.rest_z: dict[int, float] = {}
         self.rest_axis: dict[int, Vec3] = {}

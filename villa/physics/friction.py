@@ -44,6 +44,7 @@ villa restored from a snapshot is anchored exactly like the live one.
 from __future__ import annotations
 
 import math
+import weakref
 from dataclasses import dataclass
 
 from panda3d.bullet import BulletGenericConstraint
@@ -83,7 +84,7 @@ class Anchor:
 
 class Anchors:
     def __init__(self, villa, step: float) -> None:
-        self.villa = villa
+        self.villa = weakref.proxy(villa)   # the villa holds its anchors (see `CollapseWatch`)
         self.step = step        # Bullet's fixed step: a limit is an impulse per step
         self.anchors: list[Anchor] = []
 

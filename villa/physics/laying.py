@@ -12,6 +12,7 @@ CANCELLED "cancelled").
 from __future__ import annotations
 
 import math
+import weakref
 from enum import StrEnum
 
 from panda3d.core import Point3, Vec3
@@ -47,7 +48,9 @@ class FloorLay:
                                  level=level, colour=FLOORS[level].colour)
         if villa.collapse is not None:
             raise PlacementError(Refusal.COLLAPSED, "the villa has collapsed")
-        self.villa = villa
+        # weak: the villa holds its hands while they act, and a villa dropped mid-move must be
+        # freed by its reference count alone (whoever holds a hand holds its villa too)
+        self.villa = weakref.proxy(villa)
         self.level = level
         self.piece = f"floor-{level}"
         self.below = level - 1

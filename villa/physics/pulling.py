@@ -22,6 +22,7 @@ Life of a pull (`state`, a `Grip`; its values are the words in quotes):
 from __future__ import annotations
 
 import math
+import weakref
 from enum import StrEnum
 
 from panda3d.bullet import BulletGenericConstraint
@@ -71,7 +72,9 @@ class Pull:
             raise PlacementError(Refusal.COLLAPSED, "the villa has collapsed")
         if column not in villa.nodes:
             raise PlacementError(Refusal.NOT_IN_VILLA, f"{column} is not in the villa", column=column)
-        self.villa = villa
+        # weak: the villa holds its hands while they act, and a villa dropped mid-move must be
+        # freed by its reference count alone (whoever holds a hand holds its villa too)
+        self.villa = weakref.proxy(villa)
         self.column = column
         self.np = villa.nodes[column]
         self.body = self.np.node()
