@@ -365,7 +365,9 @@ def edge_layout(kind: str, turn: float, beyond: float) -> Layout:
                   (FloorSpot(1, edge_reach(kind, turn) + beyond, 0.0, -90.0),))   # its bite away
 
 
-def edge_stands(kind: str, turn: float, beyond: float, seconds: float = 4.0) -> bool:
+def edge_stands(kind: str, turn: float, beyond: float, seconds: float = 6.0) -> bool:
+    """Does the floor stand (no collapse) once at rest, or after `seconds`, as long as the
+    match lets a placement tremble before judging it?"""
     villa = Villa.from_layout(edge_layout(kind, turn, beyond), validate=False)
     while villa.time < seconds and villa.collapse is None and not villa.settled:
         villa.advance(FRAME * 6)

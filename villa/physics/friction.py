@@ -26,11 +26,15 @@ again.
   of them slips or tips, the floors above it let go too, and grip again once still.
 - Each floor is held level by the moment its own load holds it with: W × m, m how far the
   load's centre lies inside its supports' feet (statics, the true round and hexagonal
-  feet), twice over (`OVERTURN_MARGIN`). A rigid floor tips only once its load passes the
-  edge of its supports; Bullet's solver cannot give the lopsided contact forces that a
+  feet), five times over (`OVERTURN_MARGIN`). A rigid floor tips only once its load passes
+  the edge of its supports; Bullet's solver cannot give the lopsided contact forces that a
   floor balanced within a millimetre of that edge needs, and such a floor sagged over
   and tipped while still 1 to 1.5 mm inside. A floor whose load lies outside its supports
-  is not held at all.
+  is not held at all, so the margin moves no verdict of statics: it only keeps the
+  solver's kicks from tipping a floor that stands. It is held by two angular motors that
+  stop its tilt with a torque clamped at that moment, each step, not by a constraint that
+  breaks: one that broke and gripped again kicked a floor near its edge every 1/60 s,
+  and it trembled for seconds without ever coming to rest.
 - The columns cannot carry a floor away on their own: their feet are anchored, and
   tilting them lifts the floor.
 - Lifting is never held: the anchors leave the third axis free, and a floor tilting
@@ -64,8 +68,9 @@ SPIKE_MARGIN = 2.0          # an anchor breaks at twice the limit in a single st
 REANCHOR_SPEED = 0.5        # cm/s: a piece slipping slower than this grips again ...
 REANCHOR_GAP = 0.05         # cm: ... if it still rests where it gripped (its anchor point this near)
 TWIST_ARM = 2 / 3           # a disc's own friction torque: μN × 2/3 of its radius
-OVERTURN_MARGIN = 2.0       # a floor is held level against twice the moment its load holds it with:
-                            # the solver's contact forces kick a floor balanced near its edge
+OVERTURN_MARGIN = 5.0       # a floor is held level against five times the moment its load holds it
+                            # with: the solver's contact forces kick a floor balanced near its edge.
+                            # Twice let a thin column's floor tip 0.6 mm inside the true edge
 
 SLIP, TWIST, FOOT, LEVEL = "slip", "twist", "foot", "level"
 FLOOR_KINDS = (SLIP, TWIST, LEVEL)
@@ -162,7 +167,7 @@ class Anchors:
             if anchor.gives:
                 self._disconnect(anchor)
             elif anchor.constraint is not None:
-                anchor.constraint.setBreakingThreshold(self._threshold(anchor))
+                self._set_limit(anchor)
 
     def clear(self) -> None:
         for anchor in list(self.anchors):
@@ -184,10 +189,7 @@ class Anchors:
             if anchor.kind in FLOOR_KINDS and anchor.upper in falling:
                 self._drop(anchor)
             elif anchor.constraint is not None and not anchor.constraint.isEnabled():
-                if anchor.kind == LEVEL:
-                    anchor.constraint.setEnabled(True)   # a kick: it holds the floor level as it rested
-                else:
-                    self._disconnect(anchor)   # it slipped: Bullet's friction carries on
+                self._disconnect(anchor)   # it slipped: Bullet's friction carries on
             if anchor.kind == SLIP and anchor.constraint is None:
                 loose = min(loose, int(anchor.upper[6:]))
         for anchor in list(self.anchors):
@@ -235,17 +237,29 @@ class Anchors:
                 constraint.setLinearLimit(axis, 1, -1)   # low above high: free (the third always)
         if anchor.kind in (FOOT, TWIST):
             constraint.setAngularLimit(2, 0, 0)          # locked; the others turn freely
-        if anchor.kind == LEVEL:
-            constraint.setAngularLimit(0, 0, 0)
-            constraint.setAngularLimit(1, 0, 0)
-        constraint.setBreakingThreshold(self._threshold(anchor))
-        self.villa.world.attachConstraint(constraint)
+        if anchor.kind == LEVEL:   # motors that stop the tilt, with a torque up to the limit
+            for axis in (0, 1):
+                motor = constraint.getRotationalLimitMotor(axis)
+                motor.setMotorEnabled(True)
+                motor.setTargetVelocity(0.0)
         anchor.constraint = constraint
+        self._set_limit(anchor)
+        self.villa.world.attachConstraint(constraint)
 
     def _disconnect(self, anchor: Anchor) -> None:
         if anchor.constraint is not None:
             self.villa.world.removeConstraint(anchor.constraint)
             anchor.constraint = None
+
+    def _set_limit(self, anchor: Anchor) -> None:
+        """A floor is held level by motors whose torque is clamped at the limit, each step: they
+        never let go with a kick, and a floor they cannot hold tips slowly past `ANCHOR_TILT_DEG`
+        and is let go. The other anchors break the step their impulse reaches the limit."""
+        if anchor.kind == LEVEL:
+            for axis in (0, 1):
+                anchor.constraint.getRotationalLimitMotor(axis).setMaxMotorForce(max(anchor.limit * self.step, 1e-9))
+        else:
+            anchor.constraint.setBreakingThreshold(self._threshold(anchor))
 
     def _threshold(self, anchor: Anchor) -> float:
         return max(SPIKE_MARGIN * anchor.limit * self.step, 1e-9)
