@@ -40,6 +40,11 @@ A GUI drives it like this:
 A computer player plans on copies: once `villa.settled`, `villa.copy()` (or
 `Villa.from_snapshot(villa.snapshot())`, in any process) goes on bit for bit as the live
 villa does under the same calls (frame times, grabs, aims).
+
+Whenever it comes to rest with nothing in hand (and when a pull is aborted) the villa
+builds its Bullet world anew from its poses: `villa.world`, the NodePaths in `villa.nodes`
+and their bodies are then new objects. Look pieces up by id when needed; never keep them
+across a settle.
 """
 
 from villa.physics.dimensions import BASE, COLUMNS, FLOORS, ColumnSpot, FloorSpot, Layout
