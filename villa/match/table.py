@@ -27,7 +27,7 @@ from villa.match.record import Record, TurnRecord
 from villa.match.setup import MatchSetup, Seat, Strength
 from villa.physics import layouts, survey
 from villa.physics.laying import FloorLay
-from villa.physics.pulling import Pull
+from villa.physics.pulling import Grip, Pull
 from villa.physics.refusals import PlacementError, Refusal
 from villa.physics.world import Villa
 from villa.rules import eligibility
@@ -165,7 +165,7 @@ class Match:
     def set_down(self) -> Exception | None:
         """Set the carried column down straight below it, if the referee would accept it there."""
         pull = self.hand
-        if not isinstance(pull, Pull) or pull.state != "carrying":
+        if not isinstance(pull, Pull) or pull.state != Grip.CARRYING:
             return PlacementError(Refusal.NOT_FREE_TO_SET_DOWN, "only a column that is free of the villa can be set down")
         refusal = self.landing_refusal()
         if refusal is None:
@@ -198,7 +198,7 @@ class Match:
                 hand.cancel()
                 self.hand = None
             return refusal
-        if isinstance(hand, Pull) and hand.state in ("pulling", "carrying"):
+        if isinstance(hand, Pull) and hand.state in (Grip.PULLING, Grip.CARRYING):
             if self.state.turn.step is not Step.TAKE_OUT:
                 refusal = self.act(rules.Abort())
                 if refusal is not None:

@@ -23,7 +23,7 @@ from enum import Enum
 
 from villa import rules
 from villa.physics.laying import FloorLay
-from villa.physics.pulling import Pull
+from villa.physics.pulling import Grip, Pull
 from villa.presentation.i18n import N_, _
 from villa.rules import eligibility
 from villa.rules.pieces import COLUMNS_BY_ID, TOP_FLOOR_LEVEL, floor_colour
@@ -316,7 +316,7 @@ def computer_headline(state: GameState, player: int | None, hand) -> str:
         return _("{who} lays the {floor} floor").format(who=who, floor=_floor(hand.level))
     if isinstance(hand, Pull):
         column = column_words(hand.column)
-        if hand.state == "pulling":
+        if hand.state == Grip.PULLING:
             return _("{who} pulls {column}").format(who=who, column=column)
         return _("{who} sets {column} on the {top} floor").format(who=who, column=column,
                                                                    top=_floor(state.top_level))
