@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Benchmark of the physics core: rest, cost, fidelity against statics, pulling.
+"""Benchmark of the physics core: rest, cost, fidelity against statics, pulling, copies.
 
     scripts/bench_physics.py            # the full run, as a table
     scripts/bench_physics.py --json     # the same, as one JSON object
@@ -7,6 +7,11 @@
 
 Costs are CPU time of this process, best of three runs (the machine's other work can
 only add to them), with the wall-clock figure beside it.
+
+Statics here is the textbook kind: a floor stands while the centre of its load (the
+floor, and everything above it, weighed at the pieces' densities) lies inside the convex
+hull of its supports' true feet (discs and hexagons); friction is Coulomb's, with Bullet's
+combined coefficient μ = 0.49.
 """
 
 from __future__ import annotations
@@ -24,9 +29,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from panda3d.core import Point3, Vec3  # noqa: E402
 
 from villa.physics import PRESETS, Villa, random_layout  # noqa: E402
-from villa.physics import geometry  # noqa: E402
-from villa.physics.dimensions import (BASE, COLUMN_HEIGHT, FLOOR_THICKNESS, FLOORS, ColumnSpot,  # noqa: E402
+from villa.physics import geometry, layouts  # noqa: E402
+from villa.physics.dimensions import (BASE, COLUMN_HEIGHT, COLUMNS, FLOOR_THICKNESS, FLOORS, ColumnSpot,  # noqa: E402
                                       FloorSpot, Layout, column_spec, surface_z)
+from villa.physics.friction import MU  # noqa: E402
+from villa.physics.pulling import under_a_floor  # noqa: E402
 from villa.rules.pieces import ALL_COLUMNS  # noqa: E402
 
 FRAME = 1 / 60
@@ -110,8 +117,9 @@ def cost(layout: Layout, frames: int, repeats: int = 3) -> dict:
 
 
 def pull_cost(frames: int, repeats: int = 3) -> dict:
-    """Milliseconds (CPU) per frame while a hand drags the thick red column under the blue floor
-    at 0.6 cm/s: the hand at work, the column held, the villa awake around it."""
+    """Milliseconds (CPU) per frame while a hand drags the thick red column to and fro under the
+    blue floor (1 cm either way, every 4 s): the hand at work, the column held, the villa awake
+    around it. (Drawn steadily outward it now comes free: the floor no longer holds it back.)"""
     best, awake = math.inf, 0
     for _ in range(repeats):
         villa = Villa.from_layout(PRESETS["rings"])
@@ -121,7 +129,7 @@ def pull_cost(frames: int, repeats: int = 3) -> dict:
         away = Vec3(pos.x, pos.y, 0).normalized()
         cpu = time.process_time()
         for i in range(frames):
-            pull.aim(pos + Point3(0, 0, 1) + away * (1 + i * 0.01))
+            pull.aim(pos + Point3(0, 0, 1) + away * math.sin(2 * math.pi * i * FRAME / 4))
             villa.step(FRAME)
         best = min(best, (time.process_time() - cpu) / frames * 1000)
         awake = sum(np.node().isActive() for np in villa.nodes.values())
@@ -259,6 +267,288 @@ def overhang_pull() -> dict:
             "cause": c.cause.value if c else None, "after_s": round(c.at_s - start, 3) if c else None}
 
 
+# --- slow pulls: does the floor hold where Coulomb says it does? ---
+
+PATH_GAP = 0.4   # cm kept between a pulled column and the others on its way out
+
+
+def way_out(villa: Villa, column: str) -> tuple[float, float, float] | None:
+    """(distance, dx, dy): the shortest straight way out from under the floor that passes
+    clear of every other column, or None."""
+    np = villa.nodes[column]
+    x0, y0, r = np.getX(), np.getY(), column_spec(column).radius
+    others = [(villa.nodes[c].getX(), villa.nodes[c].getY(), column_spec(c).radius) for c in villa.columns if c != column]
+    best = None
+    for k in range(72):
+        a = 2 * math.pi * k / 72
+        dx, dy = math.cos(a), math.sin(a)
+        distance = next((s * 0.25 + 0.5 for s in range(1, 100)
+                         if not under_a_floor(villa, column, x0 + dx * s * 0.25, y0 + dy * s * 0.25, 0)), None)
+        if distance is None:
+            continue
+        end = (x0 + dx * distance, y0 + dy * distance)
+        if any(geometry.segment_distance(ox, oy, (x0, y0), end) < r + orr + PATH_GAP for ox, oy, orr in others):
+            continue
+        if best is None or distance < best[0]:
+            best = (distance, dx, dy)
+    return best
+
+
+def coulomb_holds(layout: Layout, column: str) -> bool:
+    """Does friction hold the blue floor while `column` is drawn out from under it? The
+    column drags it with μ × its share of the load; the others hold it with μ × theirs.
+    The shares of a floor on many columns: a rigid plate on equally stiff columns."""
+    from villa.physics.loads import share_load
+    spots = [c for c in layout.columns if c.level == 0]
+    floor = layout.floors[0]
+    load = FLOORS[1].mass
+    shares = share_load(load, floor.x, floor.y, [(c.x, c.y) for c in spots])
+    mine = sum(n for c, n in zip(spots, shares) if c.column == column)
+    return MU * mine < MU * (load - mine)
+
+
+def slow_pulls(speeds=(2.0, 3.0, 4.0)) -> dict:
+    """The thick columns and the innermost thin column with a clear way out, of each preset,
+    drawn out at 2-4 cm/s without steadying: the largest movement of the blue floor."""
+    worst, pulls, held, details = 0.0, 0, 0, []
+    for name, layout in PRESETS.items():
+        villa = Villa.from_layout(layout)
+        villa.run_until_settled(5)
+        ways = {c: way_out(villa, c) for c in villa.columns}
+        thick = [c for c in villa.columns if c.endswith("-thick") and ways[c]]
+        thin = sorted((c for c in villa.columns if "-thin-" in c and ways[c]),
+                      key=lambda c: villa.nodes[c].getPos().lengthSquared())[:1]
+        for column in thick + thin:
+            if not coulomb_holds(layout, column):
+                continue
+            for speed in speeds:
+                villa = Villa.from_layout(layout)
+                villa.run_until_settled(5)
+                _, dx, dy = ways[column]
+                floor = villa.nodes["floor-1"].getPos()
+                pos = villa.nodes[column].getPos()
+                pull = villa.grab(column, pos)
+                moved = 0.0
+                for i in range(1200):
+                    pull.aim(pos + Vec3(dx, dy, 0) * (i * speed / 60))
+                    villa.step(FRAME)
+                    moved = max(moved, (villa.nodes["floor-1"].getPos() - floor).length() * 10)
+                    if pull.state != "pulling":
+                        break
+                pulls += 1
+                held += pull.state == "carrying" and villa.collapse is None
+                worst = max(worst, moved)
+                details.append({"preset": name, "column": column, "cm_s": speed, "floor_mm": round(moved, 3)})
+    return {"worst_mm": round(worst, 3), "pulls": pulls, "came_out": held,
+            "details": sorted(details, key=lambda d: -d["floor_mm"])[:5]}
+
+
+# --- floors near their tipping edge ---
+
+EDGE_PAIRS = {"thin": ("red-thin-1", "blue-thin-1"), "hex": ("red-hex", "blue-hex"), "thick": ("red-thick", "blue-thick")}
+
+
+def edge_reach(kind: str, turn: float) -> float:
+    """How far the true end face of a column of `kind`, turned `turn` degrees, reaches along +x."""
+    spec = COLUMNS[kind]
+    if not spec.sides:
+        return spec.radius
+    c, s = math.cos(math.radians(turn)), math.sin(math.radians(turn))
+    return max(x * c - y * s for x, y in spec.corners())
+
+
+def edge_layout(kind: str, turn: float, beyond: float) -> Layout:
+    """The blue floor on two columns of `kind` at (0, ±4), turned `turn`, and a thick one at
+    (-6, 0): its centre of mass `beyond` cm past the pair's outer edge (negative: inside)."""
+    a, b = EDGE_PAIRS[kind]
+    return Layout("edge", (ColumnSpot(a, 0, 0.0, 4.0, turn), ColumnSpot(b, 0, 0.0, -4.0, turn),
+                           ColumnSpot("green-thick", 0, -6.0, 0.0)),
+                  (FloorSpot(1, edge_reach(kind, turn) + beyond, 0.0, -90.0),))   # its bite away
+
+
+def edge_stands(kind: str, turn: float, beyond: float, seconds: float = 6.0) -> bool:
+    """Does the floor stand (no collapse) once at rest, or after `seconds`, as long as the
+    match lets a placement tremble before judging it?"""
+    villa = Villa.from_layout(edge_layout(kind, turn, beyond), validate=False)
+    while villa.time < seconds and villa.collapse is None and not villa.settled:
+        villa.advance(FRAME * 6)
+    return villa.collapse is None
+
+
+def tipping_edges(step_mm: float = 0.25, span_mm: float = 2.0) -> dict:
+    """Where floors tip over each column kind and turn, swept in `step_mm`: the error is how
+    far the first fall lies from the true edge (the middle of the step it falls in)."""
+    worst, edges = 0.0, {}
+    steps = int(round(span_mm / step_mm))
+    for kind in EDGE_PAIRS:
+        for turn in ((0, 10, 20, 30) if COLUMNS[kind].sides else (0, 15, 22.5, 30, 45)):
+            first_fall = next((k for k in range(-steps, steps + 1)
+                               if not edge_stands(kind, turn, k * step_mm / 10)), steps + 1)
+            edge = (first_fall - 0.5) * step_mm
+            edges[f"{kind} {turn}"] = edge
+            worst = max(worst, abs(edge))
+    return {"worst_mm": round(worst, 3), "edges_mm": edges}
+
+
+def midfall(trials: int, seconds: float = 5.0) -> dict:
+    """Floors set 0-3 mm past their tipping edge and let go, watched `seconds`: how many are
+    left at rest tilted more than 1° with no collapse called, and how soon after a floor
+    passes the collapse tilt the collapse is called."""
+    rng = random.Random(2024)
+    freezes, fell, stood, delays = 0, 0, 0, []
+    for _ in range(trials):
+        kind = rng.choice(list(EDGE_PAIRS))
+        turn = rng.uniform(0, 60 if COLUMNS[kind].sides else 90)
+        villa = Villa.from_layout(edge_layout(kind, turn, rng.uniform(0.0, 0.3)), validate=False)
+        tipped_at = None
+        while villa.time < seconds and not villa.settled:
+            villa.advance(STEP_TICKS_S)
+            if tipped_at is None and villa.tilt_deg("floor-1") > 10.0:
+                tipped_at = villa.time
+        if villa.collapse is None and villa.tilt_deg("floor-1") > 1.0 and (villa.settled or _still(villa)):
+            freezes += 1
+        fell += villa.collapse is not None
+        stood += villa.collapse is None
+        if villa.collapse is not None and tipped_at is not None:
+            delays.append(villa.collapse.at_s - tipped_at)
+    return {"trials": trials, "freezes": freezes, "fell": fell, "stood": stood,
+            "collapse_after_tilt_s": round(max(delays), 4) if delays else None}
+
+
+STEP_TICKS_S = 1 / 480
+
+
+def _still(villa: Villa) -> bool:
+    return all(villa.body(p).getLinearVelocity().length() < 0.05 for p in villa.nodes if villa.body(p).getMass())
+
+
+# --- loaded floors against statics ---
+
+def _loaded_trial(rng: random.Random) -> tuple[Layout, float] | None:
+    """A floor of random colour and turn on 3 to 5 columns, with 1 to 4 columns standing on it,
+    and how far inside its supports the load lies (statics at the pieces' densities)."""
+    level = rng.randint(1, 5)
+    yaw = rng.uniform(0, 360)
+    outline = geometry.transform(FLOORS[level].outline, 0, 0, yaw)
+    ids = rng.sample([c.id for c in ALL_COLUMNS], 9)
+    xs, ys = [p[0] for p in outline], [p[1] for p in outline]
+    spots: list[ColumnSpot] = []
+
+    def place(cid: str, on: int) -> None:
+        r = column_spec(cid).radius
+        for _ in range(200):
+            x, y = rng.uniform(min(xs), max(xs)), rng.uniform(min(ys), max(ys))
+            if (geometry.signed_distance(outline, x, y) > r + 0.1 and math.hypot(x, y) + r < BASE.site_radius
+                    and all(math.hypot(x - s.x, y - s.y) > r + column_spec(s.column).radius + 0.2
+                            for s in spots if s.level == on)):
+                spots.append(ColumnSpot(cid, on, round(x, 3), round(y, 3), round(rng.uniform(0, 90), 1)))
+                return
+
+    for cid in ids[:rng.randint(3, 5)]:
+        place(cid, 0)
+    if sum(s.level == 0 for s in spots) < 3:
+        return None
+    for cid in ids[5:5 + rng.randint(1, 4)]:
+        place(cid, 1)
+    layout = Layout("loaded", tuple(spots), (FloorSpot(level, 0.0, 0.0, yaw),))
+    return layout, _loaded_margin(layout)
+
+
+def _loaded_margin(layout: Layout) -> float:
+    floor = layout.floors[0]
+    mass = FLOORS[floor.level].mass
+    sx, sy = 0.0, 0.0
+    for c in layout.columns:
+        if c.level == 1:
+            m = column_spec(c.column).mass
+            mass, sx, sy = mass + m, sx + m * c.x, sy + m * c.y
+    cx, cy = sx / mass, sy / mass   # the floor's own centre of mass is at the origin
+    feet = [p for c in layout.columns if c.level == 0 for p in layouts.footprint(c)]
+    return geometry.support_margin(feet, cx, cy)
+
+
+def loaded_fidelity(trials: int, clear_cm: float = 0.5, seconds: float = 4.0) -> dict:
+    rng = random.Random(3001)
+    agree = clear = stood = fell = 0
+    disagreements = []
+    for t in range(trials):
+        made = None
+        while made is None:
+            made = _loaded_trial(rng)
+        layout, margin = made
+        if abs(margin) < clear_cm:
+            continue
+        clear += 1
+        villa = Villa()
+        floor = layout.floors[0]
+        villa.add_floor(floor.level, Point3(0, 0, surface_z(1) - FLOOR_THICKNESS / 2), floor.yaw)
+        for s in layout.columns:
+            villa.add_column(s.column, Point3(s.x, s.y, surface_z(s.level) + COLUMN_HEIGHT / 2), s.yaw)
+        while villa.time < seconds and villa.collapse is None:
+            villa.advance(FRAME * 6)
+            if villa.settled:
+                break
+        stands = villa.collapse is None
+        stood += stands
+        fell += not stands
+        if stands == (margin > 0):
+            agree += 1
+        else:
+            disagreements.append({"trial": t, "margin_cm": round(margin, 2), "stood": stands})
+    return {"trials": trials, "clear": clear, "agreement": round(agree / clear, 4) if clear else None,
+            "stood": stood, "fell": fell, "disagreements": disagreements[:10]}
+
+
+# --- copies that predict the live villa ---
+
+def _two_second_pull(villa: Villa, column: str) -> dict:
+    pos = villa.nodes[column].getPos()
+    away = Vec3(pos.x, pos.y, 0).normalized()
+    pull = villa.grab(column, pos + Point3(0, 0, 1))
+    for i in range(120):
+        pull.aim(pos + Point3(0, 0, 1) + away * (1 + i * 0.05))
+        villa.step(FRAME)
+    return villa.poses()
+
+
+def restore(cases=(("rings", "red-thick"), ("colonnade", "yellow-thick"), ("tall", None))) -> dict:
+    """The same 2 s pull on a settled villa and on one restored from its snapshot (through
+    JSON): the largest distance between their pieces; and what a copy costs."""
+    worst, copy_ms = 0.0, []
+    for name, column in cases:
+        layout = random_layout(1003, 5) if name == "tall" else PRESETS[name]
+        live = Villa.from_layout(layout)
+        live.run_until_settled(10)
+        for dt in (1 / 75, 1 / 45, 1 / 60):   # a few frames while asleep: time carried over
+            live.step(dt)
+        data = json.loads(json.dumps(live.snapshot()))
+        for _ in range(5):
+            started = time.perf_counter()
+            copy = Villa.from_snapshot(data)
+            copy_ms.append((time.perf_counter() - started) * 1000)
+        column = column or sorted(c for c, lv in live.survey().column_levels.items() if lv == 0)[0]
+        a, b = _two_second_pull(live, column), _two_second_pull(copy, column)
+        worst = max(worst, max(math.dist(a[p][0], b[p][0]) * 10 for p in a))
+    return {"divergence_mm": round(worst, 4), "copy_ms": round(sorted(copy_ms)[len(copy_ms) // 2], 2)}
+
+
+def awake_long(layouts_: list[Layout], seconds: float = 30.0) -> dict:
+    """Villas of five floors kept awake for `seconds`: the largest drift of any piece, and the
+    largest turn of a column about its own axis."""
+    drift, spin = 0.0, 0.0
+    for layout in layouts_:
+        villa = Villa.from_layout(layout)
+        villa.run_until_settled(10)
+        before = {p: (villa.nodes[p].getPos(), villa.nodes[p].getQuat()) for p in villa.nodes}
+        villa.keep_awake()
+        villa.advance(seconds)
+        drift = max(drift, _drift_mm(villa, {p: pq[0] for p, pq in before.items()}))
+        for c in villa.columns:
+            turn = before[c][1].conjugate() * villa.nodes[c].getQuat()
+            spin = max(spin, math.degrees(2 * math.asin(min(1.0, abs(turn[3])))))
+    return {"drift_mm": round(drift, 3), "spin_deg": round(spin, 3)}
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -267,10 +557,14 @@ def main(argv=None) -> int:
     parser.add_argument("--seconds", type=float, default=60.0, help="simulated seconds each layout stands")
     parser.add_argument("--fidelity", type=int, default=300, help="single-floor trials against statics")
     parser.add_argument("--frames", type=int, default=600, help="frames timed for the cost")
-    parser.add_argument("--quick", action="store_true", help="small counts: 10 random, 5 tall, 10 s, 40 trials")
+    parser.add_argument("--loaded", type=int, default=300, help="loaded-floor trials against statics")
+    parser.add_argument("--midfall", type=int, default=60, help="floors let go past their tipping edge")
+    parser.add_argument("--quick", action="store_true",
+                        help="small counts: 10 random, 5 tall, 10 s, 40 trials, 40 loaded, 12 midfall")
     args = parser.parse_args(argv)
     if args.quick:
         args.random, args.tall, args.seconds, args.fidelity, args.frames = 10, 5, 10.0, 40, 200
+        args.loaded, args.midfall = 40, 12
 
     started = time.perf_counter()
     setups = list(PRESETS.values()) + [random_layout(seed) for seed in range(args.random)]
@@ -286,6 +580,12 @@ def main(argv=None) -> int:
     free = free_pulls()
     loaded = loaded_pull()
     overhang = overhang_pull()
+    slow = slow_pulls()
+    edges = tipping_edges()
+    falls = midfall(args.midfall)
+    loaded_fid = loaded_fidelity(args.loaded)
+    copies = restore()
+    five = awake_long([random_layout(1000 + seed, 5) for seed in range(3 if args.quick else 6)])
 
     result = {
         "rest_max_drift_mm": rest_setups["max_drift_mm"],
@@ -319,6 +619,18 @@ def main(argv=None) -> int:
         "free_pull_placed_ok": f"{free['placed_ok']}/{free['pulls']}",
         "loaded_pull": loaded,
         "overhang_pull": overhang,
+        "slow_pull_floor_drag_mm": slow["worst_mm"],
+        "slow_pulls": slow,
+        "midfall_freezes": falls["freezes"],
+        "midfall": falls,
+        "tipping_edge_error_mm": edges["worst_mm"],
+        "tipping_edges_mm": edges["edges_mm"],
+        "loaded_fidelity_agreement": loaded_fid["agreement"],
+        "loaded_fidelity": loaded_fid,
+        "restore_divergence_mm": copies["divergence_mm"],
+        "copy_ms": copies["copy_ms"],
+        "awake_30s_creep_mm": five["drift_mm"],
+        "awake_30s_spin_deg": five["spin_deg"],
         "bench_wall_s": round(time.perf_counter() - started, 1),
     }
     if args.json:

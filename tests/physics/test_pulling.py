@@ -39,14 +39,14 @@ def _pull_out(villa, pull, pos, out):
             return
 
 
-def test_a_loaded_column_drags_its_floor_and_comes_out(rings):
+def test_a_loaded_column_comes_out_and_its_floor_stays(rings):
     floor = rings.nodes["floor-1"].getPos()
     pos = rings.nodes["red-thick"].getPos()  # in the outer ring, under the floor's edge
     pull = rings.grab("red-thick", pos + Point3(0, 0, 1))
     _pull_out(rings, pull, pos + Point3(0, 0, 1), Vec3(pos.x, pos.y, 0).normalized())
     assert pull.state == "carrying" and rings.collapse is None
-    dragged = (rings.nodes["floor-1"].getPos() - floor).length()
-    assert 0.05 < dragged < 1.5  # friction carries the floor along, as with the real hook
+    # its nineteen other columns hold the floor with far more friction than it drags with
+    assert (rings.nodes["floor-1"].getPos() - floor).length() < 0.05
 
 
 def test_a_weak_pull_cannot_free_a_loaded_column(rings, monkeypatch):

@@ -12,6 +12,8 @@ from dataclasses import replace
 import pytest
 
 from villa import rules
+from villa.physics.refusals import PlacementError, Refusal
+from villa.presentation import i18n
 from villa.presentation import words as flow
 from villa.presentation.words import Task
 from villa.rules import (Abort, ChooseColour, Collapse, ColumnPlaced, ColumnTakenOut, Decline, GameSetup, Object,
@@ -207,3 +209,19 @@ def test_a_floor_claimed_in_vain_is_worded_as_given_up_not_as_laid():
     guidance = check(state)
     assert guidance.task is Task.LAY_FLOOR and "too few columns" in guidance.headline
     assert "lay the" not in guidance.headline
+
+
+def test_every_refusal_of_the_wood_is_worded_by_its_code_in_every_language():
+    """No English sentence of the physics reaches the screen: each refusal code has its own words."""
+    assert set(flow.PLACEMENT_WORDS) == set(Refusal)
+    error = PlacementError(Refusal.NOT_IN_VILLA, "red-hex is not in the villa", column="red-hex")
+    english = flow.refusal(error)
+    assert "red" in english and "not in the villa" in english
+    try:
+        i18n.install("de")
+        german = flow.refusal(error)
+        assert "nicht in der Villa" in german
+        assert flow.refusal(PlacementError(Refusal.FLOOR_ALREADY_LAID, "x", level=3, colour="yellow")) \
+            == "Die Etage (Gelb) liegt schon."
+    finally:
+        i18n.install("en")

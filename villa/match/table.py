@@ -27,7 +27,8 @@ from villa.match.record import Record, TurnRecord
 from villa.match.setup import MatchSetup, Seat, Strength
 from villa.physics import layouts, survey
 from villa.physics.laying import FloorLay
-from villa.physics.pulling import PlacementError, Pull
+from villa.physics.pulling import Grip, Pull
+from villa.physics.refusals import PlacementError, Refusal
 from villa.physics.world import Villa
 from villa.rules import eligibility
 from villa.rules.state import Step
@@ -149,7 +150,7 @@ class Match:
         if self.hand is not None or self.collapsed or self.over:
             return self._not_now("taking a column")
         if column not in self.villa.nodes:
-            return PlacementError(f"{column} is not in the villa")
+            return PlacementError(Refusal.NOT_IN_VILLA, f"{column} is not in the villa", column=column)
         if self.state.turn.step is Step.TAKE_OUT:
             if column not in eligibility.objector_columns_in_villa(self.state):
                 return rules.Rule.OBJECTION_PENALTY.refuse(column=column, objector=self.state.turn.objector)
@@ -164,8 +165,8 @@ class Match:
     def set_down(self) -> Exception | None:
         """Set the carried column down straight below it, if the referee would accept it there."""
         pull = self.hand
-        if not isinstance(pull, Pull) or pull.state != "carrying":
-            return PlacementError("only a column that is free of the villa can be set down")
+        if not isinstance(pull, Pull) or pull.state != Grip.CARRYING:
+            return PlacementError(Refusal.NOT_FREE_TO_SET_DOWN, "only a column that is free of the villa can be set down")
         refusal = self.landing_refusal()
         if refusal is None:
             try:
@@ -180,7 +181,7 @@ class Match:
         pull = self.hand
         preview = pull.preview() if isinstance(pull, Pull) else None
         if preview is None:
-            return PlacementError("there is no floor under the column")
+            return PlacementError(Refusal.NO_FLOOR_UNDER, "there is no floor under the column")
         try:
             rules.apply(self.state, preview)
         except rules.RuleError as refusal:
@@ -197,7 +198,7 @@ class Match:
                 hand.cancel()
                 self.hand = None
             return refusal
-        if isinstance(hand, Pull) and hand.state in ("pulling", "carrying"):
+        if isinstance(hand, Pull) and hand.state in (Grip.PULLING, Grip.CARRYING):
             if self.state.turn.step is not Step.TAKE_OUT:
                 refusal = self.act(rules.Abort())
                 if refusal is not None:

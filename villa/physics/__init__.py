@@ -6,8 +6,12 @@ Modules
 - `layouts`: `PRESETS` / `preset(name)`, `random_layout(seed, floors=1)`,
   `validate_layout(layout, setup=False)` raising `LayoutError` with every problem.
 - `world`: `Villa`, the Bullet world with the base plate, the floors laid and the columns.
-- `pulling`: `Pull`, the hand on a column; `PlacementError`.
-- `laying`: `FloorLay`, the next floor being carried, turned and lowered.
+- `pulling`: `Pull`, the hand on a column, and its states `Grip`.
+- `laying`: `FloorLay`, the next floor being carried, turned and lowered; its states `Laying`.
+- `refusals`: `PlacementError`, raised when the hand cannot do what was asked, with its
+  `Refusal` code.
+- `friction`, `loads`: static friction (anchors at the resting contacts) and the statics
+  that sets its limits.
 - `survey`, `collapse`: the facts for the rules engine (`villa.rules.facts`).
 
 A GUI drives it like this:
@@ -20,10 +24,11 @@ A GUI drives it like this:
     hit = villa.pick(ray_origin, ray_direction)      # (piece id, point) or None
     pull = villa.grab(column_id, hit_point)          # pull.steady = True holds the floor above
     each frame:  pull.aim_ray(ray_origin, ray_direction)  # or pull.aim(point)
-    pull.state goes "pulling" -> "carrying" once the column is free; then hover it over
-    the top floor (pull.preview() tells what setting it down there would report) and
+    pull.state goes Grip.PULLING -> Grip.CARRYING once the column is free; then hover it
+    over the top floor (pull.preview() tells what setting it down there would report) and
     pull.place(); or pull.abort() (the villa is put back as it was), or pull.take_out().
     when villa.settled: pull.result() -> ColumnPlaced / ColumnTakenOut
+    a refused action raises PlacementError: .code (a Refusal), .values, str() in English
 
     lay = villa.lay_floor()                          # the next floor, hovering above the top
     each frame:  lay.aim_ray(...); lay.turn(degrees) # lay.preview() -> FloorLaid so far
@@ -31,16 +36,26 @@ A GUI drives it like this:
 
     villa.collapse -> Collapse (time, cause, first piece) as soon as one happens
     villa.survey() -> VillaSurvey;  villa.snapshot() -> plain JSON for saved games
+
+A computer player plans on copies: once `villa.settled`, `villa.copy()` (or
+`Villa.from_snapshot(villa.snapshot())`, in any process) goes on bit for bit as the live
+villa does under the same calls (frame times, grabs, aims).
+
+Whenever it comes to rest with nothing in hand (and when a pull is aborted) the villa
+builds its Bullet world anew from its poses: `villa.world`, the NodePaths in `villa.nodes`
+and their bodies are then new objects. Look pieces up by id when needed; never keep them
+across a settle.
 """
 
 from villa.physics.dimensions import BASE, COLUMNS, FLOORS, ColumnSpot, FloorSpot, Layout
 from villa.physics.layouts import PRESETS, LayoutError, preset, random_layout, validate_layout
-from villa.physics.laying import FloorLay
-from villa.physics.pulling import PlacementError, Pull
+from villa.physics.laying import FloorLay, Laying
+from villa.physics.pulling import Grip, Pull
+from villa.physics.refusals import PlacementError, Refusal
 from villa.physics.world import STEP, Villa
 
 __all__ = [
     "BASE", "COLUMNS", "FLOORS", "ColumnSpot", "FloorSpot", "Layout",
     "PRESETS", "LayoutError", "preset", "random_layout", "validate_layout",
-    "FloorLay", "PlacementError", "Pull", "STEP", "Villa",
+    "FloorLay", "Laying", "Grip", "Pull", "PlacementError", "Refusal", "STEP", "Villa",
 ]

@@ -8,13 +8,19 @@ Thresholds, and why:
 - a column leaning more than `COLUMN_TILT_DEG` has toppled (an upright column on a
   floor tilted that far would already have given the floor away);
 - any piece whose lowest point is below the base plate's top by `TABLE_DEPTH` has
-  left the base plate for the table.
+  left the base plate for the table;
+- a floor that comes to rest tilted more than `ASKEW_DEG` from where it last rested lies
+  on something it was not laid on (`lies_askew`, asked when the villa is quiet): floors
+  lie level on columns of one height, and sink under load by far less than that.
 Pieces in hand (a pulled column, a floor being laid) are not watched.
 """
 
 from __future__ import annotations
 
 import math
+import weakref
+
+from panda3d.core import Vec3
 
 from villa.physics.dimensions import BASE, COLUMN_HEIGHT, FLOORS, column_spec
 from villa.rules.facts import Collapse, CollapseCause
@@ -22,37 +28,68 @@ from villa.rules.facts import Collapse, CollapseCause
 FLOOR_TILT_DEG = 10.0
 FLOOR_DROP = 1.5
 COLUMN_TILT_DEG = 25.0
+COS_COLUMN_TILT = math.cos(math.radians(COLUMN_TILT_DEG))
 TABLE_DEPTH = 0.5
+ASKEW_DEG = 1.0
 
 
 class CollapseWatch:
     def __init__(self, villa) -> None:
-        self.villa = villa
+        # a weak reference: the villa holds its watch, and a villa dropped must be freed at
+        # once by its reference count (a world is megabytes), not when the cyclic collector runs
+        self.villa = weakref.proxy(villa)
         self.collapse: Collapse | None = None
         self.rest_z: dict[int, float] = {}
+        self.rest_axis: dict[int, Vec3] = {}
+        self.floor_tilts: dict[str, float] = {}   # degrees from where each floor rested, at the last check
 
     def reset(self) -> None:
-        """Take the floors' present heights as where they rest."""
-        self.rest_z = {lv: self.villa.nodes[f"floor-{lv}"].getZ() for lv in self.villa.floor_levels}
+        """Take the floors' present poses as where they rest."""
+        self.rest_z, self.rest_axis = {}, {}
+        for level in self.villa.floor_levels:
+            self.rest_floor(level)
 
     def rest_floor(self, level: int) -> None:
         self.rest_z[level] = self.villa.nodes[f"floor-{level}"].getZ()
+        self.rest_axis[level] = self.villa.axis(f"floor-{level}")
+
+    def tilt_from_rest(self, level: int) -> float:
+        """How far (degrees) the floor forming `level` has turned from where it last rested."""
+        axis, rest = self.villa.axis(f"floor-{level}"), self.rest_axis.get(level)
+        if rest is None:
+            return 0.0
+        return math.degrees(math.acos(max(-1.0, min(1.0, axis.dot(rest)))))
 
     def check(self) -> Collapse | None:
         if self.collapse is None:
             found = self._first_failure()
             if found:
-                cause, piece = found
-                self.collapse = Collapse(round(self.villa.time, 6), cause, piece)
+                self._call(*found)
         return self.collapse
+
+    def lies_askew(self) -> Collapse | None:
+        """A floor at rest tilted beyond `ASKEW_DEG` from where it rested has fallen onto
+        something: the collapse (asked when every piece is still)."""
+        if self.collapse is None:
+            for level in self.villa.floor_levels:
+                piece = f"floor-{level}"
+                if piece not in self.villa.in_hand and self.tilt_from_rest(level) > ASKEW_DEG:
+                    self._call(CollapseCause.FLOOR_TILTED, piece)
+                    break
+        return self.collapse
+
+    def _call(self, cause: CollapseCause, piece: str) -> None:
+        self.collapse = Collapse(round(self.villa.time, 6), cause, piece)
 
     def _first_failure(self) -> tuple[CollapseCause, str] | None:
         villa = self.villa
+        self.floor_tilts = {}
         # lowest floor first: when several give way together, the lowest went first
         for level in villa.floor_levels:
             piece = f"floor-{level}"
             if piece in villa.in_hand:
                 continue
+            self.floor_tilts[piece] = self.tilt_from_rest(level)
             tilt = villa.tilt_deg(piece)
             z = villa.nodes[piece].getZ()
             if tilt > FLOOR_TILT_DEG:
@@ -62,14 +99,17 @@ class CollapseWatch:
             low = z - FLOORS[level].radius * math.sin(math.radians(tilt)) - FLOORS[level].thickness / 2
             if low < BASE.top_z - TABLE_DEPTH:
                 return CollapseCause.PIECE_ON_TABLE, piece
-        for column in villa.columns:
-            if column in villa.in_hand:
+        # every column every 1/60 s: the cosine of its lean straight from its quaternion (the z
+        # of its axis, 1 - 2(x² + y²)), no arccosine
+        in_hand, lowest = villa.in_hand, BASE.top_z - TABLE_DEPTH
+        for column, np in villa.nodes.items():
+            if column in in_hand or column in ("table", "base") or column.startswith("floor-"):
                 continue
-            tilt = villa.tilt_deg(column)
-            if tilt > COLUMN_TILT_DEG:
+            q = np.getQuat()
+            cos_t = 1.0 - 2.0 * (q[1] * q[1] + q[2] * q[2])
+            if cos_t < COS_COLUMN_TILT:
                 return CollapseCause.COLUMN_TOPPLED, column
-            t = math.radians(tilt)
-            low = villa.nodes[column].getZ() - COLUMN_HEIGHT / 2 * math.cos(t) - column_spec(column).radius * math.sin(t)
-            if low < BASE.top_z - TABLE_DEPTH:
+            sin_t = math.sqrt(max(0.0, 1.0 - cos_t * cos_t))
+            if np.getZ() - COLUMN_HEIGHT / 2 * cos_t - column_spec(column).radius * sin_t < lowest:
                 return CollapseCause.PIECE_ON_TABLE, column
         return None

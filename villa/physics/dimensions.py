@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 Point = tuple[float, float]
@@ -36,8 +37,8 @@ Point = tuple[float, float]
 GRAVITY = 981.0                 # cm/s²
 COLUMN_HEIGHT = 8.0             # every kind the same, so floors lie level
 FLOOR_THICKNESS = 0.6           # plywood
-FLOOR_DENSITY = 0.0006          # kg/cm³, 0.6 g/cm³ (plywood)
-COLUMN_DENSITY = 0.0015         # kg/cm³: denser than wood, keeps floor:column mass near 10:1 or less
+FLOOR_DENSITY = 0.0006          # kg/cm³, 0.6 g/cm³: plywood
+COLUMN_DENSITY = 0.0007         # kg/cm³, 0.7 g/cm³: beech, turned
 
 
 @dataclass(frozen=True)
@@ -59,11 +60,6 @@ class ColumnSpec:
     height: float = COLUMN_HEIGHT
 
     @property
-    def foot_radius(self) -> float:
-        """Radius of the circle that must lie inside a floor for the column to stand on it."""
-        return self.radius
-
-    @property
     def across_flats(self) -> float:
         return 2 * self.radius * (math.cos(math.pi / self.sides) if self.sides else 1.0)
 
@@ -79,9 +75,13 @@ class ColumnSpec:
         return tuple((self.radius * math.cos(2 * math.pi * i / segments),
                       self.radius * math.sin(2 * math.pi * i / segments)) for i in range(segments))
 
-    @property
+    @cached_property
     def volume(self) -> float:
         return polygon_area(self.footprint(64)) * self.height
+
+    @property
+    def mass(self) -> float:
+        return self.volume * COLUMN_DENSITY
 
 
 @dataclass(frozen=True)
@@ -91,7 +91,7 @@ class FloorSpec:
     outline: tuple[Point, ...]   # counter-clockwise, area centroid at (0, 0)
     thickness: float = FLOOR_THICKNESS
 
-    @property
+    @cached_property
     def area(self) -> float:
         return polygon_area(self.outline)
 
@@ -99,7 +99,7 @@ class FloorSpec:
     def mass(self) -> float:
         return self.area * self.thickness * FLOOR_DENSITY
 
-    @property
+    @cached_property
     def radius(self) -> float:
         """Distance from the centre of mass to the farthest point of the outline."""
         return max(math.hypot(x, y) for x, y in self.outline)

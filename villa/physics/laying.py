@@ -5,18 +5,21 @@ cannot knock anything while it is moved and turned. `lower()` brings it down to 
 above the columns beneath it and lets it go; once `villa.settled`, `result()` gives
 FloorLaid with the columns it actually rests on.
 
-`state`: "carrying" -> "lowering" -> "laid" (or "cancelled").
+`state` (a `Laying`): CARRYING "carrying" -> LOWERING "lowering" -> LAID "laid" (or
+CANCELLED "cancelled").
 """
 
 from __future__ import annotations
 
 import math
+import weakref
+from enum import StrEnum
 
 from panda3d.core import Point3, Vec3
 
 from villa.physics import geometry, survey
 from villa.physics.dimensions import BASE, COLUMN_HEIGHT, FLOOR_THICKNESS, FLOORS, column_spec, surface_z
-from villa.physics.pulling import PlacementError
+from villa.physics.refusals import PlacementError, Refusal
 from villa.rules.facts import FloorLaid
 
 HOVER = 1.5          # cm between the carried floor's underside and the highest column top
@@ -26,16 +29,28 @@ LOWER_SPEED = 3.0    # cm/s
 LET_GO_GAP = 0.02    # cm: let go this far above the columns
 
 
+class Laying(StrEnum):
+    """Where the floor being laid is (`FloorLay.state`)."""
+
+    CARRYING = "carrying"
+    LOWERING = "lowering"
+    LAID = "laid"
+    CANCELLED = "cancelled"
+
+
 class FloorLay:
     def __init__(self, villa, level: int | None = None) -> None:
         level = villa.top_level + 1 if level is None else level
         if level not in FLOORS:
-            raise PlacementError("all five floors are laid")
+            raise PlacementError(Refusal.ALL_FLOORS_LAID, "all five floors are laid")
         if f"floor-{level}" in villa.nodes:
-            raise PlacementError(f"the {FLOORS[level].colour} floor is already laid")
+            raise PlacementError(Refusal.FLOOR_ALREADY_LAID, f"the {FLOORS[level].colour} floor is already laid",
+                                 level=level, colour=FLOORS[level].colour)
         if villa.collapse is not None:
-            raise PlacementError("the villa has collapsed")
-        self.villa = villa
+            raise PlacementError(Refusal.COLLAPSED, "the villa has collapsed")
+        # weak: the villa holds its hands while they act, and a villa dropped mid-move must be
+        # freed by its reference count alone (whoever holds a hand holds its villa too)
+        self.villa = weakref.proxy(villa)
         self.level = level
         self.piece = f"floor-{level}"
         self.below = level - 1
@@ -45,7 +60,7 @@ class FloorLay:
         self.x, self.y, self.yaw = x, y, 0.0
         self.aim_x, self.aim_y, self.aim_yaw = x, y, 0.0
         self.z = self.rest_z + HOVER + FLOOR_THICKNESS / 2
-        self.state = "carrying"
+        self.state = Laying.CARRYING
         self.np = villa.add_floor(level, Point3(x, y, self.z), 0.0)
         self.body = self.np.node()
         self.body.setKinematic(True)
@@ -66,7 +81,7 @@ class FloorLay:
 
     def aim(self, point: Point3) -> None:
         """Carry the floor's centre toward this point (x and y count)."""
-        if self.state == "carrying":
+        if self.state == Laying.CARRYING:
             self.aim_x, self.aim_y = Point3(point).x, Point3(point).y
 
     def aim_ray(self, origin: Point3, direction: Vec3) -> None:
@@ -78,7 +93,7 @@ class FloorLay:
 
     def turn(self, degrees: float) -> None:
         """Turn the floor by this many degrees (counter-clockwise seen from above)."""
-        if self.state == "carrying":
+        if self.state == Laying.CARRYING:
             self.aim_yaw += degrees
 
     # --- what it would rest on ---
@@ -103,23 +118,23 @@ class FloorLay:
 
     def lower(self) -> None:
         """Lower the floor onto the columns beneath it."""
-        if self.state != "carrying":
+        if self.state != Laying.CARRYING:
             return
         if not self.columns_under():
-            raise PlacementError("there is no column under the floor")
+            raise PlacementError(Refusal.NO_COLUMN_UNDER, "there is no column under the floor", level=self.level)
         self.aim_x, self.aim_y, self.aim_yaw = self.x, self.y, self.yaw
-        self.state = "lowering"
+        self.state = Laying.LOWERING
 
     def cancel(self) -> None:
         """Give up laying the floor: it goes back to the box."""
-        if self.state in ("carrying", "lowering"):
+        if self.state in (Laying.CARRYING, Laying.LOWERING):
             self.villa.remove_controller(self)
             self.villa.remove(self.piece)
-            self.state = "cancelled"
+            self.state = Laying.CANCELLED
 
     def result(self) -> FloorLaid | None:
         """The fact, once the floor is down and the villa has settled; else None."""
-        if self.state != "laid" or not self.villa.settled:
+        if self.state != Laying.LAID or not self.villa.settled:
             return None
         return survey.floor_laid(self.villa, self.level)
 
@@ -127,11 +142,11 @@ class FloorLay:
 
     def before_steps(self, dt: float) -> None:
         """Move the floor on by `dt` seconds toward where it is aimed, or lower it."""
-        if self.state == "carrying":
+        if self.state == Laying.CARRYING:
             self.x = _approach(self.x, self.aim_x, MOVE_SPEED * dt)
             self.y = _approach(self.y, self.aim_y, MOVE_SPEED * dt)
             self.yaw = _approach(self.yaw, self.aim_yaw, TURN_SPEED * dt)
-        elif self.state == "lowering":
+        elif self.state == Laying.LOWERING:
             tops = [self.villa.nodes[c].getZ() + COLUMN_HEIGHT / 2 for c in self.columns_under()]
             bottom = max(tops, default=self.rest_z) + LET_GO_GAP + FLOOR_THICKNESS / 2
             self.z = max(bottom, self.z - LOWER_SPEED * dt)
@@ -154,7 +169,8 @@ class FloorLay:
         self.villa.let_go(self.piece)
         self.villa.wake()
         self.villa.watch.rest_floor(self.level)
-        self.state = "laid"
+        self.villa.anchors.anchor_all(at_rest=False)
+        self.state = Laying.LAID
 
 
 def _approach(value: float, goal: float, step: float) -> float:

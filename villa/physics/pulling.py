@@ -1,30 +1,36 @@
 """Pulling a column with the mouse, carrying it up and setting it on the top floor.
 
 The hand is a spring from the grabbed point to the target, damped and capped in force,
-worked out before each call to Bullet (every 1/60 s) and held through its steps. Under a
-loaded floor friction wins against a weak pull and the floor drags along, as with the
-real hook; a free column follows at once. Once the column is out from under every floor
-it is carried: a stiffer spring on its centre, its weight borne, kept upright, lifted
-clear of the villa before it follows the mouse across.
+worked out before each call to Bullet (every 1/60 s) and held through its steps, and
+fingers that keep the column upright and unturned (a torque of up to `HAND_TORQUE`). Under
+a loaded floor friction wins against a weak pull; the floor stays where it lies unless the
+column drags it harder than its other supports hold it (see `friction`); a free column
+follows at once. Once the column is out from under every floor it is carried: a stiffer
+spring on its centre, its weight borne, kept upright, lifted clear of the villa before it
+follows the mouse across.
 
-Life of a pull (`state`):
-  "pulling"  -> the column is still under (or on) the villa; aim at a point or a ray
-  "carrying" -> it is free; it rises to `carry_z` and follows the aim
-  "lowering" -> `place()` was called; it sinks onto the surface beneath it
-  "placed"   -> it is let go; once `villa.settled`, `result()` gives ColumnPlaced
-  "aborted"  -> `abort()` put the villa back as it was when the column was grabbed
-  "taken out"-> `take_out()` removed it from the villa; `result()` gives ColumnTakenOut
-  "dropped"  -> the villa collapsed while it was in hand; it was let go
+Life of a pull (`state`, a `Grip`; its values are the words in quotes):
+  PULLING   "pulling"   the column is still under (or on) the villa; aim at a point or a ray
+  CARRYING  "carrying"  it is free; it rises to `carry_z` and follows the aim
+  LOWERING  "lowering"  `place()` was called; it sinks onto the surface beneath it
+  PLACED    "placed"    it is let go; once `villa.settled`, `result()` gives ColumnPlaced
+  ABORTED   "aborted"   `abort()` put the villa back as it was when the column was grabbed
+  TAKEN_OUT "taken out" `take_out()` removed it from the villa; `result()` gives ColumnTakenOut
+  DROPPED   "dropped"   the villa collapsed while it was in hand; it was let go
 """
 
 from __future__ import annotations
 
 import math
+import weakref
+from enum import StrEnum
 
-from panda3d.core import Point3, Quat, Vec3
+from panda3d.bullet import BulletGenericConstraint
+from panda3d.core import Point3, Quat, TransformState, Vec3
 
 from villa.physics import bodies, geometry, survey
 from villa.physics.dimensions import BASE, COLUMN_HEIGHT, FLOORS, GRAVITY, column_spec
+from villa.physics.refusals import PlacementError, Refusal
 from villa.rules.facts import ColumnPlaced, ColumnTakenOut
 
 PULL_STIFFNESS = 200.0      # kg/s²: 1 cm of stretch pulls with 2 N
@@ -39,26 +45,43 @@ FREE_MARGIN = 0.3           # cm between a free column and the outline of any fl
 STEADY_LIFT = 0.1           # cm: "lightly lifted" (rule 1)
 STEADY_LIFT_SPEED = 1.0     # cm/s: gently, or what stands on the floor is jolted
 STALL_CHECKS = 15           # 1/60 s checks a lowered column may hang without sinking before it is let go
+HAND_TORQUE = 500.0         # kg·cm²/s² = 5 N·cm: fingers round a column hold it upright and unturned.
+                            # Drawn by its middle with nothing to hold it, a column tips forward (the
+                            # friction at its foot, which bears its weight too, exceeds that at its top)
+                            # until its rim wedges under the floor and lifts it
 
 
-class PlacementError(ValueError):
-    """The column or floor cannot be set down here; the message says why."""
+class Grip(StrEnum):
+    """How the hand holds a column (`Pull.state`)."""
+
+    PULLING = "pulling"
+    CARRYING = "carrying"
+    LOWERING = "lowering"
+    PLACED = "placed"
+    ABORTED = "aborted"
+    TAKEN_OUT = "taken out"
+    DROPPED = "dropped"
+
+
+IN_HAND = (Grip.PULLING, Grip.CARRYING, Grip.LOWERING)
 
 
 class Pull:
     def __init__(self, villa, column: str, point: Point3, steady: bool = False) -> None:
         if villa.collapse is not None:
-            raise PlacementError("the villa has collapsed")
+            raise PlacementError(Refusal.COLLAPSED, "the villa has collapsed")
         if column not in villa.nodes:
-            raise PlacementError(f"{column} is not in the villa")
-        self.villa = villa
+            raise PlacementError(Refusal.NOT_IN_VILLA, f"{column} is not in the villa", column=column)
+        # weak: the villa holds its hands while they act, and a villa dropped mid-move must be
+        # freed by its reference count alone (whoever holds a hand holds its villa too)
+        self.villa = weakref.proxy(villa)
         self.column = column
         self.np = villa.nodes[column]
         self.body = self.np.node()
         self.grab_local = self.np.getRelativePoint(villa.root, Point3(point))
         self.grab_z = Point3(point).z
         self.target = Point3(point)
-        self.state = "pulling"
+        self.state = Grip.PULLING
         self.start_poses = villa.poses()
         where = survey.standing(villa, column)
         self.from_level = where.level if where else 0
@@ -67,10 +90,11 @@ class Pull:
         self._lift_z: float | None = None
         self._aim_xy: tuple[float, float] | None = None
         self._stalled = 0
+        self._fingers: BulletGenericConstraint | None = None
         villa.hold(column)
         villa.wake()
-        self.body.setDeactivationEnabled(False)
         villa.add_controller(self)
+        self._hold_upright()
         self.steady = steady
         self._check_free()
 
@@ -80,15 +104,15 @@ class Pull:
         """Drive toward this world point: the grabbed point while pulling; once carrying, only its
         x and y count (the column moves across at the carrying height)."""
         point = Point3(point)
-        if self.state == "pulling":
+        if self.state == Grip.PULLING:
             self.target = point
-        elif self.state == "carrying":
+        elif self.state == Grip.CARRYING:
             self._aim_xy = (point.x, point.y)
 
     def aim_ray(self, origin: Point3, direction: Vec3) -> None:
         """Aim where a mouse ray meets the working plane: the grab height while pulling,
         the carrying height once the column is free."""
-        z = self.grab_z if self.state == "pulling" else self.carry_z()
+        z = self.grab_z if self.state == Grip.PULLING else self.carry_z()
         direction = Vec3(direction)
         if abs(direction.z) < 1e-9:
             return
@@ -103,14 +127,14 @@ class Pull:
     @steady.setter
     def steady(self, on: bool) -> None:
         """Hold the floor this column carries in place, lightly lifted (rule 1), or let it go."""
-        if on and self.steadied is None and self.state == "pulling":
+        if on and self.steadied is None and self.state == Grip.PULLING:
             above = [lv for lv in self.villa.floor_levels if survey.carries(self.villa, self.column, lv)]
             if above:
                 self.steadied = f"floor-{above[0]}"
                 floor = self.villa.nodes[self.steadied]
                 self._steady_pose = (floor.getPos(), floor.getQuat())
+                self.villa.anchors.let_go(self.steadied)
                 floor.node().setKinematic(True)  # lifted gently in `before_steps`
-                self.villa.loose_changed()
         elif not on and self.steadied is not None:
             self._set_floor_down()
 
@@ -120,10 +144,10 @@ class Pull:
         floor.setPosQuat(*self._steady_pose)
         body = floor.node()
         body.setKinematic(False)
-        self.villa.loose_changed()
         body.setLinearVelocity(Vec3(0, 0, 0))
         body.setAngularVelocity(Vec3(0, 0, 0))
         body.setActive(True, True)
+        self.villa.anchors.anchor_floor(self.steadied)
         self.steadied = None
 
     # --- where it is ---
@@ -197,52 +221,71 @@ class Pull:
 
     def place(self) -> None:
         """Set the carried column down on the surface straight below it."""
-        if self.state != "carrying":
-            raise PlacementError("only a column that is free of the villa can be set down")
+        if self.state != Grip.CARRYING:
+            raise PlacementError(Refusal.NOT_FREE_TO_SET_DOWN, "only a column that is free of the villa can be set down",
+                                 column=self.column)
         if self.surface_below() is None:
-            raise PlacementError("there is no floor under the column")
+            raise PlacementError(Refusal.NO_FLOOR_UNDER, "there is no floor under the column", column=self.column)
         self._stalled = 0
-        self.state = "lowering"
+        self.state = Grip.LOWERING
 
     def abort(self) -> None:
         """Give up: the villa is put back exactly as it stood when the column was grabbed."""
-        if self.state in ("placed", "aborted", "taken out"):
+        if self.state in (Grip.PLACED, Grip.ABORTED, Grip.TAKEN_OUT):
             return
         if self.villa.collapse is not None:
-            raise PlacementError("the villa has collapsed; nothing can be put back")
+            raise PlacementError(Refusal.CANNOT_PUT_BACK, "the villa has collapsed; nothing can be put back")
         self._finish()
         self.villa.restore(self.start_poses)
-        self.state = "aborted"
+        self.state = Grip.ABORTED
 
     def take_out(self) -> None:
         """Remove the free column from the villa altogether (a failed objection's forfeit)."""
-        if self.state not in ("carrying", "lowering"):
-            raise PlacementError("only a column that is free of the villa can be taken out")
+        if self.state not in (Grip.CARRYING, Grip.LOWERING):
+            raise PlacementError(Refusal.NOT_FREE_TO_TAKE_OUT, "only a column that is free of the villa can be taken out",
+                                 column=self.column)
         self._finish()
         self.villa.remove(self.column)
-        self.state = "taken out"
+        self.state = Grip.TAKEN_OUT
 
     def result(self) -> ColumnPlaced | ColumnTakenOut | None:
         """The fact, once the column is down (or out) and the villa has settled; else None."""
         if not self.villa.settled:
             return None
-        if self.state == "placed":
+        if self.state == Grip.PLACED:
             return survey.column_placed(self.villa, self.column)
-        if self.state == "taken out":
+        if self.state == Grip.TAKEN_OUT:
             return ColumnTakenOut(self.column)
         return None
 
     def _let_go(self) -> None:
         self._finish()
-        self.state = "placed"
+        self.state = Grip.PLACED
+        self.villa.anchors.anchor_all(at_rest=False)  # its foot grips once it has come down
+
+    def _hold_upright(self) -> None:
+        """Fingers round the column: its turn is locked where it was grabbed, up to `HAND_TORQUE`
+        (past that they slip for a moment: they take hold again at the next check)."""
+        fingers = BulletGenericConstraint(self.body, TransformState.makeIdentity(), True)
+        for axis in range(3):
+            fingers.setLinearLimit(axis, 1, -1)     # low above high: free
+            fingers.setAngularLimit(axis, 0, 0)     # locked
+        fingers.setBreakingThreshold(HAND_TORQUE * self.villa.step_seconds)
+        self.villa.world.attachConstraint(fingers)
+        self._fingers = fingers
+
+    def _release_fingers(self) -> None:
+        if self._fingers is not None:
+            self.villa.world.removeConstraint(self._fingers)
+            self._fingers = None
 
     def _finish(self) -> None:
+        self._release_fingers()
         if self.steadied is not None:
             self._set_floor_down()
         self.villa.remove_controller(self)
         self.villa.let_go(self.column)
         if self.column in self.villa.nodes:
-            self.body.setDeactivationEnabled(True)
             self.body.setGravity(Vec3(0, 0, -GRAVITY))
         self.villa.wake()
 
@@ -254,25 +297,27 @@ class Pull:
             floor = self.villa.nodes[self.steadied]
             goal = self._steady_pose[0].z + STEADY_LIFT
             floor.setZ(min(goal, floor.getZ() + STEADY_LIFT_SPEED * dt))
-        if self.state == "pulling":
+        if self.state == Grip.PULLING:
             # The spring runs from the grabbed point, but pulls through the column's centre:
             # a pull off-centre tips the column in Bullet's soft contacts until its rim wedges
             # under the floor and lifts it, which a clamped wooden column does not do.
             offset = self._world_offset()
             target = self.target - offset
             self._spring(self.np.getPos(self.villa.root), target, PULL_STIFFNESS, PULL_MAX_FORCE, dt)
-        elif self.state in ("carrying", "lowering"):
+        elif self.state in (Grip.CARRYING, Grip.LOWERING):
             self._carry(dt)
 
     def after_check(self) -> None:
         """Every 1/60 s: notice when the column comes free, or touches down."""
-        if self.villa.collapse is not None and self.state in ("pulling", "carrying", "lowering"):
-            self._let_go()
-            self.state = "dropped"
+        if self.villa.collapse is not None and self.state in IN_HAND:
+            self._finish()
+            self.state = Grip.DROPPED
             return
-        if self.state == "pulling":
+        if self.state == Grip.PULLING:
+            if self._fingers is not None and not self._fingers.isEnabled():
+                self._fingers.setEnabled(True)
             self._check_free()
-        elif self.state == "lowering":
+        elif self.state == Grip.LOWERING:
             below = self.surface_below()
             foot = self.np.getZ() - COLUMN_HEIGHT / 2
             # let go on touching down, or once it stops sinking (it rests on something else)
@@ -281,10 +326,12 @@ class Pull:
                 self._let_go()
 
     def _check_free(self) -> None:
-        if self.state == "pulling" and self.is_free():
+        if self.state == Grip.PULLING and self.is_free():
+            self._release_fingers()
             if self.steadied is not None:
                 self._set_floor_down()
-            self.state = "carrying"
+            self.state = Grip.CARRYING
+            self.villa.anchors.reweigh()  # it carries nothing now: no floor is dragged
             pos = self.np.getPos()
             self._aim_xy = (pos.x, pos.y)
             self._lift_z = pos.z
@@ -313,7 +360,7 @@ class Pull:
     def _carry(self, dt: float) -> None:
         pos = self.np.getPos()
         lift_to = self.carry_z()
-        if self.state == "lowering":
+        if self.state == Grip.LOWERING:
             below = self.surface_below()
             floor_z = below[2] + COLUMN_HEIGHT / 2 if below else pos.z
             self._lift_z = max(floor_z - 0.1, self._lift_z - LOWER_SPEED * dt)

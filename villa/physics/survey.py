@@ -17,6 +17,7 @@ from panda3d.core import Point3
 from villa.physics import geometry
 from villa.physics.dimensions import BASE, COLUMN_HEIGHT, FLOORS, column_spec
 from villa.rules.facts import ColumnPlaced, FloorLaid, VillaSurvey
+from villa.rules.pieces import ALL_COLUMNS
 
 TOUCH = 0.25            # cm: how near a foot must be to a surface to stand on it
 UPRIGHT_DEG = 20.0      # a column leaning further does not stand
@@ -105,7 +106,6 @@ def inside_base(villa, level: int) -> bool:
 
 def survey(villa) -> VillaSurvey:
     """Where every column stands, what carries each floor, and the top level."""
-    from villa.rules.pieces import ALL_COLUMNS
     levels: dict[str, int | None] = {c.id: None for c in ALL_COLUMNS}
     for column in villa.columns:
         if column not in villa.in_hand:

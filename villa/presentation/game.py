@@ -25,8 +25,8 @@ from panda3d.core import Point3, Vec3
 from villa import rules
 from villa.match import Accepted, Collapsed, Match, Refused, RoundStarted
 from villa.physics.dimensions import BASE, COLUMN_HEIGHT, FLOORS
-from villa.physics.laying import FloorLay
-from villa.physics.pulling import Pull
+from villa.physics.laying import FloorLay, Laying
+from villa.physics.pulling import Grip, Pull
 from villa.presentation import panels, palette, words
 from villa.presentation.camera import mouse_ray, on_plane
 from villa.presentation.collapse_replay import CollapseRecorder, Playback
@@ -139,8 +139,8 @@ class GameScreen(FSM):
         hand = match.hand
         if hand is not None and self._human_acts():
             if isinstance(hand, FloorLay):
-                return "Laying" if hand.state == "carrying" else "Settling"
-            return {"pulling": "Pulling", "carrying": "Carrying"}.get(hand.state, "Settling")
+                return "Laying" if hand.state == Laying.CARRYING else "Settling"
+            return {Grip.PULLING: "Pulling", Grip.CARRYING: "Carrying"}.get(hand.state, "Settling")
         if not self._human_acts():
             return "Computer"
         if match.state.turn.step is Step.LAY_FLOOR and match.can_lay_floor():
@@ -377,9 +377,9 @@ class GameScreen(FSM):
                 hand.aim_ray(*ray)
             return
         hand.steady = self.controls.steadying
-        if hand.state == "pulling" and ray and self.controls.game_drag:
+        if hand.state == Grip.PULLING and ray and self.controls.game_drag:
             hand.aim_ray(*ray)
-        elif hand.state == "carrying" and ray:
+        elif hand.state == Grip.CARRYING and ray:
             # the player points at the spot on the top floor; the column hovers above it
             spot = on_plane(*ray, self._top_surface_z())
             if spot is not None:
@@ -397,7 +397,7 @@ class GameScreen(FSM):
         if self.sound is None:
             return
         pull = self.match.hand
-        loaded = isinstance(pull, Pull) and pull.state == "pulling" and not pull.is_free()
+        loaded = isinstance(pull, Pull) and pull.state == Grip.PULLING and not pull.is_free()
         self.sound.creak(0.6 if loaded else 0.0)
         for speed in self.impacts.hits(poses, dt, moving=not self.match.villa.settled):
             self.sound.clack(speed)
@@ -568,7 +568,7 @@ class GameScreen(FSM):
                 tooltip = _("drag it out; hold Space to steady the floor above")
         elif mode == "Carrying" and isinstance(hand, Pull):
             tooltip = self._show_landing(hand)
-        elif mode == "Laying" and isinstance(hand, FloorLay) and hand.state == "carrying":
+        elif mode == "Laying" and isinstance(hand, FloorLay) and hand.state == Laying.CARRYING:
             self.ghost.hide()
             under = hand.columns_under()
             glow = {c: SUPPORT_GLOW for c in under}

@@ -23,7 +23,8 @@ from enum import Enum
 
 from villa import rules
 from villa.physics.laying import FloorLay
-from villa.physics.pulling import Pull
+from villa.physics.pulling import Grip, Pull
+from villa.physics.refusals import Refusal
 from villa.presentation.i18n import N_, _
 from villa.rules import eligibility
 from villa.rules.pieces import COLUMNS_BY_ID, TOP_FLOOR_LEVEL, floor_colour
@@ -316,7 +317,7 @@ def computer_headline(state: GameState, player: int | None, hand) -> str:
         return _("{who} lays the {floor} floor").format(who=who, floor=_floor(hand.level))
     if isinstance(hand, Pull):
         column = column_words(hand.column)
-        if hand.state == "pulling":
+        if hand.state == Grip.PULLING:
             return _("{who} pulls {column}").format(who=who, column=column)
         return _("{who} sets {column} on the {top} floor").format(who=who, column=column,
                                                                    top=_floor(state.top_level))
@@ -526,12 +527,17 @@ RULE_WORDS = {
     "objection-penalty": N_("Pull out one of {objector}'s columns."),
 }
 # The wood's refusals, by their English message until they carry codes.
+# The wood's refusals, by their codes.
 PLACEMENT_WORDS = {
-    "only a column that is free of the villa can be set down": N_("Only a column that is free of the villa can be "
-                                                                  "set down."),
-    "there is no floor under the column": N_("There is no floor under the column."),
-    "there is no column under the floor": N_("There is no column under the floor."),
-    "the villa has collapsed": N_("The villa has collapsed."),
+    Refusal.COLLAPSED: N_("The villa has collapsed."),
+    Refusal.NOT_IN_VILLA: N_("{column} is not in the villa."),
+    Refusal.NOT_FREE_TO_SET_DOWN: N_("Only a column that is free of the villa can be set down."),
+    Refusal.NOT_FREE_TO_TAKE_OUT: N_("Only a column that is free of the villa can be taken out."),
+    Refusal.NO_FLOOR_UNDER: N_("There is no floor under the column."),
+    Refusal.CANNOT_PUT_BACK: N_("The villa has collapsed: nothing can be put back."),
+    Refusal.ALL_FLOORS_LAID: N_("All five floors are laid."),
+    Refusal.FLOOR_ALREADY_LAID: N_("The {level} floor is laid already."),
+    Refusal.NO_COLUMN_UNDER: N_("There is no column under the floor."),
 }
 
 
@@ -554,15 +560,19 @@ def _detail(state: GameState | None, key: str, value):
 
 
 def refusal(error: Exception, state: GameState | None = None) -> str:
-    """A refusal of the referee (by its rule code and details) or of the wood, in the player's language."""
+    """A refusal of the referee (by its rule code) or of the wood (by its refusal code), with its
+    details, in the player's language."""
     if isinstance(error, rules.RuleError):
-        template = _(RULE_WORDS.get(error.rule, N_("That is not allowed now.")))
-        details = {k: _detail(state, k, v) for k, v in getattr(error, "params", {}).items()}
-        try:
-            return _cap(template.format(**details))
-        except (KeyError, IndexError, ValueError):
-            return _("That is not allowed now.")
-    return _(PLACEMENT_WORDS.get(str(error), N_("That is not possible here.")))
+        fallback = N_("That is not allowed now.")
+        template, values = RULE_WORDS.get(error.rule, fallback), getattr(error, "params", {})
+    else:
+        fallback = N_("That is not possible here.")
+        template, values = PLACEMENT_WORDS.get(getattr(error, "code", None), fallback), getattr(error, "values", {})
+    details = {k: _detail(state, k, v) for k, v in values.items()}
+    try:
+        return _cap(_(template).format(**details))
+    except (KeyError, IndexError, ValueError):
+        return _(fallback)
 
 
 # --- files -------------------------------------------------------------------------------
