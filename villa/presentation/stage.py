@@ -12,6 +12,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 TEXTURES = ROOT / "textures"
+MODELS = ROOT / "models"
 
 
 class NoDisplay(RuntimeError):
@@ -78,6 +79,7 @@ def _configure(options: WindowOptions) -> None:
         f"gl-finish {'true' if options.gl_finish else 'false'}",
         f"sync-video {'true' if options.sync_video else 'false'}",
         f"model-path {TEXTURES.as_posix()}",
+        f"model-path {MODELS.as_posix()}",
     ]))
 
 
