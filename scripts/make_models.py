@@ -35,7 +35,8 @@ END_SHADE = 0.32
 END_SHADE_REACH = 0.55       # cm: e-folding length up the side
 END_SHADE_RINGS = (0.2, 0.6, 1.4)   # cm from each end: rows of vertices for it
 
-SEAL_PAINTS = ((0.14, 0.33, 0.72), (0.16, 0.50, 0.23), (0.94, 0.75, 0.15), (0.76, 0.14, 0.11))  # blue, green, yellow, red
+# the seal's long faces in turn: blue, green, yellow, red
+SEAL_PAINTS = ((0.14, 0.33, 0.72), (0.16, 0.50, 0.23), (0.94, 0.75, 0.15), (0.76, 0.14, 0.11))
 
 
 def column_shade(height: float):

@@ -477,7 +477,8 @@ def column_texture(colour: str | None, seed: int) -> tuple[np.ndarray, np.ndarra
         image[height - side_rows:] = side * (1 - mark[..., None]) + mark_colour * side / stain.max() * mark[..., None]
         relief[height - side_rows:] = side_grain.height - 4.0 * groove
     else:
-        image[height - side_rows:] = side * (1 - mark[..., None]) + mark_colour * (0.97 + 0.03 * streaks[..., None]) * mark[..., None]
+        paint = mark_colour * (0.97 + 0.03 * streaks[..., None])
+        image[height - side_rows:] = side * (1 - mark[..., None]) + paint * mark[..., None]
         relief[height - side_rows:] = side_grain.height + 1.2 * blur(mark, 1)
     # the top rows: the end face in its square, the rest a plain strip of the side
     top = np.zeros((height - side_rows, width, 3))

@@ -25,9 +25,10 @@ def load():
     loadPrcFileData("test_models", f"model-path {(ROOT / 'textures').as_posix()}\n"
                                    f"model-path {(ROOT / 'models').as_posix()}")
     loader = Loader.getGlobalPtr()
+    options = LoaderOptions(LoaderOptions.LF_search | LoaderOptions.LF_report_errors | LoaderOptions.LF_no_cache)
 
     def read(name: str) -> NodePath:
-        node = loader.loadSync(Filename(name), LoaderOptions(LoaderOptions.LF_search | LoaderOptions.LF_report_errors | LoaderOptions.LF_no_cache))
+        node = loader.loadSync(Filename(name), options)
         assert node is not None, f"{name} does not load"
         return NodePath(node)
     return read

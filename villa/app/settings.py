@@ -12,13 +12,14 @@ from villa.app.storage import config_dir, write_atomically
 log = logging.getLogger(__name__)
 
 GRAPHICS_QUALITIES = ("low", "medium", "high")
+AUTOMATIC_QUALITY = "auto"   # the game picks: Low on a software renderer (villa.presentation.quality)
 LANGUAGES = ("system", "en", "de", "fr", "nl")
 SETTINGS_VERSION = 1
 
 
 @dataclass(frozen=True)
 class Settings:
-    graphics_quality: str = "medium"   # low: no shadows; medium: 512² shadows; high: 1024² shadows
+    graphics_quality: str = AUTOMATIC_QUALITY   # or low, medium, high (see villa.presentation.quality)
     mouse_sensitivity: float = 1.0     # camera orbit speed factor, 0.25 .. 3
     invert_camera: bool = False        # invert the vertical orbit direction
     language: str = "system"           # "system" follows the system's locale
@@ -26,8 +27,8 @@ class Settings:
 
     def validated(self) -> "Settings":
         """A copy with every value inside its range; raises ValueError on a wrong kind of value."""
-        if self.graphics_quality not in GRAPHICS_QUALITIES:
-            raise ValueError(f"graphics quality must be one of {', '.join(GRAPHICS_QUALITIES)}")
+        if self.graphics_quality not in (AUTOMATIC_QUALITY, *GRAPHICS_QUALITIES):
+            raise ValueError(f"graphics quality must be one of {', '.join((AUTOMATIC_QUALITY, *GRAPHICS_QUALITIES))}")
         if self.language not in LANGUAGES:
             raise ValueError(f"language must be one of {', '.join(LANGUAGES)}")
         if not isinstance(self.invert_camera, bool):

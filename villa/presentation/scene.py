@@ -1,14 +1,18 @@
-"""The villa's pieces on the table: base plate, five floors, twenty columns, each a node named by piece id."""
+"""The villa's pieces on the table: base plate, five floors, twenty columns, each a node named by piece id.
+
+The pieces are loaded from models/ (see models.py); the table is made here.
+"""
 
 from __future__ import annotations
 
 import math
 
-from panda3d.core import BitMask32, NodePath, Point3, Quat, SamplerState, Vec3, Vec4
+from panda3d.core import (PTA_LMatrix4f, BitMask32, ColorBlendAttrib, LMatrix4f, NodePath, OmniBoundingVolume, Point3,
+                          Quat, SamplerState, Vec3)
 
 from villa.physics import dimensions as dim
-from villa.presentation import meshes, shading
-from villa.presentation.shadows import casts_shadow
+from villa.presentation import meshes, models, shading
+from villa.presentation.shadows import PLATE_CASTER_MASK, casts_shadow
 from villa.rules.pieces import ALL_COLUMNS, FLOOR_COLOURS
 
 Pose = tuple[tuple[float, float, float], tuple[float, float, float, float]]  # (x, y, z), (w, x, y, z)
@@ -17,22 +21,22 @@ PIECE_TAG = "piece"                  # every piece's node carries its id under t
 PICK_MASK = BitMask32.bit(4)         # what the mouse ray can hit
 MAIN_CAMERA_MASK = BitMask32.bit(0)
 
-TABLE_RADIUS = 100.0
+TABLE_RADIUS = 125.0
 TABLE_THICKNESS = 3.0
 TABLE_CHAMFER = 0.6
-TABLE_WOOD_REPEAT = 70.0  # cm of table per repeat of its wood texture
+TABLE_WOOD_REPEAT = meshes.TABLE_WOOD_REPEAT
 TABLE_LIGHT_REACH = 50.0  # cm each way from the centre: the square where the villa's shadows fall
 
-# Stains for the floors, multiplied with light plywood.
-FLOOR_TINTS = {
-    "blue": Vec4(0.36, 0.56, 1.00, 1),
-    "green": Vec4(0.46, 0.82, 0.42, 1),
-    "yellow": Vec4(1.00, 0.88, 0.40, 1),
-    "orange": Vec4(1.00, 0.60, 0.26, 1),
-    "red": Vec4(0.98, 0.32, 0.26, 1),
-}
 TABLE_CONTACT_SHADE = Vec3(0.45, dim.BASE.radius - 1.0, dim.BASE.radius + 9.0)  # (strength, from, to radius)
-BORDER_TINT = Vec4(0.62, 0.50, 0.42, 1)  # the base plate's no-build ring, stained darker
+# The shade round a column's foot (baked contact shadow, Low): how far out it reaches, how dark.
+CONTACT_REACH = 0.9
+CONTACT_STRENGTH = 0.55
+CONTACT_LIFT = 0.012      # cm above the surface it darkens
+CONTACT_BLEND = ColorBlendAttrib.make(ColorBlendAttrib.M_add, ColorBlendAttrib.O_zero,
+                                      ColorBlendAttrib.O_incoming_color)   # what is drawn times the shade
+CONTACT_BIN = "contact"
+UPRIGHT = math.cos(math.radians(4.0))   # a column leaning less than this stands
+RESTING = 0.15                          # cm: its foot this near a level's surface rests on it
 
 
 def floor_id(level: int) -> str:
@@ -63,53 +67,44 @@ class VillaScene:
 
         table_wood = meshes.PlanarUV(TABLE_WOOD_REPEAT)
         self.table = self.root.attachNewNode(meshes.extrusion(
-            "table", meshes.circle(TABLE_RADIUS, 128), -TABLE_THICKNESS, 0.0, chamfer=TABLE_CHAMFER,
+            "table", meshes.circle(TABLE_RADIUS, 96), -TABLE_THICKNESS, 0.0, chamfer=TABLE_CHAMFER,
             uv=table_wood, bottom=False, top=False))
         # its top in two parts: the middle, round the shadows' square, and the rim
-        middle, rim = meshes.disc_parts("table top", TABLE_RADIUS - TABLE_CHAMFER, 128, 0.0, table_wood,
-                                        middle=TABLE_LIGHT_REACH * math.sqrt(2))
+        middle, rim = meshes.disc_and_ring("table top", TABLE_RADIUS - TABLE_CHAMFER, 96, 0.0, table_wood,
+                                        middle=TABLE_LIGHT_REACH * math.sqrt(2) * 1.01)
         self.table.attachNewNode(rim)
         self.table_middle = self.table.attachNewNode(middle)
-        self.table.setTexture(_texture(loader, "wood_table.jpg"))
+        self.table_wood = _texture(loader, "wood_table.jpg")
+        self.table_wood_normals = _texture(loader, "wood_table_normal.jpg")
+        self.table.setTexture(self.table_wood)
+        self.table_radius = TABLE_RADIUS
+        self.table_middle_reach = _reach(self.table_middle)
+        self.table_wood_repeat = TABLE_WOOD_REPEAT
+        self.base_top = dim.BASE.top_z
         casts_shadow(self.table, False)
 
-        base = self._add("base", meshes.extrusion(
-            "base", meshes.circle(dim.BASE.radius, 96), -dim.BASE.thickness / 2, dim.BASE.thickness / 2,
-            chamfer=0.25, uv=meshes.PlanarUV(30.0)), _texture(loader, "wood_base.jpg"))
-        border = base.attachNewNode(meshes.annulus(
-            "border", dim.BASE.site_radius, dim.BASE.radius - 0.25, dim.BASE.thickness / 2 + 0.01, repeat=30.0))
-        border.setShaderInput("tint", BORDER_TINT)
-        line = base.attachNewNode(meshes.annulus(
-            "site line", dim.BASE.site_radius - 0.12, dim.BASE.site_radius, dim.BASE.thickness / 2 + 0.015))
-        line.setShaderInput("tint", Vec4(0.35, 0.22, 0.14, 1))
+        self._add("base", models.load(loader, models.piece_model("base"))).hide(PLATE_CASTER_MASK)
+        for level in dim.FLOORS:
+            self._add(floor_id(level), models.load(loader, models.floor_model(level)))
 
-        floor_wood = _texture(loader, "wood_floor.jpg")
-        for level, spec in dim.FLOORS.items():
-            node = self._add(floor_id(level), meshes.extrusion(
-                floor_id(level), spec.outline, -spec.thickness / 2, spec.thickness / 2, chamfer=0.12,
-                uv=meshes.PlanarUV(22.0)), floor_wood)
-            node.setShaderInput("tint", FLOOR_TINTS[spec.colour])
-
-        column_meshes = {}
-        for kind, spec in dim.COLUMNS.items():
-            outline = list(spec.corners()) if spec.sides else meshes.circle(spec.radius, 20 if kind == "thin" else 36)
-            column_meshes[kind] = meshes.extrusion(
-                kind, outline, -spec.height / 2, spec.height / 2, chamfer=0.09,
-                smooth=not spec.sides, uv=meshes.ColumnUV())
-        column_textures = {colour: _texture(loader, f"column_{colour}.jpg")
-                           for colour in ("blue", "red", "yellow", "green")}
         for column in ALL_COLUMNS:
-            node = self._add(column.id, column_meshes[column.kind.value].makeCopy(), column_textures[column.colour.value])
+            node = self._add(column.id, models.load(loader, models.column_model(column.kind.value)))
+            models.paint(loader, node, column.colour.value)
             node.hide()
+        self.contact = ContactShade(self.root, [column.id for column in ALL_COLUMNS])
 
         for level in range(1, len(FLOOR_COLOURS) + 1):
             self.pieces[floor_id(level)].hide()
         self.set_pose("base", BASE_POSE)
 
-    def _add(self, piece: str, geom_node, texture) -> NodePath:
-        node = self.root.attachNewNode(geom_node)
+    def show_contact_rings(self, shown: bool) -> None:
+        """Baked contact shadows round the columns' feet (off where ambient occlusion does it)."""
+        self.contact.node.show() if shown else self.contact.node.hide()
+
+    def _add(self, piece: str, model: NodePath) -> NodePath:
+        node = model
+        node.reparentTo(self.root)
         node.setName(piece)
-        node.setTexture(texture)
         node.setTag(PIECE_TAG, piece)
         node.setCollideMask(PICK_MASK)
         casts_shadow(node, True)
@@ -126,6 +121,8 @@ class VillaScene:
             moved = not node.isHidden()
             node.hide()
             self._poses.pop(piece, None)
+            if piece in self.contact.index:
+                self.contact.place(piece, None)
             return moved
         previous = self._poses.get(piece)
         if node.isHidden():
@@ -136,6 +133,8 @@ class VillaScene:
         (x, y, z), (qw, qx, qy, qz) = pose
         node.setPosQuat(Point3(x, y, z), Quat(qw, qx, qy, qz))
         self._poses[piece] = pose
+        if piece in self.contact.index:
+            self.contact.place(piece, node.getMat(self.root) if _stands(piece, pose) else None)
         return True
 
     def set_poses(self, poses: dict[str, Pose]) -> bool:
@@ -174,6 +173,54 @@ class VillaScene:
                 radius = math.hypot(spec.radius, spec.height / 2)
             spheres.append((Point3(x, y, z), radius))
         return spheres
+
+
+class ContactShade:
+    """The shade round every standing column's foot (Low's baked contact shadow), all in one draw:
+    a software renderer pays for each draw, however small."""
+
+    def __init__(self, root: NodePath, columns: list[str]) -> None:
+        self.index = {column: i for i, column in enumerate(columns)}
+        self.lift = [LMatrix4f.translateMat(0, 0, -dim.column_spec(c).height / 2 + CONTACT_LIFT) for c in columns]
+        rings = []
+        for column in columns:
+            spec = dim.column_spec(column)
+            rings.append((spec.radius * 0.97, spec.radius + CONTACT_REACH, 40 if spec.sides == 0 else 24))
+        self.node = root.attachNewNode(meshes.contact_rings("contact shade", rings))
+        self.node.node().setBounds(OmniBoundingVolume())   # placed by its shader: never culled
+        self.node.node().setFinal(True)
+        self.places = PTA_LMatrix4f.emptyArray(len(columns))
+        for i in range(len(columns)):
+            self.places[i] = LMatrix4f.zerosMat()
+        self.node.setShader(shading.contact_shader(), 10)
+        self.node.setShaderInput("ring_places", self.places)
+        self.node.setShaderInput("contact_strength", CONTACT_STRENGTH)
+        self.node.setAttrib(CONTACT_BLEND)
+        self.node.setDepthWrite(False)
+        self.node.setBin(CONTACT_BIN, 0)
+        self.node.setTextureOff(10)
+        casts_shadow(self.node, False)
+
+    def place(self, piece: str, mat: LMatrix4f | None) -> None:
+        """A column's ring at its foot (`mat`: the column's transform), or away (None)."""
+        i = self.index[piece]
+        self.places[i] = self.lift[i] * mat if mat is not None else LMatrix4f.zerosMat()
+
+
+def _reach(node: NodePath) -> float:
+    """How far from the table's centre a part of its top reaches."""
+    low, high = node.getTightBounds()
+    return max(abs(low.x), abs(low.y), abs(high.x), abs(high.y))
+
+
+def _stands(column: str, pose: Pose) -> bool:
+    """Whether a column stands upright on a level's surface (its foot then meets that surface)."""
+    (x, y, z), (qw, qx, qy, qz) = pose
+    up = 1 - 2 * (qx * qx + qy * qy)    # the column's axis, z component
+    if up < UPRIGHT:
+        return False
+    foot = z - dim.column_spec(column).height / 2 * up
+    return any(abs(foot - dim.surface_z(level)) < RESTING for level in range(len(dim.FLOORS)))
 
 
 def _close(a: Pose, b: Pose, tolerance: float = 2e-3) -> bool:
