@@ -219,6 +219,12 @@ def extrusion(name: str, outline: Sequence[Point], z0: float, z1: float, chamfer
     return w.node(name)
 
 
+def prism(name: str, outline: Sequence[Point], z0: float, z1: float) -> GeomNode:
+    """A plain prism of the outline from z0 to z1: a piece's shape for casting its shadow (few
+    triangles: the shadow passes draw every piece once more)."""
+    return extrusion(name, outline, z0, z1, uv=PlanarUV(10.0))
+
+
 def _flat_face(w: _Writer, points: Sequence[Point], triangles, z: float, nz: float, uv, radius: float) -> None:
     """Triangles of `points` at height z, facing up (nz 1) or down (nz -1, its picture mirrored)."""
     first = w.count

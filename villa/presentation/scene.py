@@ -12,7 +12,7 @@ from panda3d.core import (PTA_LMatrix4f, BitMask32, ColorBlendAttrib, LMatrix4f,
 
 from villa.physics import dimensions as dim
 from villa.presentation import meshes, models, shading
-from villa.presentation.shadows import PLATE_CASTER_MASK, casts_shadow
+from villa.presentation.shadows import TABLE_CASTER_MASK, casts_shadow
 from villa.rules.pieces import ALL_COLUMNS, FLOOR_COLOURS
 
 Pose = tuple[tuple[float, float, float], tuple[float, float, float, float]]  # (x, y, z), (w, x, y, z)
@@ -83,7 +83,7 @@ class VillaScene:
         self.base_top = dim.BASE.top_z
         casts_shadow(self.table, False)
 
-        self._add("base", models.load(loader, models.piece_model("base"))).hide(PLATE_CASTER_MASK)
+        self._add("base", models.load(loader, models.piece_model("base")))
         for level in dim.FLOORS:
             self._add(floor_id(level), models.load(loader, models.floor_model(level)))
 
@@ -108,6 +108,13 @@ class VillaScene:
         node.setTag(PIECE_TAG, piece)
         node.setCollideMask(PICK_MASK)
         casts_shadow(node, True)
+        # the model is for the eye; a plain shape of the piece casts its shadow
+        for look in node.getChildren():
+            casts_shadow(look, False)
+        caster = node.attachNewNode(_caster(piece))
+        caster.hide(MAIN_CAMERA_MASK)
+        if piece == "base":   # it lies on the table: nothing of it shades the table's light map
+            caster.hide(TABLE_CASTER_MASK)
         self.pieces[piece] = node
         return node
 
@@ -205,6 +212,19 @@ class ContactShade:
         """A column's ring at its foot (`mat`: the column's transform), or away (None)."""
         i = self.index[piece]
         self.places[i] = self.lift[i] * mat if mat is not None else LMatrix4f.zerosMat()
+
+
+def _caster(piece: str):
+    """The shape casting a piece's shadow: its outline, with fewer corners where round."""
+    if piece == "base":
+        outline, half = meshes.circle(dim.BASE.radius, 48), dim.BASE.thickness / 2
+    elif piece.startswith("floor-"):
+        spec = dim.FLOORS[level_of_floor(piece)]
+        outline, half = spec.outline[::2], spec.thickness / 2
+    else:
+        spec = dim.column_spec(piece)
+        outline, half = spec.corners() or meshes.circle(spec.radius, 12), spec.height / 2
+    return meshes.prism(f"{piece} shadow", outline, -half, half)
 
 
 def _reach(node: NodePath) -> float:

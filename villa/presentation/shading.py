@@ -67,7 +67,8 @@ void main() {
     ambient = (ambient_light(n) + sky_colour * rim) * baked;
     float sheen = pow(max(dot(n, normalize(sun_dir + view)), 0.0), 40.0) * lacquer * step(0.0, dot(n, sun_dir));
     sunlight = vec3(ndl * mix(1.0, baked, 0.5), sheen, 0.0);
-    table_light_uv = wp.xy / (2.0 * table_shade_extent) + 0.5;
+    // where the sun's ray through it meets the table (the base plate's top: nothing lies between)
+    table_light_uv = (wp.xy - sun_dir.xy * (wp.z / sun_dir.z)) / (2.0 * table_shade_extent) + 0.5;
     gl_Position = p3d_ModelViewProjectionMatrix * p3d_Vertex;
 }
 """
@@ -91,8 +92,8 @@ void main() {
 }
 """
 
-# The base plate at Low: the villa's shadow on it is read from the table's light map (its green
-# holds the sun's share at the plate's height), so the shadow runs on from the table unbroken.
+# The base plate at Low: the villa's shadow on it is read from the table's light map, where the
+# sun's ray through the plate meets the table, so the shadow runs on from the table unbroken.
 LOW_RECEIVER_FRAGMENT = """
 #version 150
 uniform sampler2D p3d_Texture0;
@@ -109,7 +110,7 @@ out vec4 frag_colour;
 
 void main() {
     vec3 albedo = texture(p3d_Texture0, uv).rgb * tint.rgb;
-    float lit = texture(table_shade, table_light_uv).g;
+    float lit = texture(table_shade, table_light_uv).r;
     vec3 colour = albedo * (ambient + sun_colour * (sunlight.x * lit)) + sun_colour * (sunlight.y * lit) + glow;
     frag_colour = vec4(colour, tint.a) * p3d_ColorScale;
 }
@@ -409,7 +410,7 @@ void main() {
 """
 
 # The table's light map at Low, without a shadow map: each piece is flattened along the sun's
-# rays onto a level (the table top, or the base plate's) and drawn there as shadow.
+# rays onto the table top and drawn there as shadow.
 CAST_VERTEX = """
 #version 150
 uniform mat4 p3d_ModelMatrix;
@@ -435,8 +436,8 @@ void main() {
 }
 """
 
-# Low: the shadows drawn hard into a finer map, softened into the light map (a 3×3 box of
-# bilinear look-ups: about a centimetre of penumbra).
+# Low: the shadows drawn hard into a finer map, softened into the light map (four bilinear
+# look-ups a texel and a half apart: about a centimetre of penumbra).
 SOFTEN_FRAGMENT = """
 #version 150
 uniform sampler2D hard_shade;
@@ -445,13 +446,9 @@ in vec2 uv;
 out vec4 frag_colour;
 
 void main() {
-    vec4 sum = vec4(0.0);
-    for (int i = -1; i <= 1; i++) {
-        for (int j = -1; j <= 1; j++) {
-            sum += texture(hard_shade, uv + vec2(i, j) * hard_texel * 1.5);
-        }
-    }
-    frag_colour = sum / 9.0;
+    vec2 d = vec2(hard_texel * 1.5);
+    frag_colour = 0.25 * (texture(hard_shade, uv + d) + texture(hard_shade, uv - d)
+                          + texture(hard_shade, uv + vec2(d.x, -d.y)) + texture(hard_shade, uv + vec2(-d.x, d.y)));
 }
 """
 

@@ -14,10 +14,10 @@ from panda3d.core import (BitMask32, Camera, CardMaker, ColorWriteAttrib, CullFa
 
 from villa.presentation import shading
 
-# Nodes hidden from these masks cast no shadow (the ghost, the table, markers): on anything
-# (the sun's map), and on the base plate (Low's light map; the plate itself casts none on itself).
+# Nodes hidden from these masks cast no shadow (the ghost, the table, markers): into the sun's
+# map, and into Low's light map on the table (not the base plate: it lies on the table).
 SHADOW_CASTER_MASK = BitMask32.bit(3)
-PLATE_CASTER_MASK = BitMask32.bit(5)
+TABLE_CASTER_MASK = BitMask32.bit(5)
 SUN_CENTRE = Point3(0, 0, 18)   # the middle of what the sun's map covers: the villa up to five floors
 SUN_EXTENT = 76.0               # cm across the sun's map
 WOOD_PICTURE = 1024             # texels a side of the lit wood, one repeat of its texture
@@ -85,22 +85,23 @@ class SunShadow:
 
 def casts_shadow(node: NodePath, casts: bool = True) -> None:
     if casts:
-        node.show(SHADOW_CASTER_MASK | PLATE_CASTER_MASK)
+        node.show(SHADOW_CASTER_MASK | TABLE_CASTER_MASK)
     else:
-        node.hide(SHADOW_CASTER_MASK | PLATE_CASTER_MASK)
+        node.hide(SHADOW_CASTER_MASK | TABLE_CASTER_MASK)
 
 
-def _cast_camera(stage, name: str, extent: float, level: float, channel, mask: BitMask32) -> NodePath:
+def _cast_camera(stage, name: str, extent: float) -> NodePath:
     """A camera looking straight down on the table's light map, drawing every piece flattened along
-    the sun's rays onto the height `level` into one colour channel, as shadow."""
+    the sun's rays onto the table top, as shadow (into the red channel)."""
     lens = OrthographicLens()
     lens.setFilmSize(2 * extent, 2 * extent)
     lens.setNearFar(1, 400)
     camera = Camera(name, lens)
-    camera.setCameraMask(mask)
+    camera.setCameraMask(TABLE_CASTER_MASK)
     shader = ShaderAttrib.make(shading.cast_shader(), 100)
-    shader = shader.setShaderInput("cast_sun", shading.SUN_DIRECTION).setShaderInput("cast_level", level)
-    state = RenderState.make(shader, ColorWriteAttrib.make(channel), DepthTestAttrib.make(DepthTestAttrib.M_none),
+    shader = shader.setShaderInput("cast_sun", shading.SUN_DIRECTION).setShaderInput("cast_level", 0.0)
+    state = RenderState.make(shader, ColorWriteAttrib.make(ColorWriteAttrib.C_red),
+                             DepthTestAttrib.make(DepthTestAttrib.M_none),
                              DepthWriteAttrib.make(DepthWriteAttrib.M_off), 100)
     camera.setInitialState(state.compose(RenderState.make(CullFaceAttrib.make(CullFaceAttrib.M_cull_none),
                                                           TextureAttrib.makeAllOff(), 100)))
@@ -193,7 +194,7 @@ class TablePicture:
         card.setShaderInput("wood_normals", scene.table_wood_normals)
         self.wood_painted = False
 
-        # the sun's share round the villa: red on the table, green at the base plate's height
+        # the sun's share on the table round the villa, in red
         self.shade_buffer, shade = _colour_buffer(stage, "table shade", shade_size, -6)
         self.cameras: list[NodePath] = []
         if sun is not None:
@@ -206,11 +207,9 @@ class TablePicture:
             hard_buffer, hard = _colour_buffer(stage, "hard table shade", 2 * shade_size, -7)
             hard_buffer.setClearColorActive(True)
             hard_buffer.setClearColor((1, 1, 1, 1))
-            for level, channel, mask in ((0.0, ColorWriteAttrib.C_red, SHADOW_CASTER_MASK),
-                                         (scene.base_top, ColorWriteAttrib.C_green, PLATE_CASTER_MASK)):
-                camera = _cast_camera(stage, "table shade", shade_extent, level, channel, mask)
-                hard_buffer.makeDisplayRegion().setCamera(camera)
-                self.cameras.append(camera)
+            camera = _cast_camera(stage, "table shade", shade_extent)
+            hard_buffer.makeDisplayRegion().setCamera(camera)
+            self.cameras.append(camera)
             card = _flat_view("table shade", 0, 0, shade_extent, shading.soften_shader(),
                               self.shade_buffer.makeDisplayRegion())
             card.setShaderInput("hard_shade", hard)
