@@ -128,10 +128,13 @@ def test_a_model_is_for_drawing_only_and_names_its_textures_bare(load, name):
             attrib = attrib or node.getState().getAttrib(TextureAttrib)
             textures += [attrib.getOnTexture(stage) for stage in attrib.getOnStages()]
     assert len(textures) == 2, "a picture and its normal map"
+    # the file names each texture bare, to be found along the model path wherever the game lies
+    data = (ROOT / "models" / name).read_bytes()
     for texture in textures:
-        filename = texture.getFilename()
-        assert filename.getDirname() == "", f"{name} refers to {filename}: a path, not a bare name"
-        assert (ROOT / "textures" / filename.getBasename()).exists()
+        bare = texture.getFilename().getBasename()
+        assert (ROOT / "textures" / bare).exists()
+        assert bare.encode() in data
+    assert str(ROOT).encode() not in data and b"textures/" not in data
 
 
 def test_making_the_models_again_gives_the_same_bytes(tmp_path):

@@ -83,7 +83,7 @@ def test_normal_maps_hold_unit_normals_facing_out():
     normals = _image(ROOT / "textures" / "wood_table_normal.jpg")[::8, ::8] * 2 - 1
     lengths = np.linalg.norm(normals, axis=2)
     assert np.median(np.abs(lengths - 1)) < 0.03   # JPEG blurs the seams a little: the shaders normalise
-    assert normals[..., 2].min() > 0.3
+    assert normals[..., 2].min() > 0.0 and np.mean(normals[..., 2] > 0.6) > 0.9   # steep only at the seams
     assert normals[..., :2].std() > 0.02, "the grain has relief"
 
 
