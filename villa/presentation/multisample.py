@@ -24,8 +24,6 @@ class Multisampling:
         """Draw the scene with `samples` per pixel, or fewer where the driver allows no more;
         None when it offers none."""
         from direct.filter.FilterManager import FilterManager
-        if not stage.win.getGsg().getSupportsMultisample():
-            return None
         while samples > 1:
             manager = FilterManager(stage.win, stage.cam)
             properties = FrameBufferProperties()
@@ -35,9 +33,10 @@ class Multisampling:
             properties.setMultisamples(samples)
             texture = Texture("scene")
             card = manager.renderSceneInto(colortex=texture, fbprops=properties)
-            if card is not None:
+            got = manager.buffers[0].getFbProperties().getMultisamples() if manager.buffers else 0
+            if card is not None and got > 1:
                 card.setColor(1, 1, 1, 1)   # the manager tints its card until a filter is set on it
-                return cls(manager, texture, samples)
+                return cls(manager, texture, got)
             manager.cleanup()
             samples //= 2
         log.info("no multisampling: the graphics driver offers none offscreen")

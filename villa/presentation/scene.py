@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import math
 
-from panda3d.core import (PTA_LMatrix4f, BitMask32, ColorBlendAttrib, LMatrix4f, NodePath, OmniBoundingVolume, Point3,
-                          Quat, SamplerState, Vec3)
+from panda3d.core import BitMask32, NodePath, Point3, Quat, SamplerState, Vec3
 
 from villa.physics import dimensions as dim
 from villa.presentation import meshes, models, shading
+from villa.presentation.contact import ContactShade, stands
 from villa.presentation.shadows import TABLE_CASTER_MASK, casts_shadow
 from villa.rules.pieces import ALL_COLUMNS, FLOOR_COLOURS
 
@@ -28,15 +28,6 @@ TABLE_WOOD_REPEAT = meshes.TABLE_WOOD_REPEAT
 TABLE_LIGHT_REACH = 50.0  # cm each way from the centre: the square where the villa's shadows fall
 
 TABLE_CONTACT_SHADE = Vec3(0.45, dim.BASE.radius - 1.0, dim.BASE.radius + 9.0)  # (strength, from, to radius)
-# The shade round a column's foot (baked contact shadow, Low): how far out it reaches, how dark.
-CONTACT_REACH = 0.9
-CONTACT_STRENGTH = 0.55
-CONTACT_LIFT = 0.012      # cm above the surface it darkens
-CONTACT_BLEND = ColorBlendAttrib.make(ColorBlendAttrib.M_add, ColorBlendAttrib.O_zero,
-                                      ColorBlendAttrib.O_incoming_color)   # what is drawn times the shade
-CONTACT_BIN = "contact"
-UPRIGHT = math.cos(math.radians(4.0))   # a column leaning less than this stands
-RESTING = 0.15                          # cm: its foot this near a level's surface rests on it
 
 
 def floor_id(level: int) -> str:
@@ -141,7 +132,7 @@ class VillaScene:
         node.setPosQuat(Point3(x, y, z), Quat(qw, qx, qy, qz))
         self._poses[piece] = pose
         if piece in self.contact.index:
-            self.contact.place(piece, node.getMat(self.root) if _stands(piece, pose) else None)
+            self.contact.place(piece, node.getMat(self.root) if stands(piece, pose) else None)
         return True
 
     def set_poses(self, poses: dict[str, Pose]) -> bool:
@@ -182,38 +173,6 @@ class VillaScene:
         return spheres
 
 
-class ContactShade:
-    """The shade round every standing column's foot (Low's baked contact shadow), all in one draw:
-    a software renderer pays for each draw, however small."""
-
-    def __init__(self, root: NodePath, columns: list[str]) -> None:
-        self.index = {column: i for i, column in enumerate(columns)}
-        self.lift = [LMatrix4f.translateMat(0, 0, -dim.column_spec(c).height / 2 + CONTACT_LIFT) for c in columns]
-        rings = []
-        for column in columns:
-            spec = dim.column_spec(column)
-            rings.append((spec.radius * 0.97, spec.radius + CONTACT_REACH, 40 if spec.sides == 0 else 24))
-        self.node = root.attachNewNode(meshes.contact_rings("contact shade", rings))
-        self.node.node().setBounds(OmniBoundingVolume())   # placed by its shader: never culled
-        self.node.node().setFinal(True)
-        self.places = PTA_LMatrix4f.emptyArray(len(columns))
-        for i in range(len(columns)):
-            self.places[i] = LMatrix4f.zerosMat()
-        self.node.setShader(shading.contact_shader(), 10)
-        self.node.setShaderInput("ring_places", self.places)
-        self.node.setShaderInput("contact_strength", CONTACT_STRENGTH)
-        self.node.setAttrib(CONTACT_BLEND)
-        self.node.setDepthWrite(False)
-        self.node.setBin(CONTACT_BIN, 0)
-        self.node.setTextureOff(10)
-        casts_shadow(self.node, False)
-
-    def place(self, piece: str, mat: LMatrix4f | None) -> None:
-        """A column's ring at its foot (`mat`: the column's transform), or away (None)."""
-        i = self.index[piece]
-        self.places[i] = self.lift[i] * mat if mat is not None else LMatrix4f.zerosMat()
-
-
 def _caster(piece: str):
     """The shape casting a piece's shadow: its outline, with fewer corners where round."""
     if piece == "base":
@@ -231,16 +190,6 @@ def _reach(node: NodePath) -> float:
     """How far from the table's centre a part of its top reaches."""
     low, high = node.getTightBounds()
     return max(abs(low.x), abs(low.y), abs(high.x), abs(high.y))
-
-
-def _stands(column: str, pose: Pose) -> bool:
-    """Whether a column stands upright on a level's surface (its foot then meets that surface)."""
-    (x, y, z), (qw, qx, qy, qz) = pose
-    up = 1 - 2 * (qx * qx + qy * qy)    # the column's axis, z component
-    if up < UPRIGHT:
-        return False
-    foot = z - dim.column_spec(column).height / 2 * up
-    return any(abs(foot - dim.surface_z(level)) < RESTING for level in range(len(dim.FLOORS)))
 
 
 def _close(a: Pose, b: Pose, tolerance: float = 2e-3) -> bool:

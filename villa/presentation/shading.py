@@ -219,7 +219,7 @@ float occlusion(vec3 p, vec3 n) {
         float over = 1.0 - smoothstep(radius * 0.7, radius * 1.3 + h, spread);
         hidden += facing * over * radius * radius / (radius * radius + 4.0 * h * h) * step(0.35, h);
     }
-    return clamp(hidden, 0.0, 0.85);
+    return clamp(hidden * 0.8, 0.0, 0.8);
 }
 
 void main() {

@@ -9,8 +9,9 @@ from villa.presentation import meshes, quality, shading
 from villa.presentation.camera import OrbitCamera
 from villa.presentation.multisample import Multisampling
 from villa.presentation.occlusion import Occluders
-from villa.presentation.scene import (CONTACT_BIN, MAIN_CAMERA_MASK, TABLE_CONTACT_SHADE, TABLE_LIGHT_REACH,
-                                      VillaScene, floor_id, level_of_floor)
+from villa.presentation.contact import CONTACT_BIN
+from villa.presentation.scene import (MAIN_CAMERA_MASK, TABLE_CONTACT_SHADE, TABLE_LIGHT_REACH, VillaScene, floor_id,
+                                      level_of_floor)
 from villa.presentation.shadows import Shadows
 
 BACKGROUND = (0.10, 0.085, 0.075, 1)
