@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,7 @@ GAME_SEED = 3          # with the rings layout, four computer players bring the 
 MAX_TURNS = 14
 
 
-def run_villa(*args: str, home: Path, timeout: float = 60) -> subprocess.CompletedProcess:
+def run_villa(*args: str, home: Path, timeout: float = 120) -> subprocess.CompletedProcess:
     """`python -m villa ARGS` with its user folders under `home`."""
     env = {**os.environ, "VILLA_HOME": str(home)}
     return subprocess.run([sys.executable, "-m", "villa", *args], cwd=ROOT, env=env, capture_output=True,
@@ -23,36 +24,32 @@ def run_villa(*args: str, home: Path, timeout: float = 60) -> subprocess.Complet
 
 @pytest.fixture(scope="session")
 def recorded_game():
-    """A whole game of computer players, played once: the `saves.Game` at its end."""
-    from villa.app import autoplay, saves
-    from villa.app.computer import ComputerPlayer
-    from villa.app.match import MatchOptions
-    game = autoplay.new_game(MatchOptions(seed=GAME_SEED))
-    runner = autoplay.TurnRunner(game, ComputerPlayer(GAME_SEED))
-    for _ in range(MAX_TURNS):
-        if game.state.over:
-            break
-        runner.play_turn()
-    assert game.turn >= 3
-    return saves.from_text(saves.dumps(game, "replay"))
+    """A whole game of computer players, played once: its `Record` at the end, read back from its document."""
+    from villa.app import headless, saves
+    from villa.match import Match, MatchSetup, Seat, layout_named
+    from villa.match import record as records
+    match = Match(MatchSetup(tuple(Seat(n) for n in ("Anna", "Ben", "Cleo", "Dario")), layout_named("rings"),
+                             seed=GAME_SEED))
+    headless.play(match, MAX_TURNS)
+    assert match.turn >= 3
+    return saves.from_text(records.dumps(match.record, "replay"))
 
 
 @pytest.fixture(scope="session")
 def game_in_play(recorded_game):
     """The recorded game as it stood before its last turn (still in play)."""
     from villa.app import saves
-    game = saves.from_text(saves.dumps(recorded_game))
-    game.turns.pop()
-    game.state = saves.state_at(game, game.turns[-1])
-    game.villa = saves.villa_of(game.turns[-1], game.state)
-    assert not game.state.over
-    return saves.from_text(saves.dumps(game))
+    from villa.match import record as records
+    turns = recorded_game.turns[:-1]
+    state = records.state_at(recorded_game, turns[-1])
+    assert not state.over
+    return saves.from_text(records.dumps(replace(recorded_game, state=state, turns=turns)))
 
 
 @pytest.fixture
 def save_file(game_in_play, tmp_path) -> Path:
     """The game in play written as a save file (a fresh copy for each test)."""
-    from villa.app import saves
+    from villa.match import record as records
     path = tmp_path / "game.json"
-    path.write_text(saves.dumps(game_in_play, "save"), encoding="utf-8")
+    path.write_text(records.dumps(game_in_play, "save"), encoding="utf-8")
     return path

@@ -12,12 +12,14 @@ import time
 
 import pytest
 
-from villa.app import replays, saves
+from villa.app import saves
+from villa.match import record as records
+from villa.match import replay
 
 from .conftest import ROOT, run_villa
 
 ROUNDS = 6
-MAX_ROUNDS = 30   # a loaded machine starts the game slowly: more kills until enough turns were crossed
+MAX_ROUNDS = 30   # a loaded machine plays slowly: more kills until enough turns were crossed
 
 
 def _start(args, home):
@@ -27,9 +29,17 @@ def _start(args, home):
 
 
 def _kill_after(process, seconds):
+    """Kill the game `seconds` after it first said something (a loaded machine starts it slowly)."""
     lines: list[str] = []
-    reader = threading.Thread(target=lambda: lines.extend(iter(process.stdout.readline, "")), daemon=True)
+    spoke = threading.Event()
+
+    def read() -> None:
+        for line in iter(process.stdout.readline, ""):
+            lines.append(line)
+            spoke.set()
+    reader = threading.Thread(target=read, daemon=True)
     reader.start()
+    spoke.wait(timeout=120)
     time.sleep(seconds)
     process.send_signal(signal.SIGKILL)
     process.wait(timeout=30)
@@ -38,10 +48,19 @@ def _kill_after(process, seconds):
     return [line.strip() for line in lines]
 
 
+def _seconds_per_turn(home) -> float:
+    """How long a turn of computer play takes on this machine now (it may be loaded)."""
+    started = time.monotonic()
+    done = run_villa("--autoplay", "2", "--headless", "--seed", "99", home=home)
+    assert done.returncode == 0, done.stderr
+    return (time.monotonic() - started) / 2
+
+
 def test_a_killed_game_continues_from_its_last_settled_turn(tmp_path):
     home = tmp_path / "home"
     autosave = home / "data" / "autosave.json"
     rng = random.Random(20010)
+    turn_time = _seconds_per_turn(tmp_path / "calibration")
     on_disk = None           # (turn, digest) of the autosave file after the previous round
     settled_turns = 0
     for round_ in range(MAX_ROUNDS):
@@ -52,7 +71,7 @@ def test_a_killed_game_continues_from_its_last_settled_turn(tmp_path):
             args = ["--autoplay", "1000", "--headless", "--seed", str(round_ + 1)]
         else:
             args = ["--continue", "--autoplay", "1000", "--headless"]
-        lines = _kill_after(_start(args, home), rng.uniform(0.6, 4.0))
+        lines = _kill_after(_start(args, home), rng.uniform(0.0, 2.5 * turn_time))
         announced = [line.split() for line in lines if line.startswith("turn ")]
         continued = [line for line in lines if line.startswith("continued at turn")]
         if continued and on_disk is not None:
@@ -63,7 +82,7 @@ def test_a_killed_game_continues_from_its_last_settled_turn(tmp_path):
             assert not announced            # killed before the very first save
             continue
         game = saves.load(autosave)         # never a half-written file
-        now = (game.turn, saves.digest(game))
+        now = (game.turn, records.digest(game))
         if announced:
             turn, digest = int(announced[-1][1]), announced[-1][3]
             # the last announced save, or the next one, written just before the kill hit
@@ -92,23 +111,23 @@ def test_continue_goes_on_playing(save_file, tmp_path):
 
 def test_a_replay_reproduces_the_final_state(recorded_game, tmp_path):
     assert recorded_game.state.over
-    steps = list(replays.turns(recorded_game))
+    steps = list(replay.turns(recorded_game))
     assert [s.turn for s in steps] == list(range(1, recorded_game.turn + 1))
     assert steps[-1].state == recorded_game.state
     assert steps[-1].villa.snapshot() == recorded_game.turns[-1].villa
     path = tmp_path / "replay.json"
-    path.write_text(saves.dumps(recorded_game, "replay"), encoding="utf-8")
+    path.write_text(records.dumps(recorded_game, "replay"), encoding="utf-8")
     result = run_villa("--replay", str(path), "--headless", home=tmp_path / "home")
     assert result.returncode == 0, result.stderr
     out = result.stdout.splitlines()
-    assert out[-1] == f"the replay reproduces the saved final state ({saves.digest(recorded_game)})"
+    assert out[-1] == f"the replay reproduces the saved final state ({records.digest(recorded_game)})"
     assert out[-2].startswith("final: game over: ")
     assert sum(line.startswith("turn ") for line in out) == recorded_game.turn
 
 
 def test_a_tampered_replay_is_caught(recorded_game, tmp_path):
     import json
-    document = json.loads(saves.dumps(recorded_game, "replay"))
+    document = json.loads(records.dumps(recorded_game, "replay"))
     middle = document["turns"][len(document["turns"]) // 2]["villa"]["pieces"]
     column = next(p for p in sorted(middle) if not p.startswith("floor-"))
     middle[column][2] += 30.0   # a column floating above where the rules have it

@@ -1,8 +1,10 @@
 import json
+from pathlib import Path
 
 import pytest
 
-from villa.app.settings import Settings, load_settings, save_settings, settings_path
+from villa.app.settings import load_settings, save_settings, settings_path
+from villa.presentation.preferences import Settings
 
 
 @pytest.fixture(autouse=True)
@@ -28,15 +30,30 @@ def test_out_of_range_values_are_clamped():
     assert loaded.mouse_sensitivity == 3.0 and loaded.volume == 0.0
 
 
-@pytest.mark.parametrize("content", ["{not json", '{"version": 99}', '{"version": 1, "language": "klingon"}', "[]"])
-def test_a_broken_file_is_kept_aside_and_defaults_used(content):
+@pytest.mark.parametrize("content", [
+    "{not json", '{"version": 99}', '{"version": 1, "language": "klingon"}', "[]",
+    '{"version": 1, "volume": NaN}', '{"version": 1, "volume": 1e400}', '{"version": 1, "volume": true}',
+    '{"version": 1, "mouse_sensitivity": "fast"}', '{"version": 1, "invert_camera": 1}',
+    '{"version": 1, "graphics_quality": ["high"]}', "[" * 100000 + "]" * 100000,
+])
+def test_a_broken_file_is_kept_aside_the_player_told_and_defaults_used(content):
     settings_path().parent.mkdir(parents=True, exist_ok=True)
     settings_path().write_text(content)
-    assert load_settings() == Settings()
-    assert settings_path().with_name("settings.json.broken").read_text() == content
+    told = []
+    assert load_settings(on_trouble=lambda path, aside: told.append((path, aside))) == Settings()
+    aside = settings_path().with_name("settings.json.broken")
+    assert aside.read_text() == content
+    assert told == [(settings_path(), aside)]
+    assert load_settings(on_trouble=told.append) == Settings() and len(told) == 1, "told once"
 
 
-def test_unknown_keys_from_a_newer_build_are_ignored():
+def test_a_broken_file_in_a_folder_that_cannot_be_written_is_told_and_the_game_starts(monkeypatch):
     settings_path().parent.mkdir(parents=True, exist_ok=True)
-    settings_path().write_text('{"version": 1, "volume": 0.5, "fancy": true}')
-    assert load_settings().volume == 0.5
+    settings_path().write_text("{broken")
+
+    def refuse(self, target):
+        raise PermissionError(13, "Permission denied", str(self))
+    monkeypatch.setattr(Path, "replace", refuse)
+    told = []
+    assert load_settings(on_trouble=lambda path, aside: told.append(aside)) == Settings()
+    assert told == [None] and settings_path().read_text() == "{broken"

@@ -9,9 +9,10 @@ from dataclasses import replace
 
 import pytest
 
-from villa.app.settings import Settings, load_settings
+from villa.match import Match, MatchSetup, Seat, layout_named
 from villa.presentation import i18n
-from villa.rules import PUBLISHER, ChooseColour, Colour, GameSetup, SealRoll, apply, new_game
+from villa.presentation.preferences import Settings
+from villa.rules import PUBLISHER, ChooseColour, Colour, GameSetup, SealRoll, apply, legal_actions, new_game
 from villa.rules.rulesets import FamilyMode, Scoring, family
 from villa.rules.state import Result, Seal
 
@@ -111,7 +112,7 @@ def test_new_game_family_edition(stage, pointer, screenshot, screens, calls):
 
 def test_new_game_remembers_the_last_choices(stage, screens, calls):
     from villa.presentation.menus import GameChoices, NewGameScreen
-    last = GameChoices(("Anna", "Ben", "Anna"), family(FamilyMode.ASSIGNED, Scoring.BASIC, 2), "hand")
+    last = GameChoices((Seat("Anna"), Seat("Ben"), Seat("Anna")), family(FamilyMode.ASSIGNED, Scoring.BASIC, 2), "hand")
     screen = NewGameScreen(on_start=calls.of("start"), on_back=calls.of("back"), initial=last)
     screens.append(screen)
     again = screen.choices()
@@ -119,10 +120,26 @@ def test_new_game_remembers_the_last_choices(stage, screens, calls):
     assert again.rules == last.rules and again.layout == "hand"
 
 
-def test_settings_are_saved_and_the_language_changes_at_once(stage, pointer, screenshot, screens, calls, tmp_path):
+def test_a_seat_goes_to_a_computer_player_of_a_strength(stage, pointer, screens, calls):
+    from villa.match import Strength
+    from villa.presentation.menus import NewGameScreen
+    screen = NewGameScreen(on_start=calls.of("start"), on_back=calls.of("back"))
+    screens.append(screen)
+    screen.show()
+    pointer.click(screen.widgets["count"].buttons[3])
+    for _ in range(3):                                  # person -> easy -> medium -> hard
+        pointer.click(screen.widgets["seat_1"])
+    pointer.click(screen.widgets["seat_2"])
+    assert screen.widgets["seat_1"]["text"] == "Computer: hard"
+    pointer.click(screen.widgets["start"])
+    seats = calls.log[0][1][0].seats
+    assert [s.computer for s in seats] == [None, Strength.HARD, Strength.EASY]
+    assert [s.name for s in seats] == ["Player 1", "Computer (hard)", "Computer (easy)"]
+
+
+def test_settings_are_reported_and_the_language_changes_at_once(stage, pointer, screenshot, screens, calls):
     from villa.presentation.menus import SettingsScreen
-    path = tmp_path / "settings.json"
-    screen = SettingsScreen(settings=Settings(), on_close=calls.of("close"), on_change=calls.of("change"), path=path)
+    screen = SettingsScreen(settings=Settings(), on_close=calls.of("close"), on_change=calls.of("change"))
     screens.append(screen)
     screen.show()
     w = screen.widgets
@@ -130,12 +147,12 @@ def test_settings_are_saved_and_the_language_changes_at_once(stage, pointer, scr
     pointer.click(w["invert_camera"].button)
     slider = w["volume"]
     pointer.click(slider.thumb)  # grabbing the knob and letting go changes nothing
-    assert load_settings(path).volume == pytest.approx(0.8)
-    assert load_settings(path).graphics_quality == "high" and load_settings(path).invert_camera is True
+    assert screen.settings.volume == pytest.approx(0.8)
+    assert screen.settings.graphics_quality == "high" and screen.settings.invert_camera is True
     pointer.click(w["language"].buttons["de"], frames=4)
     assert i18n.language() == "de"
-    saved = load_settings(path)
-    assert (saved.graphics_quality, saved.invert_camera, saved.language) == ("high", True, "de")
+    reported = calls.log[-1][1][0]
+    assert (reported.graphics_quality, reported.invert_camera, reported.language) == ("high", True, "de")
     assert calls.names().count("change") >= 3
     assert "Einstellungen" in texts_of(screen), "the settings screen did not redraw in German"
     screenshot("settings_de")
@@ -144,121 +161,91 @@ def test_settings_are_saved_and_the_language_changes_at_once(stage, pointer, scr
     assert calls.log[-1][1][0].language == "de"
 
 
-def test_settings_sliders(stage, pointer, frames, screens, calls, tmp_path):
+def test_settings_sliders(stage, pointer, frames, screens, calls):
     from villa.presentation.menus import SettingsScreen
-    path = tmp_path / "settings.json"
-    screen = SettingsScreen(settings=Settings(), on_close=calls.of("close"), path=path)
+    screen = SettingsScreen(settings=Settings(), on_close=calls.of("close"))
     screens.append(screen)
     screen.show()
     volume = screen.widgets["volume"]
     x, y = pointer.pixel(volume)
     pointer.drag(volume.thumb, (x - 400, y))  # far past the left end
-    assert load_settings(path).volume == 0.0 and screen.widgets["volume_value"]["text"] == "0 %"
+    assert screen.settings.volume == 0.0 and screen.widgets["volume_value"]["text"] == "0 %"
     volume["value"] = 0.33
     screen.widgets["mouse_sensitivity"]["value"] = 2.02
     frames(2)
-    saved = load_settings(path)
-    assert saved.volume == pytest.approx(0.35) and saved.mouse_sensitivity == pytest.approx(2.0)
+    assert screen.settings.volume == pytest.approx(0.35) and screen.settings.mouse_sensitivity == pytest.approx(2.0)
     assert screen.widgets["volume_value"]["text"] == "35 %"
 
 
-@pytest.mark.parametrize("players, order, rolled", [
-    (("Anna", "Ben", "Cleo", "Dario"), (0, 1, 2, 3), Colour.YELLOW),
-    (("Anna", "Ben", "Cleo"), (0, 1, 2), Colour.GREEN),
-    (("Anna", "Ben"), (0, 1, 0, 1), Colour.RED),
-])
-def test_seal_roll_then_choices(stage, pointer, frames, screenshot, screens, calls, players, order, rolled):
+def _colour_match(players, ruleset=PUBLISHER, seed=1):
+    return Match(MatchSetup(tuple(Seat(name) for name in players), layout_named("rings"), ruleset, seed))
+
+
+@pytest.mark.parametrize("players", [("Anna", "Ben", "Cleo", "Dario"), ("Anna", "Ben", "Cleo"), ("Anna", "Ben")])
+def test_seal_roll_then_choices(stage, pointer, frames, screenshot, screens, calls, players):
+    from panda3d.core import Vec3
     from villa.presentation.menus import SealRollScreen
     from villa.presentation.menus.seal_roll import FACE_PITCH, ROLL_SECONDS
-    screen = SealRollScreen(players=players, order=order, rolled=rolled, on_done=calls.of("done"))
+    match = _colour_match(players)
+    rolled = match.next_roll().colour
+    screen = SealRollScreen(match=match, on_done=calls.of("done"))
     screens.append(screen)
     screen.show()
     frames(20)
-    assert screen.rolling
+    assert screen.rolling and screen.in_the_air.colour is rolled
     if len(players) == 3:
         screenshot("seal_rolling")
         frames(int(ROLL_SECONDS * 60) + 5)  # the whole roll, frame by frame, once
     else:
         screen.finish_roll()
-    assert not screen.rolling and screen.picks[0] == (order[0], rolled)
+    assert not screen.rolling and match.state.colours[0] == (rolled,), "the roll went to the referee"
     # the die lies with the rolled colour up
-    from panda3d.core import Vec3
     up = {Colour.BLUE: Vec3(0, 0, 1), Colour.GREEN: Vec3(0, 1, 0), Colour.YELLOW: Vec3(0, 0, -1),
           Colour.RED: Vec3(0, -1, 0)}[rolled]
     assert screen.die.getQuat().xform(up).z == pytest.approx(1.0, abs=1e-3) and FACE_PITCH[rolled] >= 0
     assert "start" in screen.widgets and screen.widgets["start"].isHidden()
     if len(players) == 3:
         screenshot("seal_landed_choose")
+    choosers = []
     while screen.chooser is not None:
-        colour = screen.colours_left[-1]
-        pointer.click(screen.widgets[f"colour_{colour.value}"])
-    assert screen.done and len(screen.picks) == len(order)
-    assert [seat for seat, _ in screen.picks] == list(order)
-    assert len({c for _, c in screen.picks}) == len(order)
+        choosers.append(screen.chooser)
+        offered = {a.colour for a in legal_actions(match.state) if isinstance(a, ChooseColour)}
+        assert set(screen.colours_left) == offered, "the colours offered are the rules' own"
+        pointer.click(screen.widgets[f"colour_{screen.colours_left[-1].value}"])
+    assert screen.done and all(match.state.colours)
+    assert choosers == {4: [1, 2], 3: [1, 2], 2: [1, 0]}[len(players)]
     if len(players) == 3:
         screenshot("seal_done")
+        assert match.state.neutral is not None
     pointer.click(screen.widgets["start"])
-    assert calls.log == [("done", (screen.picks,))]
+    assert calls.names() == ["done"]
 
 
-def test_seal_picks_drive_the_rules_engine(stage, screens, calls):
-    """The record the screen returns is what the engine expects, in order."""
+def test_the_last_colour_is_taken_without_a_choice_and_its_player_starts(stage, frames, screens, calls):
     from villa.presentation.menus import SealRollScreen
-    from villa.rules.state import Step
-    state = new_game(GameSetup(PUBLISHER, ("Anna", "Ben", "Cleo", "Dario")))
-    screen = SealRollScreen(players=state.players, order=(0, 1, 2, 3), rolled=Colour.RED, on_done=calls.of("done"))
+    match = _colour_match(("Anna", "Ben", "Cleo", "Dario"))
+    screen = SealRollScreen(match=match, on_done=calls.of("done"))
     screens.append(screen)
+    frames(3)
     screen.finish_roll()
-    screen.choose(Colour.BLUE)
-    screen.choose(Colour.GREEN)
-    assert screen.done  # Dario was left with yellow
-    picks = screen.picks
-    state = apply(state, SealRoll(picks[0][1]))
-    for seat, colour in picks[1:]:
-        if state.turn.step is not Step.COLOUR_CHOICE:
-            break
-        assert state.turn.actor == seat
-        state = apply(state, ChooseColour(colour))
-    assert [c[0] for c in state.colours] == [Colour.RED, Colour.BLUE, Colour.GREEN, Colour.YELLOW]
-    assert state.turn.player == 3  # left with the last colour: Dario starts, as the screen said
-    assert screen.starter == 3
+    first, second = screen.colours_left[:2]
+    screen.choose(first)
+    screen.choose(second)
+    assert screen.done, "Dario was left with the last colour"
+    assert match.state.turn.player == 3 and "Dario begins." in screen.widgets["summary"]["text"]
 
 
-def test_family_colours_are_chosen_without_a_roll(stage, screens, calls):
+def test_family_colours_are_chosen_without_a_roll(stage, frames, screens, calls):
     from villa.presentation.menus import SealRollScreen
-    screen = SealRollScreen(players=("Anna", "Ben"), order=(0, 1), rolled=None, on_done=calls.of("done"))
+    match = _colour_match(("Anna", "Ben"), family(FamilyMode.ASSIGNED, Scoring.BASIC))
+    screen = SealRollScreen(match=match, on_done=calls.of("done"))
     screens.append(screen)
     screen.show()
+    frames(3)
     assert not screen.rolling and screen.chooser == 0
     screen.choose(Colour.GREEN)
     screen.choose(Colour.BLUE)
-    assert screen.picks == [(0, Colour.GREEN), (1, Colour.BLUE)] and screen.starter == 0
-
-
-def test_hand_over_for_an_objection(stage, pointer, screenshot, screens, calls):
-    from villa.presentation.menus import HandOverScreen
-    screen = HandOverScreen(player="Ben", colours=[Colour.RED],
-                            message="Anna proposes to lay the next floor. Do you object?",
-                            actions=[("Object", calls.of("object")), ("No objection", calls.of("decline"))])
-    screens.append(screen)
-    screen.show()
-    screenshot("hand_over")
-    pointer.click(screen.widgets["action_1"])
-    pointer.click(screen.widgets["action_0"])
-    assert calls.names() == ["decline", "object"]
-
-
-def test_asking_for_an_objection(stage, pointer, screens, calls):
-    from villa.presentation.menus import ask_objection
-    i18n.install("de")
-    screen = ask_objection(player="Ben", colours=[Colour.RED], proposer="Anna", on_object=calls.of("object"),
-                           on_decline=calls.of("decline"))
-    screens.append(screen)
-    screen.show()
-    assert screen.widgets["action_0"]["text"] == "Widersprechen"
-    assert "Anna beantragt" in " ".join(texts_of(screen))
-    pointer.click(screen.widgets["action_1"])
-    assert calls.names() == ["decline"]
+    assert match.state.colours == ((Colour.GREEN,), (Colour.BLUE,)) and match.state.turn.player == 0
 
 
 def test_destroyed_screens_leave_nothing_behind(stage, frames, calls):
@@ -272,7 +259,7 @@ def test_destroyed_screens_leave_nothing_behind(stage, frames, calls):
         made = [MainMenu(can_continue=True, on_new_game=None, on_continue=None, on_rules=None, on_settings=None,
                          on_how_to_play=None, on_quit=None),
                 NewGameScreen(on_start=calls.of("s"), on_back=calls.of("b")),
-                SealRollScreen(players=("A", "B"), order=(0, 1, 0, 1), rolled=Colour.BLUE, on_done=calls.of("d"))]
+                SealRollScreen(match=_colour_match(("A", "B")), on_done=calls.of("d"))]
         for screen in made:
             screen.show()
         frames(2)
@@ -284,26 +271,31 @@ def test_destroyed_screens_leave_nothing_behind(stage, frames, calls):
     assert stage.aspect2d.getNumChildren() == before_nodes
 
 
-def test_hand_over_plain(stage, pointer, screens, calls):
-    from villa.presentation.menus import HandOverScreen
-    screen = HandOverScreen(player="Cleo", on_ready=calls.of("ready"))
-    screens.append(screen)
-    screen.show()
-    assert screen.widgets["ready"]["text"] == "I have the mouse"
-    pointer.click(screen.widgets["ready"])
-    assert calls.names() == ["ready"]
-
-
 def test_pause_menu(stage, pointer, screenshot, screens, calls):
     from villa.presentation.menus import PauseMenu
     screen = PauseMenu(on_resume=calls.of("resume"), on_rules=calls.of("rules"), on_settings=calls.of("settings"),
-                       on_quit_to_menu=calls.of("quit"))
+                       on_players=calls.of("players"), on_quit_to_menu=calls.of("quit"))
     screens.append(screen)
     screen.show()
     screenshot("pause")
-    for key in ("rules", "settings", "quit_to_menu", "resume"):
+    for key in ("rules", "settings", "players", "quit_to_menu", "resume"):
         pointer.click(screen.widgets[key])
-    assert calls.names() == ["rules", "settings", "quit", "resume"]
+    assert calls.names() == ["rules", "settings", "players", "quit", "resume"]
+
+
+def test_seats_change_hands_in_the_middle_of_a_game(stage, pointer, screenshot, screens, calls):
+    from villa.match import Strength
+    from villa.presentation.menus import SeatsScreen
+    seats = (Seat("Anna"), Seat("Computer (easy)", Strength.EASY), Seat("Cleo"))
+    screen = SeatsScreen(seats=seats, on_done=calls.of("done"), on_back=calls.of("back"))
+    screens.append(screen)
+    screen.show()
+    pointer.click(screen.widgets["seat_1"])               # easy -> medium
+    pointer.click(screen.widgets["seat_2"])               # person -> easy
+    screenshot("seats")
+    pointer.click(screen.widgets["done"])
+    assert calls.log[-1][1][0] == (Seat("Anna"), Seat("Computer (easy)", Strength.MEDIUM),
+                                   Seat("Cleo", Strength.EASY)), "the names stay, the hands change"
 
 
 @pytest.mark.parametrize("case, kwargs, headline, words", [
@@ -386,7 +378,7 @@ def test_screens_in_every_language(stage, screenshot, screens, calls, language):
         menus.NewGameScreen(on_start=noop, on_back=noop),
         menus.HowToPlayScreen(on_back=noop),
         menus.RulesSummaryScreen(on_back=noop),
-        menus.PauseMenu(on_resume=noop, on_rules=noop, on_settings=noop, on_quit_to_menu=noop),
+        menus.PauseMenu(on_resume=noop, on_rules=noop, on_settings=noop, on_players=noop, on_quit_to_menu=noop),
         menus.EndScreen(state=finished(holder=2, shows=0, culprit=2, winner=0), on_play_again=noop,
                         on_main_menu=noop),
     ]
@@ -403,7 +395,7 @@ def test_screens_in_every_language(stage, screenshot, screens, calls, language):
 def test_a_hidden_screen_redraws_in_the_new_language_when_shown(stage, screens, calls):
     from villa.presentation.menus import PauseMenu
     screen = PauseMenu(on_resume=calls.of("r"), on_rules=calls.of("r"), on_settings=calls.of("s"),
-                       on_quit_to_menu=calls.of("q"))
+                       on_players=calls.of("p"), on_quit_to_menu=calls.of("q"))
     screens.append(screen)
     assert screen.widgets["resume"]["text"] == "Resume"
     i18n.install("fr")

@@ -20,15 +20,28 @@ def stage(display):
         close_window()
 
 
+def new_match(players=("Anna", "Ben", "Cleo", "Dario"), layout="rings", seed=1, floors=1, ruleset=None,
+              computers=()):
+    """A match as the command line would start it, its colours dealt from the seed (seats in
+    `computers` go to computer players)."""
+    from villa import rules
+    from villa.match import Match, MatchSetup, Seat, Strength, layout_named
+    from villa.match.computer import seat_computers
+    seats = tuple(Seat(name, Strength.MEDIUM if i in computers else None) for i, name in enumerate(players))
+    match = Match(MatchSetup(seats, layout_named(layout, seed, floors), ruleset or rules.PUBLISHER, seed,
+                             deal_colours=True))
+    seat_computers(match)
+    return match
+
+
 @pytest.fixture
 def game(stage):
     """A fresh game on the session's window; `game(layout=..., seed=...)` builds it."""
-    from villa.app.match import MatchOptions, new_match
     from villa.presentation.game import GameScreen
     screens = []
 
     def start(**options) -> GameScreen:
-        screen = GameScreen(stage, new_match(MatchOptions(**options)))
+        screen = GameScreen(stage, new_match(**options))
         screens.append(screen)
         return screen
 

@@ -9,10 +9,11 @@ import random
 import pytest
 
 from villa import rules
-from villa.app.match import MatchOptions
-from villa.app.settings import Settings
+from villa.match import Seat
 from villa.physics import geometry, layouts
 from villa.physics.dimensions import BASE, COLUMN_HEIGHT, column_spec
+from villa.presentation.arrange import Hand
+from villa.presentation.preferences import Settings
 
 pytestmark = pytest.mark.gui
 
@@ -116,7 +117,7 @@ def test_dragging_a_column_moves_it_and_an_edge_spot_disables_the_floor(arrangin
     snapshot("arrange-2-edge")
     press_button(w["lay"])                              # greyed out: nothing happens
     frames(60)
-    assert screen.calls["laid"] == [] and screen.laying is None
+    assert screen.calls["laid"] == [] and screen.hand is Hand.EMPTY
 
     # clear of the floor again: every check passes
     spot = free_place(screen.arrangement, column, inside=False, far_from=(after.x, after.y))
@@ -156,7 +157,7 @@ def test_esc_while_holding_puts_the_column_back(arranging, frames, mouse, on_scr
     frames(3)
     mouse.move(start[0] + 60, start[1] - 40)
     frames(4)
-    assert screen.held == column and screen.arrangement.spots[column] != before
+    assert screen.hand is Hand.COLUMN and screen.held == column and screen.arrangement.spots[column] != before
     frames(10)
     assert screen.view.scene.pieces[column].getZ() > TOP - 4 + 1.0, "a held column is lifted off the plate"
     snapshot("arrange-held")
@@ -201,7 +202,7 @@ def test_the_blue_floor_is_dragged_and_turned_with_the_pointer(arranging, frames
     drag(mouse, frames, on_screen, (*grab, BASE.top_z), (grab[0] + 2.0, grab[1] - 1.5, BASE.top_z))
     moved = screen.arrangement.floor
     assert moved.x == pytest.approx(start.x + 2.0, abs=0.3) and moved.y == pytest.approx(start.y - 1.5, abs=0.3)
-    assert screen.floor_grab is None
+    assert screen.hand is Hand.EMPTY
     assert screen._outline.getX() == pytest.approx(moved.x) and screen._outline.getY() == pytest.approx(moved.y)
     frames(12)
     assert set(screen.arrangement.carrying()) != carried or screen.problems, "the checks follow the floor"
@@ -215,10 +216,10 @@ def test_the_blue_floor_is_dragged_and_turned_with_the_pointer(arranging, frames
     frames(3)
     mouse.move(*on_screen((here[0] - 4.0, here[1], BASE.top_z)))
     frames(4)
-    assert screen.floor_grab is not None and screen.arrangement.floor != moved
+    assert screen.hand is Hand.FLOOR and screen.arrangement.floor != moved
     mouse.key("Escape")
     frames(3)
-    assert screen.floor_grab is None and screen.arrangement.floor == moved and screen.calls["back"] == 0
+    assert screen.hand is Hand.EMPTY and screen.arrangement.floor == moved and screen.calls["back"] == 0
     mouse.up()
     frames(2)
 
@@ -237,31 +238,38 @@ def test_start_from_a_preset_or_a_shuffle(arranging, frames, press_button):
 def front(stage, monkeypatch, tmp_path):
     from villa.app.front import Front
     monkeypatch.setenv("VILLA_HOME", str(tmp_path))
-    app = Front(stage, MatchOptions(players=("Anna", "Ben")), Settings(language="en"), rng=random.Random(3))
+    app = Front(stage, Settings(language="en"), players=(Seat("Anna"), Seat("Ben")), rng=random.Random(3))
     yield app
-    app.session.close()
+    app._close_game()
     app._close_pause()
     app._close_menu()
+
+
+def _colours(front, frames, press_button) -> list:
+    """The seal rolled and the choices clicked; the picks made."""
+    roll = front.menu
+    frames(2)
+    roll.finish_roll()
+    frames(3)
+    picks = []
+    while roll.chooser is not None:
+        picks.append((roll.chooser, roll.colours_left[-1]))
+        press_button(roll.widgets[f"colour_{roll.colours_left[-1].value}"])
+    press_button(roll.widgets["start"])
+    return picks
 
 
 def test_arranged_by_hand_from_the_new_game_screen_to_the_game(front, frames, mouse, on_screen, press_button,
                                                                  snapshot):
     from villa.presentation.arrange import ArrangeScreen
-    from villa.presentation.menus import NewGameScreen
+    from villa.presentation.menus import NewGameScreen, SealRollScreen
     front.main_menu()
     frames(3)
     press_button(front.menu.widgets["new_game"])
     press_button(front.menu.widgets["layout"].buttons["hand"])
     press_button(front.menu.widgets["start"])
-    roll = front.menu
-    roll.finish_roll()
-    frames(3)
-    while roll.chooser is not None:
-        press_button(roll.widgets[f"colour_{roll.colours_left[-1].value}"])
-    picks = list(roll.picks)
-    press_button(roll.widgets["start"])
     screen = front.menu
-    assert isinstance(screen, ArrangeScreen)
+    assert isinstance(screen, ArrangeScreen), "the columns are set up first, as the rulebook has it"
     assert set(screen.arrangement.layout().columns) == set(layouts.preset("rings").columns)
 
     # Back, and the new-game screen still holds the choices; on again, the columns as they were
@@ -270,13 +278,6 @@ def test_arranged_by_hand_from_the_new_game_screen_to_the_game(front, frames, mo
     assert isinstance(front.menu, NewGameScreen)
     assert front.menu.choices().layout == "hand" and front.menu.choices().players == ("Anna", "Ben")
     press_button(front.menu.widgets["start"])
-    roll = front.menu
-    roll.finish_roll()
-    frames(3)
-    while roll.chooser is not None:
-        press_button(roll.widgets[f"colour_{roll.colours_left[-1].value}"])
-    picks = list(roll.picks)
-    press_button(roll.widgets["start"])
     screen = front.menu
     assert set(screen.arrangement.layout().columns) == set(layouts.preset("colonnade").columns)
 
@@ -293,21 +294,23 @@ def test_arranged_by_hand_from_the_new_game_screen_to_the_game(front, frames, mo
     carrying = frozenset(screen.arrangement.carrying())
 
     press_button(screen.widgets["lay"])
-    frames(70)                                          # the blue floor comes down, then the game
-    game = front.session.screen
+    frames(70)                                          # the blue floor comes down, then the colours
+    assert isinstance(front.menu, SealRollScreen)
+    picks = _colours(front, frames, press_button)
+    game, match = front.screen, front.match
     assert game is not None and front.menu is None
     snapshot("arrange-4-game")
-    assert game.match.layout == arranged
+    assert match.setup.layout == arranged
     for spot in arranged.columns:                      # the villa built where the columns were put
-        x, y, _ = game.villa.pose(spot.column)[0]
+        x, y, _ = match.villa.pose(spot.column)[0]
         assert math.hypot(x - spot.x, y - spot.y) < 0.1, spot.column
-    state = game.referee.state
+    state = match.state
     assert state.floor_supports[1] == carrying == frozenset(c.column for c in layouts.supports(arranged, 1))
     assert column in carrying
-    assert [state.colours[seat][0] for seat, _ in picks[:2]] == [colour for _, colour in picks[:2]]
+    assert all(colour in state.colours[seat] for seat, colour in picks)
 
     # "Play again" builds the same arrangement again
-    game.referee.submit(rules.Collapse(1.0, rules.CollapseCause.FLOOR_TILTED, "floor-1"))
+    assert match.act(rules.Collapse(1.0, rules.CollapseCause.FLOOR_TILTED, "floor-1")) is None
     frames(5)
     press_button(front.menu.widgets["play_again"])
-    assert front.session.screen.match.layout == arranged
+    assert front.match.setup.layout == arranged

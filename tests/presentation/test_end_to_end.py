@@ -8,6 +8,7 @@ import pytest
 from panda3d.core import Point3
 
 from villa.physics import survey
+from villa.presentation.words import grabbable
 
 pytestmark = pytest.mark.gui
 
@@ -16,11 +17,11 @@ def test_a_free_column_is_pulled_out_set_on_the_top_floor_and_the_turn_passes(st
                                                                               on_screen):
     screen = game(layout="free corners", seed=1)
     frames(5)
-    referee, villa = screen.referee, screen.villa
-    player = referee.actor
-    colour = referee.colours(player)[0].value
+    match, villa = screen.match, screen.villa
+    player = match.actor
+    colour = match.state.colours[player][0].value
     column = f"{colour}-thin-3"  # the free corners layout leaves one thin column per colour standing free
-    assert column in referee.takeable()
+    assert column in grabbable(match.state)
 
     # Press on the column and drag it a little way out.
     x, y = on_screen(villa.nodes[column].getPos())
@@ -29,13 +30,14 @@ def test_a_free_column_is_pulled_out_set_on_the_top_floor_and_the_turn_passes(st
     assert screen.hover == column
     mouse.down()
     frames(3)
-    assert screen.pull is not None and screen.pull.column == column
+    assert match.hand is not None and match.hand.column == column and screen.mode in ("Pulling", "Carrying")
     for step in range(1, 6):
         mouse.move(x, y - 8 * step)
         frames(2)
     mouse.up()
     frames(10)
-    assert screen.pull.state == "carrying", "a column standing free is free of the villa at once"
+    assert match.hand.state == "carrying", "a column standing free is free of the villa at once"
+    assert screen.mode == "Carrying"
 
     # Carry it over the middle of the top floor and click to set it down.
     floor = villa.nodes["floor-1"].getPos()
@@ -47,29 +49,29 @@ def test_a_free_column_is_pulled_out_set_on_the_top_floor_and_the_turn_passes(st
     frames(2)
     mouse.up()
 
-    before = referee.turn_count
+    before = len(match.state.log)
     for _ in range(900):  # up to 15 s of game time for the villa to settle
         frames()
-        if referee.turn_count > before:
+        if len(match.state.log) > before:
             break
-    assert referee.state.levels[column] == 1, f"the column stands on the top level for the rules ({screen.hint})"
-    assert survey.column_placed(villa, column).level == 1, "and in the villa"
-    assert referee.actor != player, "the turn passed"
+    assert match.state.levels[column] == 1, f"the column stands on the top level for the rules ({screen.hint})"
+    assert survey.column_placed(match.villa, column).level == 1, "and in the villa"
+    assert match.actor != player, "the turn passed"
 
 
 def test_steadying_then_giving_up_a_pull_puts_the_villa_back_and_blocks_the_column(stage, game, mouse, frames, on_screen):
     screen = game(layout="rings", seed=2)
     frames(5)
-    referee, villa = screen.referee, screen.villa
-    player = referee.actor
+    match, villa = screen.match, screen.villa
+    player = match.actor
     before = villa.poses()
     # turn the view to the side of the player's outermost column, low, to look in under the floor
-    outer = max(referee.takeable(), key=lambda c: villa.nodes[c].getPos().getXy().length())
+    outer = max(grabbable(match.state), key=lambda c: villa.nodes[c].getPos().getXy().length())
     where = villa.nodes[outer].getPos()
     screen.view.camera.goal.heading = math.degrees(math.atan2(-where.x, -where.y))
     screen.view.camera.goal.pitch = 15
     frames(60)
-    takeable = set(referee.takeable())
+    takeable = set(grabbable(match.state))
     spots = [(c, villa.nodes[c].getPos() + (0, 0, dz)) for c in takeable for dz in (-3, -1.5, 0, 1.5, 3)]
     for column, spot in sorted(spots, key=lambda cs: -on_screen(cs[1])[1]):
         x, y = on_screen(spot)
@@ -84,23 +86,23 @@ def test_steadying_then_giving_up_a_pull_puts_the_villa_back_and_blocks_the_colu
     for step in range(1, 4):
         mouse.move(x + 6 * step, y + 6 * step)
         frames(3)
-    assert screen.pull is not None and screen.pull.state == "pulling"
+    assert match.hand is not None and match.hand.state == "pulling"
     assert survey.carries(villa, column, 1)
     mouse.hold("space")
     frames(3)
-    assert screen.pull.steadied == "floor-1", "Space steadies the floor above"
+    assert match.hand.steadied == "floor-1", "Space steadies the floor above"
     mouse.hold("space", False)
     frames(3)
-    assert screen.pull.steadied is None
+    assert match.hand.steadied is None
     mouse.key("Escape")
     frames(3)
     mouse.up()
     frames(3)
 
-    assert screen.pull is None
-    assert column in referee.state.blocked
-    assert referee.actor != player, "an aborted build ends the turn"
+    assert match.hand is None
+    assert column in match.state.blocked
+    assert match.actor != player, "an aborted build ends the turn"
     (x0, y0, z0), _ = before[column]
-    (x1, y1, z1), _ = villa.poses()[column]
+    (x1, y1, z1), _ = match.villa.poses()[column]
     assert abs(x1 - x0) < 0.05 and abs(y1 - y0) < 0.05 and abs(z1 - z0) < 0.05, "the column is back"
     assert screen.view.scene.pieces[column].getColorScale()[0] < 0.9, "and looks blocked"

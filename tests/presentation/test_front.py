@@ -7,8 +7,9 @@ import random
 import pytest
 
 from villa import rules
-from villa.app.match import MatchOptions
-from villa.app.settings import Settings
+from villa.match import Seat
+from villa.presentation.preferences import Settings
+from villa.presentation.words import grabbable
 
 pytestmark = pytest.mark.gui
 
@@ -17,9 +18,10 @@ pytestmark = pytest.mark.gui
 def front(stage, monkeypatch, tmp_path):
     from villa.app.front import Front
     monkeypatch.setenv("VILLA_HOME", str(tmp_path))
-    app = Front(stage, MatchOptions(players=("Anna", "Ben", "Cleo")), Settings(language="en"), rng=random.Random(3))
+    app = Front(stage, Settings(language="en"), players=tuple(Seat(n) for n in ("Anna", "Ben", "Cleo")),
+                rng=random.Random(3))
     yield app
-    app.session.close()
+    app._close_game()
     app._close_pause()
     app._close_menu()
 
@@ -33,17 +35,18 @@ def test_new_game_seal_roll_game_pause_and_the_end_screen(front, frames, press_b
     roll = front.menu
     roll.finish_roll()
     frames(3)
+    picks = []
     while roll.chooser is not None:
+        picks.append((roll.chooser, roll.colours_left[-1]))
         press_button(roll.widgets[f"colour_{roll.colours_left[-1].value}"])
-    picks = list(roll.picks)
     press_button(roll.widgets["start"])
 
-    screen = front.session.screen
+    screen, match = front.screen, front.match
     assert screen is not None and front.menu is None
-    state = screen.referee.state
+    state = match.state
     assert state.players == ("Anna", "Ben", "Cleo") and state.neutral is not None
-    assert [state.colours[seat][0] for seat, _ in picks] == [colour for _, colour in picks]
-    assert screen.referee.guidance().task.value == "neutral"
+    assert all(state.colours[seat][0] is colour for seat, colour in picks) and len(picks) == 2
+    assert screen.mode == "Idle" and "neutral" in screen.hud.status.getText()
     frames(5)
     snapshot("front-1-game")
 
@@ -51,41 +54,63 @@ def test_new_game_seal_roll_game_pause_and_the_end_screen(front, frames, press_b
     frames(2)
     mouse.key("Escape")                                 # nothing in hand: the pause menu
     frames(3)
-    assert front.pause_menu is not None and screen.paused
+    assert front.pause_menu is not None and screen.mode == "Paused"
     snapshot("front-2-pause")
     press_button(front.pause_menu.widgets["resume"])
-    assert front.pause_menu is None and not screen.paused
+    assert front.pause_menu is None and screen.mode == "Idle"
 
-    screen.referee.submit(rules.Collapse(1.0, rules.CollapseCause.FLOOR_TILTED, "floor-1"))
+    assert match.act(rules.Collapse(1.0, rules.CollapseCause.FLOOR_TILTED, "floor-1")) is None
     frames(5)
     assert type(front.menu).__name__ == "EndScreen" and screen.panel is None
     assert "No Master Builder" in front.menu.widgets["headline"]["text"]
     snapshot("front-3-end")
     press_button(front.menu.widgets["play_again"])
-    again = front.session.screen
-    assert again is not screen and again.referee.state.players == state.players and not again.referee.over
+    assert front.match is not match and front.match.state.players == state.players and not front.match.over
+    assert type(front.menu).__name__ == "SealRollScreen", "a new game starts with the colours"
 
 
 def test_continue_takes_up_the_autosaved_game(front, frames, press_button):
     from villa.app import saves
-    from villa.presentation.menus import GameChoices
+    from villa.match import MatchSetup, layout_named
     front.main_menu()
     frames(2)
-    # two players: seat 0 rolled blue, then the picks went 1, 0, 1
-    front.start(GameChoices(players=("Anna", "Ben")), [(0, rules.Colour.BLUE), (1, rules.Colour.RED),
-                                                        (0, rules.Colour.YELLOW), (1, rules.Colour.GREEN)])
-    referee = front.session.screen.referee
-    assert referee.state.colours == ((rules.Colour.BLUE, rules.Colour.YELLOW), (rules.Colour.RED, rules.Colour.GREEN))
-    column = referee.takeable()[0]
-    referee.submit(rules.TakeColumn(column))
-    referee.submit(rules.Abort())
+    front.start(MatchSetup((Seat("Anna"), Seat("Ben")), layout_named("rings"), seed=5, deal_colours=True))
+    match = front.match
+    assert all(len(colours) == 2 for colours in match.state.colours)
+    column = grabbable(match.state)[0]
+    assert match.take(column) is None and match.give_up() is None
     for _ in range(600):
         frames()
         if saves.autosave_path().exists():
             break
-    played = referee.state
+    played = match.state
     front.main_menu()
     frames(2)
-    assert front.session.screen is None and front.menu.widgets["continue"]["state"] == "normal"
+    assert front.screen is None and front.menu.widgets["continue"]["state"] == "normal"
     press_button(front.menu.widgets["continue"])
-    assert front.session.screen is not None and front.session.screen.referee.state == played
+    assert front.screen is not None and front.match.state == played
+
+
+def test_a_save_that_cannot_be_written_is_told_on_screen_and_the_game_goes_on(front, frames, monkeypatch):
+    import errno
+
+    from villa.app import saves
+    from villa.match import MatchSetup, layout_named
+
+    def full_disk(path, text):
+        raise OSError(errno.ENOSPC, "No space left on device", str(path))
+    monkeypatch.setattr(saves, "write_atomically", full_disk)
+    front.main_menu()
+    frames(2)
+    front.start(MatchSetup((Seat("Anna"), Seat("Ben")), layout_named("rings"), seed=5, deal_colours=True))
+    match, screen = front.match, front.screen
+    column = grabbable(match.state)[0]
+    assert match.take(column) is None and match.give_up() is None
+    for _ in range(600):
+        frames()
+        if match.turn == 1:
+            break
+    frames(2)
+    assert match.turn == 1 and not saves.autosave_path().exists()
+    assert "could not be saved" in screen.hud.message.getText() and "No space left" in screen.hud.message.getText()
+    assert front.screen is screen and not match.over, "the game goes on"

@@ -9,9 +9,9 @@ import dataclasses
 import pytest
 from panda3d.core import Point3, Vec3
 
-from villa import rules
 from villa.physics.dimensions import FloorSpot
-from villa.presentation.flow import Task
+from villa.presentation import words
+from villa.presentation.words import Task
 
 pytestmark = pytest.mark.gui
 
@@ -38,7 +38,7 @@ def _villa_with_the_green_floor_on():
 
     built = dataclasses.replace(layout, columns=tuple(moved(c) for c in layout.columns),
                                 floors=(blue, FloorSpot(2, blue.x, blue.y, 0.0)))
-    return built, supports(layout, 1)
+    return built
 
 
 class Ears:
@@ -65,17 +65,12 @@ class Ears:
 
 @pytest.fixture
 def three_players(stage):
-    from villa.physics.world import Villa
-    from villa.presentation.game import GameScreen, Match
-    from villa.presentation.referee import Referee
-    layout, blue_supports = _villa_with_the_green_floor_on()
-    villa = Villa.from_layout(layout, validate=False)
-    villa.run_until_settled(5)
-    referee = Referee(PLAYERS, frozenset(s.column for s in blue_supports), seed=4)
-    referee.continue_from({c.column: c.level for c in layout.columns},
-                          {1: frozenset(s.column for s in blue_supports), 2: frozenset(GREEN_SUPPORTS)})
+    from villa.match import Match, MatchSetup, Seat
+    from villa.presentation.game import GameScreen
+    match = Match(MatchSetup(tuple(Seat(name) for name in PLAYERS), _villa_with_the_green_floor_on(), seed=4))
+    assert match.state.floor_supports[2] == frozenset(GREEN_SUPPORTS)
     ended = []
-    screen = GameScreen(stage, Match(layout, villa, referee), on_end=ended.append, sound=Ears())
+    screen = GameScreen(stage, match, on_end=ended.append, sound=Ears())
     screen.ended_with = ended
     yield screen
     screen.close()
@@ -83,20 +78,21 @@ def three_players(stage):
 
 def test_a_three_player_game_from_the_neutral_column_to_the_master_builder(three_players, frames, mouse, on_screen,
                                                                            press_button, snapshot):
-    screen, referee, villa = three_players, three_players.referee, three_players.villa
+    screen, match, villa = three_players, three_players.match, three_players.villa
     frames(5)
-    state = referee.state
+    state = match.state
     neutral = state.neutral.value
-    starter = referee.actor
+    starter = match.actor
     own = state.colours[starter][0].value
     green = villa.nodes["floor-2"].getPos()
 
     def settle(before: int) -> None:
         for _ in range(900):
             frames()
-            if referee.turn_count > before:
+            if len(match.state.log) > before:
                 return
-        raise AssertionError(f"the villa did not settle: {screen.hint} | {screen.pull and screen.pull.state} | {screen.hud.message.getText()} | {screen.panel} | {referee.state.turn}")
+        raise AssertionError(f"the villa did not settle: {screen.hint} | {screen.mode} | "
+                             f"{screen.hud.message.getText()} | {match.state.turn}")
 
     def build(column: str, dx: float, dy: float) -> None:
         """Press on a free column, pull it out, carry it over the green floor and set it down."""
@@ -111,73 +107,74 @@ def test_a_three_player_game_from_the_neutral_column_to_the_master_builder(three
             frames(2)
         mouse.up()
         frames(10)
-        assert screen.pull is not None and screen.pull.state == "carrying"
+        assert match.hand is not None and match.hand.state == "carrying" and screen.mode == "Carrying"
         mouse.move(*on_screen(Point3(green.x + dx, green.y + dy, green.z + 0.3)))
         for _ in range(300):   # the column rises clear of the villa and glides over the spot
             frames()
             if screen.hint and screen.hint.startswith("click to set it down"):
                 break
         frames(10)
-        before = referee.turn_count
+        before = len(match.state.log)
         mouse.down()
         frames(2)
         mouse.up()
         settle(before)
 
     # Cleo's turn: the neutral column first, then one of her own.
-    assert referee.guidance().task is Task.NEUTRAL and "neutral" in screen.hud.status.getText()
+    assert words.guidance(match.state).task is Task.NEUTRAL and "neutral" in screen.hud.status.getText()
     snapshot("hot-seat-1-neutral-first")
     build(f"{neutral}-thin-3", -3.0, -1.0)
-    assert referee.state.levels[f"{neutral}-thin-3"] == 2
-    assert referee.guidance().task is Task.OWN and referee.actor == starter
+    assert match.state.levels[f"{neutral}-thin-3"] == 2
+    assert words.guidance(match.state).task is Task.OWN and match.actor == starter
     build(f"{own}-thin-3", 3.0, -1.0)
-    assert referee.state.seal.holder == starter, "the first own column on the green floor takes the seal"
+    assert match.state.seal.holder == starter, "the first own column on the green floor takes the seal"
     assert "\u2605" in screen.hud.players.getText()
 
     # The next player proposes a floor with the button; the one after is asked on the hand-over panel.
-    proposer = referee.actor
+    proposer = match.actor
     asked = (proposer + 1) % 3
     frames(3)
     if screen.panel is not None:
         press_button(screen.panel.buttons[0])
     press_button(screen.hud.commands.buttons["propose"])
-    assert referee.guidance().task is Task.ANSWER_OBJECTION
+    assert words.guidance(match.state).task is Task.ANSWER_OBJECTION
     assert screen.panel is not None and screen.panel.title.getText() == PLAYERS[asked]
     snapshot("hot-seat-2-hand-over")
     press_button(screen.panel.buttons[0])   # "Object"
-    assert referee.guidance().task is Task.PROOF and referee.actor == asked
+    assert words.guidance(match.state).task is Task.PROOF and match.actor == asked
     assert screen.panel is None
 
     # The objector proves it: one of the proposer's columns goes up, and leaves the game.
-    proof = f"{referee.state.colours[proposer][0].value}-thin-3"
+    proof = f"{match.state.colours[proposer][0].value}-thin-3"
     build(proof, 0.0, -3.5)
-    assert proof in referee.state.out and proof not in villa.nodes
+    assert proof in match.state.out and proof not in villa.nodes
     assert "objection succeeds" in screen.hud.message.getText()
     frames(2)
     snapshot("hot-seat-3-objection-succeeded")
-    assert referee.state.turn.player == asked, "the proposer's turn is over; the objector plays next"
+    assert match.state.turn.player == asked, "the proposer's turn is over; the objector plays next"
     frames(3)
     if screen.panel is not None:
         press_button(screen.panel.buttons[0])
 
     # The villa is driven into a collapse during the objector's turn.
+    villa = match.villa
     villa.wake()
     villa.body("floor-2").setLinearVelocity(Vec3(60, 0, 0))
     for _ in range(600):
         frames()
-        if screen.playback is not None:
+        if screen.mode == "Replay":
             break
-    assert referee.over and referee.state.result.collapsed_by == asked
-    assert screen.playback is not None, "the fall is shown again in slow motion"
+    assert match.over and match.state.result.collapsed_by == asked
+    assert screen.mode == "Replay", "the fall is shown again in slow motion"
     assert screen.sound.crashes == 1 and screen.sound.clacks, "a crash, and the pieces clack as they land"
     frames(90)
     snapshot("hot-seat-4-slow-motion")
     mouse.key("Escape")   # skips the rest of it
     frames(3)
-    holder = referee.state.seal.holder
-    expected = holder if holder != asked else referee.state.seal.shows
+    holder = match.state.seal.holder
+    expected = holder if holder != asked else match.state.seal.shows
     assert holder == starter and expected == starter
-    assert screen.ended_with == [referee.state.result] and referee.state.result.winner == expected
+    assert screen.ended_with == [match.state.result] and match.state.result.winner == expected
     assert screen.panel.title.getText() == f"{PLAYERS[expected]} is the Master Builder!"
     assert f"{PLAYERS[asked]} brought the villa down" in screen.panel.words.getText()
     snapshot("hot-seat-5-end")

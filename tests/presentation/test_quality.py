@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from villa.app.settings import AUTOMATIC_QUALITY, Settings
+from villa.presentation.preferences import AUTOMATIC_QUALITY, Settings
 from villa.presentation import quality
 
 

@@ -10,8 +10,10 @@ import pytest
 
 from villa import rules
 from villa.app import saves
-from villa.app.match import MatchOptions
-from villa.app.settings import Settings
+from villa.match import record as records
+from villa.presentation.preferences import Settings
+
+from .conftest import new_match
 
 pytestmark = pytest.mark.gui
 
@@ -19,15 +21,14 @@ pytestmark = pytest.mark.gui
 @pytest.fixture
 def home(tmp_path, monkeypatch):
     monkeypatch.setenv("VILLA_HOME", str(tmp_path / "home"))
-    monkeypatch.setattr("villa.app.settings.load_settings", lambda: Settings(language="en"))
+    monkeypatch.setattr("villa.app.settings.load_settings", lambda **_kw: Settings(language="en"))
     return tmp_path
 
 
 @pytest.fixture(scope="module")
 def saved_game():
     """A game of two just begun, colours dealt, the villa settled: as a save file's text."""
-    from villa.app import autoplay
-    return saves.dumps(autoplay.new_game(MatchOptions(players=("Anna", "Ben"), seed=2)), "save")
+    return records.dumps(new_match(players=("Anna", "Ben"), seed=2).record, "save")
 
 
 @pytest.fixture
@@ -58,26 +59,26 @@ def command_line(stage, monkeypatch):
 
     yield run
     for app in fronts:
-        app.session.close()
+        app._close_game()
         app._close_pause()
         app._close_menu()
 
 
 def _pause_and_quit_to_menu(front, frames, mouse, press_button) -> None:
     from villa.presentation.menus import MainMenu
-    screen = front.session.screen
+    screen = front.screen
     assert screen is not None and front.menu is None and front.pause_menu is None
     mouse.move(640, 400)
     frames(3)
     mouse.key("Escape")                                # nothing in hand: the pause menu
     frames(3)
-    assert front.pause_menu is not None and screen.paused
+    assert front.pause_menu is not None and screen.mode == "Paused"
     press_button(front.pause_menu.widgets["resume"])
-    assert front.pause_menu is None and not screen.paused
+    assert front.pause_menu is None and screen.mode != "Paused"
     mouse.key("Escape")
     frames(3)
     press_button(front.pause_menu.widgets["quit_to_menu"])
-    assert isinstance(front.menu, MainMenu) and front.session.screen is None and front.pause_menu is None
+    assert isinstance(front.menu, MainMenu) and front.screen is None and front.pause_menu is None
 
 
 def test_load_from_the_command_line_pauses_on_esc(home, saved_game, command_line, frames, mouse, press_button,
@@ -88,7 +89,7 @@ def test_load_from_the_command_line_pauses_on_esc(home, saved_game, command_line
 
     def steps(front) -> None:
         frames(5)
-        state = front.session.screen.referee.state
+        state = front.match.state
         assert state == saves.from_text(saved_game).state and state.players == ("Anna", "Ben")
         mouse.key("Escape")
         frames(3)
@@ -108,26 +109,33 @@ def test_continue_from_the_command_line_ends_on_the_end_screen_and_plays_again(h
     autosave = saves.autosave_path()
     autosave.parent.mkdir(parents=True)
     autosave.write_text(saved_game, encoding="utf-8")
-    start = saves.from_text(saved_game).start
+    saved = saves.from_text(saved_game)
 
     def steps(front) -> None:
         frames(5)
-        screen = front.session.screen
+        screen, match = front.screen, front.match
         mouse.move(640, 400)
         frames(2)
         mouse.key("Escape")
         frames(3)
-        assert front.pause_menu is not None and screen.paused
+        assert front.pause_menu is not None and screen.mode == "Paused"
         press_button(front.pause_menu.widgets["resume"])
-        screen.referee.submit(rules.Collapse(1.0, rules.CollapseCause.FLOOR_TILTED, "floor-1"))
+        assert match.act(rules.Collapse(1.0, rules.CollapseCause.FLOOR_TILTED, "floor-1")) is None
         frames(5)
         assert isinstance(front.menu, EndScreen)
         snapshot("continue-1-end")
-        press_button(front.menu.widgets["play_again"])  # the same game from its start: players, colours, villa
-        again = front.session.screen
-        assert again is not screen and front.menu is None
-        assert again.referee.state == start and not again.referee.over
-        assert again.match.layout == screen.match.layout
+        press_button(front.menu.widgets["play_again"])  # the same players and rules, a new game
+        again = front.screen
+        assert again is not screen and front.match is not match
+        assert front.match.state.players == saved.setup.players and not front.match.over
+        assert front.match.setup.layout == saved.setup.layout and front.match.setup.game != saved.setup.game
+        if front.menu is not None:      # the colours of the new game first
+            front.menu.finish_roll()
+            frames(3)
+            while front.menu.chooser is not None:
+                press_button(front.menu.widgets[f"colour_{front.menu.colours_left[-1].value}"])
+            press_button(front.menu.widgets["start"])
+        assert front.menu is None
         _pause_and_quit_to_menu(front, frames, mouse, press_button)
 
     assert command_line(["--continue"], steps) == 0

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from villa.presentation.words import grabbable
+
 pytestmark = pytest.mark.gui
 
 
@@ -18,8 +20,8 @@ def test_shadows_are_drawn_only_in_frames_after_something_moved(stage, game, fra
         drawn.append(screen.view.shadows.drawn_this_frame)
     assert not any(drawn)
 
-    column = screen.referee.takeable()[0]
-    screen.pull = screen.villa.grab(column)
-    screen.pull.aim(screen.villa.nodes[column].getPos() + (0, -3, 0))
+    column = grabbable(screen.match.state)[0]
+    assert screen.match.take(column) is None
+    screen.match.hand.aim(screen.villa.nodes[column].getPos() + (0, -3, 0))
     frames(2)
     assert screen.view.shadows.drawn_this_frame

@@ -7,9 +7,10 @@ import random
 from collections import Counter
 
 from villa.rules import (Abort, AssignColoursAtRandom, Challenge, ChooseColour, Collapse, Colour, ColumnPlaced,
-                         ColumnTakenOut, Decline, FloorLaid, GameSetup, GameState, GiveUpFloor, Object, Pass,
-                         ProposeFloor, RuleError, SealRoll, TakeColumn, apply, expected_facts, legal_actions,
-                         new_game, replay, state_from_json, state_to_json)
+                         ColumnTakenOut, Decline, FloorLaid, ForgoPenalty, GameSetup, GameState, GiveUpFloor, Object,
+                         Pass, ProposeFloor, Rule, RuleError, SealRoll, SetUpHigher, TakeColumn, apply, expected_facts,
+                         legal_actions, new_game, replay, state_from_json, state_to_json)
+from villa.rules.frozen import FrozenMap
 from villa.rules.pieces import ALL_COLUMNS, TOP_FLOOR_LEVEL
 from villa.rules.seal import holder_is_consistent
 from villa.rules.state import Step
@@ -21,7 +22,8 @@ ALL_IDS = frozenset(c.id for c in ALL_COLUMNS)
 UNIVERSE = (
     [SealRoll(c) for c in Colour] + [SealRoll(None)] + [ChooseColour(c) for c in Colour]
     + [TakeColumn(c) for c in sorted(ALL_IDS)] + [TakeColumn("purple-thin-9")]
-    + [Abort(), ProposeFloor(), Object(), Challenge(), Decline(), GiveUpFloor(), Pass()]
+    + [Abort(), ProposeFloor(), Object(), Challenge(), Decline(), ForgoPenalty(), GiveUpFloor(), Pass()]
+    + [ChooseColour("purple"), SealRoll("blue"), TakeColumn(3), ColumnPlaced("red-hex", "1", True), None]
 )
 
 
@@ -35,12 +37,32 @@ def check_invariants(state: GameState) -> None:
     assert state.blocked <= in_villa | state.out | in_hand
     assert 1 <= state.top_level <= TOP_FLOOR_LEVEL
     assert all(0 <= lv <= state.top_level for c, lv in state.levels.items() if lv is not None)
-    assert set(state.floor_supports) == set(range(1, state.top_level + 1))
+    assert set(state.floor_supports) == set(range(1, state.top_level + 1)) == set(state.floors_laid_on)
+    for level, carrying in state.floor_supports.items():
+        assert carrying <= state.columns_on(level - 1) and carrying <= state.floors_laid_on[level]
+    assert type(state.levels) is FrozenMap and type(state.floors_laid_on) is FrozenMap
     # The seal follows the points, and never shows its own holder.
     assert holder_is_consistent(state), state.seal
     assert state.seal.shows is None or state.seal.shows != state.seal.holder
     assert 0 <= state.turn.actor < state.n and 0 <= state.turn.player < state.n
     assert state.over == (state.result is not None)
+
+
+def random_villa(rng: random.Random, ruleset) -> SetUpHigher:
+    """A villa set up higher at random, as the rules accept it: every floor on enough columns
+    of the level below, the other columns anywhere up to the top or out of the game."""
+    ids = sorted(ALL_IDS)
+    rng.shuffle(ids)
+    top = rng.randint(1, TOP_FLOOR_LEVEL)
+    levels, floors = {}, {}
+    for floor in range(1, top + 1):
+        under = [ids.pop() for _ in range(ruleset.min_support(floor) + rng.randint(0, 1))]
+        levels.update({c: floor - 1 for c in under})
+        floors[floor] = under
+    for c in ids:
+        if rng.random() < 0.8:
+            levels[c] = rng.randint(0, top)
+    return SetUpHigher.of(levels, floors)
 
 
 def bad_facts(state: GameState, rng: random.Random) -> list:
@@ -68,8 +90,9 @@ def refused_unchanged(state: GameState, action) -> None:
     before_log = state.log
     try:
         apply(state, action)
-    except RuleError:
+    except RuleError as error:
         assert state.log == before_log
+        assert error.message == Rule(error.rule).words(error.params)
         return
     raise AssertionError(f"{action} was accepted at {state.turn}")
 
@@ -79,6 +102,8 @@ def play(ruleset, n_players: int, seed: int, collapse_rate: float, probe: bool =
     state = new_game(GameSetup(ruleset, tuple(f"P{i}" for i in range(n_players))))
     if rng.random() < 0.3 and state.turn.step in (Step.COLOUR_ROLL, Step.COLOUR_CHOICE):
         state = apply(state, AssignColoursAtRandom(rng.randrange(10**6)))
+    if rng.random() < 0.3 and state.turn.step in (Step.START, Step.FAMILY_ROLL):
+        state = apply(state, random_villa(rng, ruleset))
     snapshot_at = rng.randrange(1, 200)
     steps = 0
     while not state.over:

@@ -96,3 +96,15 @@ def test_decided_a_full_round_of_given_up_floors_ends_the_game():
 def test_an_in_hand_column_is_accounted_for_after_a_collapse():
     state = apply(apply(four_players(), TakeColumn("green-thick")), CRASH)
     assert state.turn.column == "green-thick" and state.levels["green-thick"] is None
+
+
+def test_the_game_ends_when_no_column_can_go_up_and_no_floor_can_be_carried():
+    """004: "Das Spiel endet, wenn ... kein Spieler eine (weitere) Säule oder ein weiteres Plateau auf
+    die oberste Ebene bauen kann." Two columns on the yellow floor cannot carry the orange one."""
+    levels = {c: 2 for c in four_players().levels}
+    blocked = frozenset(levels) - {"green-thin-3"}  # every other column below was given up in an abort
+    state = replace(turn_of(four_players(), GREEN), levels=levels, top_level=3, seal=Seal(RED, None, 3),
+                    blocked=blocked)
+    state = position(state, green_thin_3=1, red_thick=3)
+    state = build(state, "green-thin-3")
+    assert state.over and state.result.ending == "no more building" and state.result.winner == RED

@@ -1,7 +1,7 @@
 """The family edition (003): modes, platforms, rounds, basic and tournament scoring, the challenge."""
 
 from villa.rules import (Abort, ChooseColour, Collapse, CollapseCause, Decline, FamilyMode, FloorLaid, GameSetup,
-                         GiveUpFloor, Object, ProposeFloor, Scoring, SealRoll, TakeColumn, apply, family,
+                         GiveUpFloor, Object, Pass, ProposeFloor, Scoring, SealRoll, TakeColumn, apply, family,
                          legal_actions, new_game, takeable_columns, whose_move)
 from villa.rules.state import Role, Step
 
@@ -131,3 +131,62 @@ def test_a_round_in_which_nobody_moves_anything_ends():
         assert state.round == 1
         state = apply(apply(state, ProposeFloor()), GiveUpFloor())
     assert state.round == 2 and state.scores == (0, 0, 0) and state.top_level == 1
+
+
+def test_random_unlucky_rolls_do_not_end_the_round():
+    """003: "Play until the tower collapses." Passes forced by the seal do not stall the round: it
+    stalls only when no colour the seal can show could move any column."""
+    state = game(FamilyMode.RANDOM, rounds=2, players=("Ann", "Bo"))
+    state = position(state, top=5, **{c.replace("-", "_"): 5 for c in state.levels})
+    state = position(state, red_thin_1=4)  # the one column left below the top floor
+    for colour in (BLUE, GREEN, YELLOW, BLUE):
+        state = apply(state, SealRoll(colour))
+        assert legal_actions(state) == [Pass()]
+        state = apply(state, Pass())
+        assert state.round == 1 and state.turn.step is Step.FAMILY_ROLL
+    state = apply(state, SealRoll(RED))
+    state = build(state, "red-thin-1")
+    assert state.round == 2 and state.top_level == 1  # now nothing could move: a fresh villa
+
+
+def test_random_an_end_face_frees_the_last_column_too():
+    state = game(FamilyMode.RANDOM, rounds=1, players=("Ann", "Bo"))
+    state = position(state, top=5, **{c.replace("-", "_"): 5 for c in state.levels})
+    state = position(state, red_thin_1=4)
+    state = apply(apply(state, SealRoll(GREEN)), Pass())
+    state = apply(state, SealRoll(None))
+    assert legal_actions(state) == [TakeColumn("red-thin-1")]
+
+
+def test_random_a_round_still_stalls_when_no_colour_could_move_anything():
+    state = game(FamilyMode.RANDOM, rounds=2, players=("Ann", "Bo"))
+    state = position(state, top=2, **{c.replace("-", "_"): 2 for c in state.levels})
+    for colour in (BLUE, RED):  # only the platform is left, and each gives it up
+        assert state.round == 1
+        state = apply(state, SealRoll(colour))
+        state = apply(apply(state, ProposeFloor()), GiveUpFloor())
+    assert state.round == 2
+
+
+def test_tournament_toppling_before_the_green_platform_costs_nothing():
+    """003: "points are only earned once the second platform (the green platform) is placed. Once the
+    green platform is in place, assign points as follows: ... Toppling the tower -5 Points\""""
+    state = game(FamilyMode.FREESTYLE, Scoring.TOURNAMENT)
+    state = build(state, "red-thick")                           # Ann, on the blue platform: no points
+    state = apply(apply(state, TakeColumn("blue-hex")), CRASH)  # Bo topples it
+    assert state.scores == (0, 0, 0) and state.round == 2 and whose_move(state) == 1
+    # the green platform laid in the same turn: the column set on it scores, a collapse costs 5
+    state = position(state, red_thin_1=1)
+    state = apply(apply(apply(state, ProposeFloor()), Decline()), Decline())  # nobody challenges Bo
+    state = apply(state, FloorLaid(2, frozenset({"red-thin-1"})))
+    state = build(state, "blue-thick")
+    assert state.scores == (0, 3, 0)
+    state = apply(apply(state, TakeColumn("green-hex")), CRASH)  # Cy
+    assert state.scores == (0, 3, -5)
+
+
+def test_tournament_a_challenge_toppled_before_the_green_platform_costs_nothing():
+    state = position(game(FamilyMode.FREESTYLE, Scoring.TOURNAMENT), red_thin_1=1)
+    state = apply(apply(state, ProposeFloor()), Object())  # Bo challenges Ann's claim on the blue platform
+    state = apply(apply(state, TakeColumn("yellow-thick")), CRASH)
+    assert state.scores == (0, 0, 0) and state.round == 2 and whose_move(state) == 1

@@ -56,3 +56,38 @@ def test_a_survey_that_agrees_and_one_that_does_not():
     assert check_survey(state, agree) == []
     moved = dict(state.levels, **{"red-hex": 1})
     assert check_survey(state, VillaSurvey(moved, top_level=1)) == ["red-hex: rules say level 0, physics says 1"]
+
+
+def test_the_rules_modules_import_each_other_in_one_direction_only():
+    """No import circle, and none dodged by an import inside a function."""
+    import ast
+    from pathlib import Path
+
+    import villa.rules
+
+    folder = Path(villa.rules.__file__).parent
+    graph = {}
+    for path in folder.glob("*.py"):
+        tree = ast.parse(path.read_text())
+        top = set(tree.body)
+        graph[path.stem] = set()
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                assert node in top, f"{path.name}:{node.lineno} imports inside a function"
+            if isinstance(node, ast.ImportFrom) and node.level == 1:
+                graph[path.stem] |= {node.module} if node.module else {a.name for a in node.names}
+    done, path_ = set(), []
+
+    def visit(module):
+        assert module not in path_, " -> ".join(path_ + [module])
+        if module in done or module not in graph:
+            return
+        path_.append(module)
+        for imported in graph[module]:
+            visit(imported)
+        path_.pop()
+        done.add(module)
+
+    for module in graph:
+        if module != "__init__":
+            visit(module)

@@ -1,8 +1,10 @@
 """Proposing a new floor, objections and both their outcomes, laying the floor (section B)."""
 
-from villa.rules import (PUBLISHER, Abort, Collapse, CollapseCause, ColumnTakenOut, Decline,
-                         FloorLaid, GiveUpFloor, Object, Pass, ProposeFloor, TakeColumn, apply, legal_actions,
-                         whose_move)
+from dataclasses import replace
+
+from villa.rules import (PUBLISHER, Abort, Collapse, CollapseCause, ColumnTakenOut, Decline, FloorLaid,
+                         ForgoPenalty, GiveUpFloor, Object, Pass, ProposeFloor, TakeColumn, apply, expected_facts,
+                         legal_actions, whose_move)
 from villa.rules.state import Role, Seal, Step
 
 from .helpers import build, four_players, position, refused, turn_of
@@ -50,12 +52,51 @@ def test_floor_order_and_minimum_support():
     assert state.top_level == 2 and whose_move(state) == YELLOW
 
 
-def test_no_proposal_without_enough_columns_on_top_nor_after_the_red_floor():
+def test_a_floor_that_cannot_be_laid_may_still_be_claimed_and_unopposed_is_given_up():
+    """004: "Das aufgelegte Plateau muss in jedem Fall mindestens drei Säulen bedecken. Ist dies
+    unmöglich, muss der Spieler auf das Aufsetzen des Plateaus verzichten. Sein Spielzug ist beendet."
+    """
+    state = position(green_floor_ready(), blue_thin_1=1, red_thin_1=1)  # two columns on top: too few
+    assert ProposeFloor() in legal_actions(state)
+    state = apply(state, ProposeFloor())
+    assert state.turn.step is Step.ASK and whose_move(state) == YELLOW  # the others may object as usual
+    for _ in range(3):
+        state = apply(state, Decline())
+    assert state.turn.step is Step.LAY_FLOOR and whose_move(state) == RED
+    assert legal_actions(state) == [GiveUpFloor()]
+    assert not [f for f in expected_facts(state) if isinstance(f, FloorLaid)]
+    refused(state, FloorLaid(3, frozenset({"yellow-thin-1", "green-thin-1"})), "floor-support")
+    state = apply(state, GiveUpFloor())
+    assert state.top_level == 2 and whose_move(state) == YELLOW and state.turn.step is Step.START
+
+
+def test_an_objection_to_a_floor_that_cannot_be_laid():
+    """004: "Die Mitspieler dürfen dagegen Widerspruch einlegen." - whether or not the floor could be laid."""
     state = position(green_floor_ready(), blue_thin_1=1, red_thin_1=1)
-    refused(state, ProposeFloor(), "floor-support")
-    assert ProposeFloor() not in legal_actions(state)
-    state = position(green_floor_ready(), top=5)
-    refused(state, ProposeFloor(), "no-floor-left")
+    state = apply(apply(state, ProposeFloor()), Object())  # Yellow objects, and fails
+    state = apply(apply(state, TakeColumn("red-hex")), Abort())
+    state = apply(state, ColumnTakenOut("yellow-thick"))
+    assert legal_actions(state) == [GiveUpFloor()]
+    assert apply(state, GiveUpFloor()).top_level == 2
+
+
+def test_a_player_who_can_neither_build_nor_lay_a_floor_passes_or_claims_it_in_vain():
+    # Red's one column on the top level and Green's leave two there; Red's others were given up in aborts.
+    state = position(green_floor_ready(), blue_thin_1=1, yellow_thin_1=1)
+    state = replace(state, blocked=frozenset({"red-thin-2", "red-thin-3", "red-hex", "red-thick"}))
+    assert legal_actions(state) == [ProposeFloor(), Pass()]
+    passed = apply(state, Pass())
+    state = apply(state, ProposeFloor())
+    assert state.turn.step is Step.LAY_FLOOR  # nothing of Red's could be moved: nobody can object
+    given_up = apply(state, GiveUpFloor())
+    assert whose_move(given_up) == whose_move(passed) == YELLOW
+    assert given_up.quiet_turns == passed.quiet_turns == 1 and given_up.levels == passed.levels
+    # enough columns on top to carry a floor: no pass
+    refused(position(green_floor_ready(), red_thin_2=2, red_thin_3=2, red_hex=2, red_thick=2), Pass(), "must-build")
+
+
+def test_no_proposal_after_the_red_floor():
+    refused(position(green_floor_ready(), top=5), ProposeFloor(), "no-floor-left")
 
 
 def test_objection_succeeds_the_column_leaves_the_game_and_no_floor():
@@ -83,6 +124,25 @@ def test_objection_fails_the_proposer_takes_one_out_and_lays_the_floor():
     assert state.turn.step is Step.LAY_FLOOR
     state = apply(state, FloorLaid(3, ON_TOP))
     assert state.top_level == 3 and whose_move(state) == YELLOW
+
+
+def test_the_penalty_pull_is_the_proposers_right_not_a_duty():
+    """004: "Schlägt sein Versuch jedoch fehl, darf der Antragsteller eine beliebige Säule des
+    Widersprechenden aus der Villa entfernen und aus dem Spiel nehmen." (darf: may)"""
+    refused(green_floor_ready(), ForgoPenalty(), "not-now")
+    state = apply(green_floor_ready(), ProposeFloor())
+    state = apply(state, Object())  # Yellow objects, and fails
+    state = apply(apply(state, TakeColumn("red-hex")), Abort())
+    assert state.turn.step is Step.TAKE_OUT and whose_move(state) == RED
+    assert legal_actions(state) == [ForgoPenalty()]
+    assert {f.column for f in expected_facts(state) if isinstance(f, ColumnTakenOut)} == {
+        "yellow-thin-1", "yellow-thin-2", "yellow-thin-3", "yellow-hex", "yellow-thick"}
+    forgone = apply(state, ForgoPenalty())
+    assert forgone.turn.step is Step.LAY_FLOOR and whose_move(forgone) == RED
+    assert forgone.out == state.out and forgone.levels == state.levels and forgone.log[-1] == ForgoPenalty()
+    refused(forgone, ForgoPenalty(), "not-now")
+    forgone = apply(forgone, FloorLaid(3, ON_TOP))
+    assert forgone.top_level == 3 and whose_move(forgone) == YELLOW
 
 
 def test_the_penalty_can_take_the_seal_from_the_objector():
@@ -151,7 +211,10 @@ def test_variant_two_columns_suffice_from_the_orange_floor_on():
     refused(state, FloorLaid(4, frozenset({"red-thin-1"})), "floor-support")
     assert apply(state, FloorLaid(4, frozenset({"red-thin-1", "blue-thin-1"}))).top_level == 4
     plain = position(green_floor_ready(), top=3, blue_thin_1=3, red_thin_1=3, yellow_thin_1=1, green_thin_1=1)
-    refused(plain, ProposeFloor(), "floor-support")
+    plain = apply(plain, ProposeFloor())
+    for _ in range(3):
+        plain = apply(plain, Decline())
+    assert legal_actions(plain) == [GiveUpFloor()]  # three columns are needed under the publisher's rules
 
 
 def test_variant_the_proposer_also_moves_a_column():

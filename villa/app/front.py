@@ -1,9 +1,9 @@
-"""From the main menu to the game and back: the menus wired to the game screen.
+"""The window: from the main menu to a game and back, the menus wired to the match and its screen.
 
-Main menu -> new game -> the seal rolled for colours and the others' choices -> (the columns
-set up by hand, when so chosen) -> the game (autosaved) -> the end screen (play again, or the
-main menu). Continue, and --continue or --load on the command line, take up a saved game;
-Esc with nothing in hand pauses; the settings apply at once.
+Main menu -> new game -> (the columns set up by hand, when so chosen) -> the seal rolled for
+colours and the others' choices -> the game (kept on disk after every turn) -> the end screen
+(play again, or the main menu). Continue, and --continue or --load on the command line, take
+up a kept game; Esc with nothing in hand pauses; the settings apply at once.
 """
 
 from __future__ import annotations
@@ -12,25 +12,37 @@ import logging
 import random
 from dataclasses import replace
 
-from villa import rules
-from villa.app import saves
+from villa.app import saves, settings as stored
+from villa.app.keeping import Keeper, has_kept_game, latest_game
 from villa.app.logs import PlayerError
-from villa.app.match import MatchOptions
-from villa.app.play import Session
-from villa.app.settings import Settings
-from villa.presentation import i18n, menus
-from villa.rules.setup import pick_order, starting_player
+from villa.match import Match, MatchSetup, Record, Seat, Strength, layout_named
+from villa.match.computer import reseat_computers, seat_computers
+from villa.physics import layouts
+from villa.presentation import i18n, menus, words
+from villa.presentation.arrange import ArrangeScreen
+from villa.presentation.game import GameScreen
+from villa.presentation.preferences import Settings
+from villa.presentation.replay_screen import ReplayScreen
+from villa.presentation.sound import Sound
+from villa.presentation.stage import WindowOptions, open_window, stage
+from villa.rules.state import Step
+
+log = logging.getLogger(__name__)
 
 
 class Front:
-    def __init__(self, stage, options: MatchOptions, settings: Settings, sound=None,
-                 rng: random.Random | None = None) -> None:
-        self.stage, self.options, self.settings, self.sound = stage, options, settings, sound
+    def __init__(self, stage, settings: Settings, sound=None, players=None, rng: random.Random | None = None,
+                 settings_trouble: tuple | None = None) -> None:
+        self.stage, self.settings, self.sound = stage, settings, sound
+        self.settings_trouble = settings_trouble   # (file, set aside as): told once, on the main menu
+        self.players = players            # the seats a new game starts with (the command line's)
         self.rng = rng or random.Random()
-        self.menu = None          # the menu screen showing (one at a time)
-        self.pause_menu = None    # over the paused game
-        self.arranged = None      # the last layout set up by hand: arranging again starts from it
-        self.session = Session(stage, sound, on_end=self._game_over, on_pause=self.pause, end_panel=False)
+        self.menu = None                  # the menu screen showing (one at a time)
+        self.pause_menu = None            # over the paused game
+        self.arranged = None              # the last layout set up by hand: arranging again starts from it
+        self.match: Match | None = None
+        self.screen: GameScreen | None = None
+        self.keeper = Keeper(on_trouble=self._save_trouble)
         i18n.install(settings.language)
 
     # --- screens ---
@@ -46,10 +58,12 @@ class Front:
             self.menu = None
 
     def main_menu(self) -> None:
-        self.session.close()
+        self._close_game()
         self._close_pause()
+        notice = words.settings_trouble(*self.settings_trouble) if self.settings_trouble else ""
+        self.settings_trouble = None
         self._open(menus.MainMenu(
-            can_continue=saves.autosave_path().exists(), on_new_game=self.new_game, on_continue=self.continue_game,
+            can_continue=has_kept_game(), notice=notice, on_new_game=self.new_game, on_continue=self.continue_game,
             on_rules=lambda: self._open(menus.RulesSummaryScreen(on_back=self.main_menu)),
             on_settings=lambda: self.open_settings(self.main_menu),
             on_how_to_play=lambda: self._open(menus.HowToPlayScreen(on_back=self.main_menu)),
@@ -57,8 +71,12 @@ class Front:
 
     def new_game(self, choices=None) -> None:
         """The new-game screen, showing `choices` (coming back from setting up the columns) or the defaults."""
-        self._open(menus.NewGameScreen(on_start=self.roll_for_colours, on_back=self.main_menu, rng=self.rng,
-                                       initial=choices or menus.GameChoices(players=self.options.players)))
+        if choices is None and self.settings.last_seats:
+            choices = menus.GameChoices(seats=tuple(Seat(name, Strength(strength) if strength else None)
+                                                    for name, strength in self.settings.last_seats))
+        elif choices is None and self.players:
+            choices = menus.GameChoices(seats=self.players)
+        self._open(menus.NewGameScreen(on_start=self.set_up, on_back=self.main_menu, rng=self.rng, initial=choices))
 
     def open_settings(self, back) -> None:
         def close(settings: Settings) -> None:
@@ -67,42 +85,39 @@ class Front:
         self._open(menus.SettingsScreen(settings=self.settings, on_close=close, on_change=self.apply_settings))
 
     def apply_settings(self, settings: Settings) -> None:
-        """Volume, the mouse's turning speed and direction take effect at once (the language on redraw)."""
+        """Every change is kept at once; volume, the mouse and the graphics take effect at once (the language
+        on redraw)."""
         self.settings = settings
+        try:
+            stored.save_settings(settings)
+        except OSError as error:
+            log.warning("the settings could not be kept: %s", error)
         if self.sound is not None:
             self.sound.set_volume(settings.volume)
-        for screen in (self.session.screen, self.menu):
+        for screen in (self.screen, self.menu):
             if hasattr(screen, "controls") and hasattr(screen, "view"):   # a screen with the villa in 3D
                 screen.controls.sensitivity = settings.mouse_sensitivity
                 screen.controls.invert = settings.invert_camera
                 screen.view.set_graphics_quality(settings.graphics_quality)
+        if self.screen is not None:
+            self.screen.computer_speed = settings.computer_speed
 
-    # --- colours, then the game ---
+    # --- a new game: the columns, the colours, the game ---
 
-    def roll_for_colours(self, choices) -> None:
-        setup = rules.GameSetup(choices.rules, choices.players)
-        order = pick_order(setup)
-        if not order:   # the family edition's free modes: nobody owns a colour
-            self.set_up(choices, [])
-            return
-        # The publisher's rules: the youngest rolls the seal; family "assigned": everyone chooses.
-        rolled = None if choices.rules.family else self.rng.choice(list(rules.Colour))
-        self._open(menus.SealRollScreen(players=choices.players, order=order, rolled=rolled,
-                                        starter=starting_player(setup),
-                                        on_done=lambda picks: self.set_up(choices, picks)))
-
-    def set_up(self, choices, picks) -> None:
+    def set_up(self, choices) -> None:
         """The columns go up as chosen; arranged by hand, the players set them first."""
+        self.apply_settings(replace(self.settings, last_seats=tuple(
+            (seat.name, seat.computer.value if seat.computer else None) for seat in choices.seats)))
         if choices.layout != "hand":
-            self.start(choices, picks)
+            name = "random" if choices.layout == "random" else (choices.preset or "rings")
+            seed = choices.seed if choices.seed is not None else self.rng.randrange(2**31)
+            self.start(MatchSetup(choices.seats, layout_named(name, seed), choices.rules, seed))
             return
-        from villa.physics import layouts
-        from villa.presentation.arrange import ArrangeScreen
         begin = self.arranged or layouts.preset(choices.preset or next(iter(layouts.PRESETS)))
 
         def laid(layout) -> None:
             self.arranged = layout
-            self.start(replace(choices, arrangement=layout), picks)
+            self.start(MatchSetup(choices.seats, layout, choices.rules, self.rng.randrange(2**31)))
 
         def back() -> None:   # the columns stay where they were put, for the next time
             self.arranged = screen.arrangement.layout()
@@ -112,45 +127,74 @@ class Front:
         self._open(screen)
         self.apply_settings(self.settings)
 
-    def start(self, choices, picks) -> None:
+    def start(self, setup: MatchSetup) -> None:
+        """A new game: the colours first (the seal rolled, the others' choices), then the game."""
         self._close_menu()
-        self.session.play(lambda: _new_match(choices, picks, self.rng.randrange(10**6)))
-        self.apply_settings(self.settings)
+        self._close_game()
+        match = self.match = Match(setup)
+        seat_computers(match)
+        if match.state.turn.step in (Step.COLOUR_ROLL, Step.COLOUR_CHOICE):
+            self._open(menus.SealRollScreen(match=match, on_done=self._play))
+        else:
+            self._play()
 
     def continue_game(self) -> None:
-        from villa.app.resume import load_match
         try:
-            _state, _villa, game = load_match(saves.autosave_path())
+            _path, _how, record = latest_game()
         except PlayerError as error:
-            menu = self.menu
-            if menu is not None and hasattr(menu, "set_can_continue"):
-                menu.set_can_continue(False)
-            logging.getLogger(__name__).warning("cannot continue: %s", error)
+            if isinstance(self.menu, menus.MainMenu):
+                self.menu.set_can_continue(False)
+                self.menu.tell(words.unloadable(str(error)))
+            log.warning("cannot continue: %s", error)
             return
-        self.take_up(game)
+        self.take_up(record)
 
-    def take_up(self, game) -> None:
-        """Play on from a saved game (`saves.Game`): the main menu's Continue, --continue and --load."""
-        self._close_menu()
+    def take_up(self, record: Record) -> None:
+        """Play on from a kept game: the main menu's Continue, --continue and --load."""
         self._close_pause()
-        self.session.take_up(game)
+        self._close_menu()
+        self._close_game()
+        self.match = Match(record.setup, record)
+        seat_computers(self.match)
+        self._play()
+
+    def _play(self) -> None:
+        """The match on the screen, kept on disk as it goes."""
+        self._close_menu()
+        self.keeper.follow(self.match)
+        self.screen = GameScreen(self.stage, self.match, on_end=self._game_over, sound=self.sound,
+                                 on_pause=self.pause, end_panel=False,
+                                 on_speed=lambda speed: self.apply_settings(replace(self.settings,
+                                                                                    computer_speed=speed)))
         self.apply_settings(self.settings)
+
+    def _close_game(self) -> None:
+        self.keeper.stop()
+        if self.screen is not None:
+            self.screen.close()
+            self.screen = None
+        if self.match is not None:
+            self.match.close()
+            self.match = None
+
+    def _save_trouble(self, what: str, where, error: OSError) -> None:
+        if self.screen is not None:
+            self.screen.hud.flash(words.save_trouble(what, where, error), self.screen.now, seconds=10.0)
 
     # --- pause and the end ---
 
     def pause(self) -> None:
-        screen = self.session.screen
-        if screen is None or self.pause_menu is not None:
+        if self.screen is None or self.pause_menu is not None:
             return
-        screen.paused = True
-        screen.hud.show_tooltip(None)
+        self.screen.pause()
         self.pause_menu = menus.PauseMenu(on_resume=self.resume, on_rules=self._pause_rules,
                                           on_settings=lambda: self._pause_sheet(self.open_settings),
+                                          on_players=lambda: self._pause_sheet(self._open_seats),
                                           on_quit_to_menu=self.main_menu)
         self.pause_menu.show()
 
     def _pause_rules(self) -> None:
-        rules_now = self.session.screen.referee.state.ruleset
+        rules_now = self.match.state.ruleset
         self._pause_sheet(lambda back: self._open(menus.RulesSummaryScreen(on_back=back, rules=rules_now)))
 
     def _pause_sheet(self, open_sheet) -> None:
@@ -162,10 +206,20 @@ class Front:
             self.pause_menu.show()
         open_sheet(back)
 
+    def _open_seats(self, back) -> None:
+        """Who plays which seat: a person takes over a computer player's seat, or hands theirs to one."""
+        def done(seats) -> None:
+            for player, seat in enumerate(seats):
+                if seat != self.match.setup.seats[player]:
+                    self.match.change_seat(player, seat.computer)
+            reseat_computers(self.match)
+            back()
+        self._open(menus.SeatsScreen(seats=self.match.setup.seats, on_done=done, on_back=back))
+
     def resume(self) -> None:
         self._close_pause()
-        if self.session.screen is not None:
-            self.session.screen.paused = False
+        if self.screen is not None:
+            self.screen.resume()
 
     def _close_pause(self) -> None:
         if self.pause_menu is not None:
@@ -173,37 +227,37 @@ class Front:
             self.pause_menu = None
 
     def _game_over(self, result) -> None:
-        state = self.session.screen.referee.state
-        self.session.screen.hud.hide()
-        self._open(menus.EndScreen(state=state, on_play_again=self._play_again, on_main_menu=self.main_menu))
+        self.screen.hud.hide()
+        self._open(menus.EndScreen(state=self.match.state, on_play_again=self.play_again,
+                                   on_main_menu=self.main_menu))
 
-    def _play_again(self) -> None:
-        self._close_menu()
-        self.session.play_again()
-        self.apply_settings(self.settings)
+    def play_again(self) -> None:
+        """The same players and rules on a fresh villa."""
+        setup = self.match.setup
+        self.start(setup.again(self.rng.randrange(2**31)))
 
 
-def _new_match(choices, picks, seed: int):
-    """The villa built as chosen, and the rules with the colours rolled and chosen."""
-    from villa.app.match import build_layout
-    from villa.physics import layouts
-    from villa.physics.world import Villa
-    from villa.presentation.game import Match
-    from villa.presentation.referee import Referee
-    if choices.layout == "hand" and choices.arrangement is not None:
-        options = MatchOptions(players=choices.players, layout=choices.arrangement.name, seed=choices.seed or seed)
-        layout = choices.arrangement
-    else:   # (arranged by hand with no arrangement given: the chosen preset)
-        name = "random" if choices.layout == "random" else (choices.preset or "rings")
-        options = MatchOptions(players=choices.players, layout=name, seed=choices.seed or seed)
-        layout = build_layout(options)
-    supports = frozenset(spot.column for spot in layouts.supports(layout, 1))
-    state = rules.new_game(rules.GameSetup(choices.rules, choices.players, supports))
-    for seat, colour in picks:
-        if state.turn.step is rules.Step.COLOUR_ROLL:
-            state = rules.apply(state, rules.SealRoll(colour))
-        elif state.turn.step is rules.Step.COLOUR_CHOICE and state.turn.actor == seat:
-            state = rules.apply(state, rules.ChooseColour(colour))
-    villa = Villa.from_layout(layout, setup=True)
-    info = saves.MatchInfo(saves.MatchInfo.new_id(), choices.players, options.seed, 1, layout)
-    return Match(layout, villa, Referee.from_state(state)), info
+def play(args) -> int:
+    """Open the window: the main menu, or the game --continue or --load takes up."""
+    record = None
+    if args.continue_game:
+        _path, _how, record = latest_game()
+    elif args.load:
+        record = saves.load(args.load)
+    if args.replay:
+        recorded = saves.load(args.replay)
+        open_window(WindowOptions(width=args.size[0], height=args.size[1]))
+        ReplayScreen(stage, recorded)
+        stage.base.run()
+        return 0
+    open_window(WindowOptions(width=args.size[0], height=args.size[1]))
+    troubles: list[tuple] = []
+    settings = stored.load_settings(on_trouble=lambda path, aside: troubles.append((path, aside)))
+    front = Front(stage, settings, Sound(volume=settings.volume), players=args.players,
+                  settings_trouble=troubles[0] if troubles else None)
+    if record is not None:
+        front.take_up(record)
+    else:
+        front.main_menu()
+    stage.base.run()
+    return 0

@@ -4,21 +4,22 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from panda3d.core import Filename
+
 from villa.app.logs import PlayerError
-from villa.app.match import MatchOptions, new_match
+from villa.match import Match, MatchSetup
+from villa.presentation.game import GameScreen
+from villa.presentation.stage import WindowOptions, close_window, open_window, stage
 
 FRAMES = 3  # the first frames draw the shadow maps; the last one is the picture
 
 
-def take_screenshot(options: MatchOptions, path: Path, size: tuple[int, int]) -> None:
-    from panda3d.core import Filename
-    from villa.presentation.game import GameScreen
-    from villa.presentation.stage import WindowOptions, close_window, open_window, stage
-
+def take(setup: MatchSetup, path: Path, size: tuple[int, int]) -> None:
+    """A new game as `setup` says (its colours dealt), drawn once and saved to `path`."""
     path = Path(path)
     if path.parent and not path.parent.exists():
         raise PlayerError(f"cannot save {path}: the folder {path.parent} does not exist")
-    match = new_match(options)
+    match = Match(MatchSetup(setup.seats, setup.layout, setup.ruleset, setup.seed, deal_colours=True))
     open_window(WindowOptions(width=size[0], height=size[1], sync_video=False, fixed_frame_rate=60, sound=False))
     try:
         screen = GameScreen(stage, match)

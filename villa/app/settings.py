@@ -1,68 +1,53 @@
-"""Player settings, kept between runs in the user's config folder."""
+"""Player settings, kept between runs in the user's config folder.
+
+A broken settings file is never fatal and never lost: it is set aside (settings.json.broken),
+the defaults are used, and the player is told (once: the file set aside is not read again).
+"""
 
 from __future__ import annotations
 
 import json
 import logging
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import asdict
 from pathlib import Path
+from typing import Callable
 
 from villa.app.storage import config_dir, write_atomically
+from villa.presentation.preferences import Settings
 
 log = logging.getLogger(__name__)
 
-GRAPHICS_QUALITIES = ("low", "medium", "high")
-AUTOMATIC_QUALITY = "auto"   # the game picks: Low on a software renderer (villa.presentation.quality)
-LANGUAGES = ("system", "en", "de", "fr", "nl")
 SETTINGS_VERSION = 1
+MAX_BYTES = 64 * 1024
 
-
-@dataclass(frozen=True)
-class Settings:
-    graphics_quality: str = AUTOMATIC_QUALITY   # or low, medium, high (see villa.presentation.quality)
-    mouse_sensitivity: float = 1.0     # camera orbit speed factor, 0.25 .. 3
-    invert_camera: bool = False        # invert the vertical orbit direction
-    language: str = "system"           # "system" follows the system's locale
-    volume: float = 0.8                # 0 .. 1
-
-    def validated(self) -> "Settings":
-        """A copy with every value inside its range; raises ValueError on a wrong kind of value."""
-        if self.graphics_quality not in (AUTOMATIC_QUALITY, *GRAPHICS_QUALITIES):
-            raise ValueError(f"graphics quality must be one of {', '.join((AUTOMATIC_QUALITY, *GRAPHICS_QUALITIES))}")
-        if self.language not in LANGUAGES:
-            raise ValueError(f"language must be one of {', '.join(LANGUAGES)}")
-        if not isinstance(self.invert_camera, bool):
-            raise ValueError("invert camera must be true or false")
-        return replace(
-            self,
-            mouse_sensitivity=min(3.0, max(0.25, float(self.mouse_sensitivity))),
-            volume=min(1.0, max(0.0, float(self.volume))),
-        )
+Trouble = Callable[[Path, Path | None], None]   # (the file, where it was set aside, or None if it could not be)
 
 
 def settings_path() -> Path:
     return config_dir() / "settings.json"
 
 
-def load_settings(path: Path | None = None) -> Settings:
-    """The saved settings, or the defaults when there are none.
-
-    A broken settings file is never fatal and never lost: it is renamed aside
-    (settings.json.broken) and the defaults are used, with a warning in the log.
-    """
+def load_settings(path: Path | None = None, on_trouble: Trouble | None = None) -> Settings:
+    """The kept settings, or the defaults when there are none or the file is broken (`on_trouble` is told)."""
     path = path or settings_path()
-    if not path.exists():
-        return Settings()
     try:
+        if not path.is_file():
+            return Settings()
+        if path.stat().st_size > MAX_BYTES:
+            raise ValueError("the file is far too large for settings")
         data = json.loads(path.read_text(encoding="utf-8"))
         if not isinstance(data, dict) or data.get("version") != SETTINGS_VERSION:
             raise ValueError(f"unknown settings version {data.get('version') if isinstance(data, dict) else None!r}")
-        known = {f.name for f in fields(Settings)}
-        return Settings(**{k: v for k, v in data.items() if k in known}).validated()
-    except (OSError, ValueError, TypeError) as error:
-        aside = path.with_name(path.name + ".broken")
+        return Settings.from_json(data)
+    except (OSError, ValueError, TypeError, RecursionError) as error:
+        aside: Path | None = path.with_name(path.name + ".broken")
+        try:
+            path.replace(aside)
+        except OSError:
+            aside = None
         log.warning("settings file %s is unreadable (%s); kept as %s, using defaults", path, error, aside)
-        path.replace(aside)
+        if on_trouble is not None:
+            on_trouble(path, aside)
         return Settings()
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+import time
 from pathlib import Path
 
 import platformdirs
@@ -59,3 +60,22 @@ def _sync_folder(folder: Path) -> None:
         pass
     finally:
         os.close(fd)
+
+
+STALE_AFTER_S = 60.0     # a temporary file this old was left by a write that never finished
+
+
+def clean_stale_files() -> None:
+    """Remove the temporary files that writes cut short by a crash left in the data and config folders."""
+    now = time.time()
+    for folder in (data_dir(), data_dir() / "replays", config_dir()):
+        try:
+            leftovers = list(folder.glob(".*.tmp"))
+        except OSError:
+            continue
+        for path in leftovers:
+            try:
+                if now - path.stat().st_mtime > STALE_AFTER_S:
+                    path.unlink()
+            except OSError:
+                continue

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 import random
+from enum import Enum
 from typing import Callable
 
 from direct.gui import DirectGuiGlobals as DGG
@@ -28,15 +29,17 @@ from panda3d.core import (Geom, GeomNode, GeomTriangles, GeomVertexData, GeomVer
 from villa.physics import layouts
 from villa.physics.dimensions import BASE, COLUMN_HEIGHT, FLOORS, Layout, column_spec, surface_z
 from villa.presentation.arrangement import COLUMN_CHECKS, Arrangement
-from villa.presentation.camera import mouse_ray
+from villa.presentation.camera import mouse_ray, on_plane
 from villa.presentation.controls import Controls, Handlers
-from villa.presentation.flow import column_name
+from villa.presentation.fonts import font
 from villa.presentation.i18n import _
 from villa.presentation.menus import style
 from villa.presentation.menus.arrange import EDGE, WIDTH, ArrangePanel
+from villa.presentation.palette import LIGHT_INK
 from villa.presentation.scene import BASE_POSE, floor_id
 from villa.presentation.shadows import casts_shadow
 from villa.presentation.view import VillaView
+from villa.presentation.words import column_name
 
 LIFT = 1.2                  # cm a held column hovers above the plate
 GLIDE_RATE = 16.0           # 1/s: columns glide to a new arrangement rather than jump
@@ -57,7 +60,15 @@ OUTLINE_LIT = (1.35, 1.35, 1.2, 1.6)    # colour scale of the outline under the 
 FILL_COLOUR = (0.25, 0.45, 1.0, 0.18)
 RING_COLOUR = (1.0, 0.88, 0.55, 0.9)
 FAULT_COLOUR = (0.90, 0.16, 0.08, 0.95)
-TIP_INK = (0.96, 0.93, 0.86, 1)
+
+
+class Hand(Enum):
+    """What the players have in hand while setting the columns up."""
+
+    EMPTY = "empty"      # nothing: the pointer may rest on a column or on the floor's place
+    COLUMN = "column"    # a column, following the pointer
+    FLOOR = "floor"      # the blue floor's place, following the pointer
+    LAYING = "laying"    # the blue floor is coming down onto the columns: the game is about to begin
 
 
 class ArrangeScreen:
@@ -71,17 +82,16 @@ class ArrangeScreen:
         self.arrangement = Arrangement.from_layout(start, need)
         self.problems = self.arrangement.problems()
         self.carrying = set(self.arrangement.carrying())   # as of the last check
-        self.held: str | None = None             # the column in hand
+        self.hand = Hand.EMPTY
+        self.held: str | None = None             # the column in hand (Hand.COLUMN)
+        self._grab: tuple = ()                   # what is in hand, from the pointer: (plane z,) dx, dy
+        self._taken_from = None                  # where it was taken from: a column's spot, or the floor's place
+        self.laid_for = 0.0                      # seconds since the blue floor began to come down (Hand.LAYING)
         self.hover: str | None = None            # the column under the pointer
-        self._grab: tuple[float, float, float] | None = None   # the plane z and the pointer's offset in x, y
-        self._picked_from = None                 # the held column's spot before it was taken
-        self.floor_grab: tuple[float, float] | None = None   # the blue floor's place in hand: the pointer's offset
-        self._floor_from = None                  # the floor's place before it was taken
         self.floor_hover = False                 # the pointer over the floor's place (not over a column)
         self._shown: dict[str, tuple[float, float, float]] = {}   # where each column is drawn (x, y, lift)
         self._glow: dict[str, Vec3] = {}
         self._dirty, self._since_check = False, 0.0
-        self.laying: float | None = None         # seconds since the blue floor began to come down
         self.visible = False
 
         self.view = VillaView(stage)
@@ -112,11 +122,11 @@ class ArrangeScreen:
                                 text=_("Drag: move a column or the blue floor   ·   wheel or Q/E over the floor: "
                                        "turn it\nRight drag: turn the view   ·   wheel: zoom   ·   "
                                        "F: look from above   ·   Esc: back"),
-                                text_font=style.font("body"), text_fg=TIP_INK, text_align=TextNode.ALeft,
+                                text_font=font("body"), text_fg=LIGHT_INK, text_align=TextNode.ALeft,
                                 text_shadow=(0, 0, 0, 0.7))
         self.tip = DirectLabel(parent=stage.aspect2d, relief=DGG.FLAT, frameColor=(0.08, 0.06, 0.05, 0.8),
                                state=DGG.DISABLED,
-                               pad=(0.35, 0.3), scale=0.034, text="", text_font=style.font("bold"), text_fg=TIP_INK,
+                               pad=(0.35, 0.3), scale=0.034, text="", text_font=font("bold"), text_fg=LIGHT_INK,
                                text_align=TextNode.ALeft, text_shadow=(0, 0, 0, 0.8))
         self.tip.setTransparency(TransparencyAttrib.M_alpha)
         self.tip.hide()
@@ -172,11 +182,8 @@ class ArrangeScreen:
 
     def plate_point(self, mouse) -> tuple[float, float] | None:
         """Where the pointer's ray meets the top of the plate (x, y), or None."""
-        origin, direction = self.mouse_ray(mouse)
-        if abs(direction.z) < 1e-6:
-            return None
-        t = (BASE.top_z - origin.z) / direction.z
-        return (origin.x + direction.x * t, origin.y + direction.y * t) if t > 0 else None
+        point = on_plane(*self.mouse_ray(mouse), BASE.top_z)
+        return (point.x, point.y) if point is not None else None
 
     def _over_card(self) -> bool:
         watcher = self.stage.mouse_watcher
@@ -188,31 +195,28 @@ class ArrangeScreen:
         """A left press: take the column under the pointer, or else the blue floor's place when
         the pointer is inside it. The press is ours either way (a left drag on the plate does
         not turn the view: right drag does)."""
-        if self.laying is not None or self._over_card():
+        if self.hand is not Hand.EMPTY or self._over_card():
             return True
         hit = self.pick(mouse)
         if hit is not None:
             column, (x, y, z) = hit
-            spot = self.arrangement.spots[column]
-            self.held = column
+            spot = self._taken_from = self.arrangement.spots[column]
+            self.hand, self.held = Hand.COLUMN, column
             self._grab = (z, x - spot.x, y - spot.y)
-            self._picked_from = spot
             return True
         point = self.plate_point(mouse)
         if point is not None and self.arrangement.on_floor(*point):
-            floor = self._floor_from = self.arrangement.floor
-            self.floor_grab = (point[0] - floor.x, point[1] - floor.y)
+            floor = self._taken_from = self.arrangement.floor
+            self.hand = Hand.FLOOR
+            self._grab = (point[0] - floor.x, point[1] - floor.y)
         return True
 
     def _drag(self, mouse) -> None:
         plane_z, dx, dy = self._grab
-        origin, direction = self.mouse_ray(mouse)
-        if abs(direction.z) < 1e-6:
+        point = on_plane(*self.mouse_ray(mouse), plane_z)
+        if point is None:
             return
-        t = (plane_z - origin.z) / direction.z
-        if t <= 0:
-            return
-        x, y = origin.x + direction.x * t - dx, origin.y + direction.y * t - dy
+        x, y = point.x - dx, point.y - dy
         spot = self.arrangement.spots[self.held]
         if math.hypot(x - spot.x, y - spot.y) > 1e-3 and self.arrangement.move(self.held, x, y):
             self._dirty = True
@@ -221,7 +225,7 @@ class ArrangeScreen:
         point = self.plate_point(mouse)
         if point is None:
             return
-        dx, dy = self.floor_grab
+        dx, dy = self._grab
         floor = self.arrangement.floor
         if math.hypot(point[0] - dx - floor.x, point[1] - dy - floor.y) > 1e-3:
             self.arrangement.move_floor(point[0] - dx, point[1] - dy)
@@ -230,45 +234,43 @@ class ArrangeScreen:
 
     def _turn_floor(self, degrees: float) -> bool:
         """The wheel or Q/E: turn the blue floor's place while the pointer is over it or it is in hand."""
-        if self.laying is not None or (self.floor_grab is None and not self.floor_hover):
+        if not (self.hand is Hand.FLOOR or (self.hand is Hand.EMPTY and self.floor_hover)):
             return False
         self.arrangement.turn_floor(degrees)
         self._place_outline()
         self._dirty = True
         return True
 
+    def _empty_hand(self) -> None:
+        self.hand, self.held, self._grab, self._taken_from = Hand.EMPTY, None, (), None
+
     def _let_go(self) -> None:
-        if self.floor_grab is not None:
-            self.floor_grab, self._floor_from = None, None
-            self._check()
-        if self.held is None:
-            return
-        self.held, self._grab, self._picked_from = None, None, None
-        if self.sound is not None:
+        if self.hand is Hand.COLUMN and self.sound is not None:
             self.sound.clack(30.0)
-        self._check()
+        if self.hand in (Hand.COLUMN, Hand.FLOOR):
+            self._empty_hand()
+            self._check()
 
     def _put_back(self) -> None:
         """Esc or a right click while holding a column or the floor's place: back where it was taken from."""
-        if self.floor_grab is not None:
-            self.arrangement.floor = self._floor_from
-            self.floor_grab, self._floor_from = None, None
+        if self.hand is Hand.FLOOR:
+            self.arrangement.floor = self._taken_from
             self._place_outline()
-            self._check()
-        if self.held is None or self._picked_from is None:
+        elif self.hand is Hand.COLUMN:
+            self.arrangement.spots[self.held] = self._taken_from
+        else:
             return
-        self.arrangement.spots[self.held] = self._picked_from
-        self.held, self._grab, self._picked_from = None, None, None
+        self._empty_hand()
         self._check()
 
     def _escape(self) -> None:
-        if self.held is not None or self.floor_grab is not None:
+        if self.hand in (Hand.COLUMN, Hand.FLOOR):
             self._put_back()
-        elif self.laying is None:
+        elif self.hand is Hand.EMPTY:
             self._back()
 
     def _back(self) -> None:
-        if self.laying is None:
+        if self.hand is not Hand.LAYING:
             self.on_back()
 
     # --- the card's buttons ---
@@ -280,9 +282,9 @@ class ArrangeScreen:
         self._start_from(layouts.random_layout(self.rng.randrange(2 ** 31)))
 
     def _start_from(self, layout: Layout) -> None:
-        if self.laying is not None:
+        if self.hand is Hand.LAYING:
             return
-        self.held, self.floor_grab = None, None
+        self._empty_hand()
         self.arrangement = Arrangement.from_layout(layout, self.arrangement.need)
         self._draw_outline()
         self._check()
@@ -290,10 +292,10 @@ class ArrangeScreen:
     def lay(self) -> None:
         """Lay the blue floor (only on a valid arrangement): it comes down, then the game begins."""
         self._check()
-        if self.problems or self.laying is not None:
+        if self.problems or self.hand is Hand.LAYING:
             return
-        self.held, self.floor_grab, self.floor_hover = None, None, False
-        self.laying = 0.0
+        self._empty_hand()
+        self.hand, self.laid_for, self.floor_hover = Hand.LAYING, 0.0, False
         self.tip.hide()
         self.hint.hide()
         self.panel.hide()
@@ -309,26 +311,25 @@ class ArrangeScreen:
         return task.cont
 
     def frame(self, dt: float) -> None:
-        if self.laying is not None:
+        if self.hand is Hand.LAYING:
             self._lay_frame(dt)
             return
         self.controls.update(dt)
         mouse = self.controls.mouse()
         watcher = self.stage.mouse_watcher
-        in_hand = self.held is not None or self.floor_grab is not None
-        if in_hand and (watcher is None or not watcher.isButtonDown(MouseButton.one())):
+        if self.hand is not Hand.EMPTY and (watcher is None or not watcher.isButtonDown(MouseButton.one())):
             self._let_go()   # let go over the card, where the release does not reach us
-        if self.held is not None and mouse is not None:
+        if self.hand is Hand.COLUMN and mouse is not None:
             self._drag(mouse)
-        if self.floor_grab is not None and mouse is not None:
+        if self.hand is Hand.FLOOR and mouse is not None:
             self._drag_floor(mouse)
         self.hover, self.floor_hover = None, False
-        if self.held is None and self.floor_grab is None and mouse is not None and not self._over_card():
+        if self.hand is Hand.EMPTY and mouse is not None and not self._over_card():
             hit = self.pick(mouse)
             self.hover = hit[0] if hit else None
             point = self.plate_point(mouse) if hit is None else None
             self.floor_hover = point is not None and self.arrangement.on_floor(*point)
-        lit = self.floor_grab is not None or self.floor_hover
+        lit = self.hand is Hand.FLOOR or self.floor_hover
         if lit != self._outline.hasColorScale():
             if lit:
                 self._outline.setColorScale(*OUTLINE_LIT)
@@ -371,8 +372,9 @@ class ArrangeScreen:
         return {c for p in self.problems if p.check in COLUMN_CHECKS for c in p.columns}
 
     def _set_glow(self) -> None:
-        glow = {c: CARRY_GLOW for c in self.carrying} if self.laying is None else {}
-        faulty = self.faulty() if self.laying is None else set()
+        laying = self.hand is Hand.LAYING
+        glow = {} if laying else {c: CARRY_GLOW for c in self.carrying}
+        faulty = set() if laying else self.faulty()
         for column in faulty:
             glow[column] = FAULT_GLOW
         if self.hover is not None:
@@ -461,8 +463,8 @@ class ArrangeScreen:
     # --- the blue floor goes on ---
 
     def _lay_frame(self, dt: float) -> None:
-        self.laying += dt
-        t = min(1.0, self.laying / LAY_SECONDS)
+        self.laid_for += dt
+        t = min(1.0, self.laid_for / LAY_SECONDS)
         ease = 1 - (1 - t) ** 3
         rest = surface_z(1) - FLOORS[1].thickness / 2
         self._show_columns(snap=True, floor_z=rest + 14.0 * (1 - ease))

@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 
 from villa.physics import geometry, layouts
 from villa.physics.dimensions import BASE, COLUMN_HEIGHT, ColumnSpot, FloorSpot, Layout, column_spec
-from villa.presentation.flow import column_words
+from villa.presentation.words import column_words
 from villa.presentation.i18n import N_, _
 from villa.rules.pieces import ALL_COLUMNS
 

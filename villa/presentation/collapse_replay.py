@@ -38,6 +38,11 @@ class CollapseRecorder:
         if self.fell_at is None:
             self.fell_at = time
 
+    def stop(self) -> None:
+        """Record no more (the fallen villa came to rest, or is gone)."""
+        if self.fell_at is not None:
+            self.done = True
+
 
 class Playback:
     """Steps through the recorded frames at SLOW_MOTION of the time they took."""

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
+from direct.showbase.DirectObject import DirectObject
+
 CLICK_SLOP = 0.012        # how far (in screen units, -1..1) a press may wander and still be a click
 ORBIT_SPEED = 160.0       # degrees per screen width dragged
 KEY_ORBIT_SPEED = 70.0    # degrees per second
@@ -38,6 +40,8 @@ class Handlers:
     answer: Callable[[bool], None] = lambda objects: None
     focus_top: Callable[[], None] = lambda: None
     toggle_help: Callable[[], None] = lambda: None
+    roll: Callable[[], None] = lambda: None
+    faster: Callable[[], None] = lambda: None     # computer players' hands faster (round again: slower)
 
 
 @dataclass
@@ -55,7 +59,6 @@ class Controls:
                  "+", "-", "=", "page_up", "page_down", "space", "q", "e")
 
     def __post_init__(self) -> None:
-        from direct.showbase.DirectObject import DirectObject
         base = self.events = DirectObject()  # our own listener, so closing leaves ShowBase's alone
         for button in ("mouse1", "mouse2", "mouse3"):
             base.accept(button, self._press, [button])
@@ -69,6 +72,8 @@ class Controls:
         base.accept("f", self.handlers.focus_top)
         base.accept("home", self.handlers.focus_top)
         base.accept("h", self.handlers.toggle_help)
+        base.accept("r", self.handlers.roll)
+        base.accept("c", self.handlers.faster)
         base.accept("p", self.handlers.propose_floor)
         base.accept("y", self.handlers.answer, [True])
         base.accept("n", self.handlers.answer, [False])

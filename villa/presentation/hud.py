@@ -3,65 +3,45 @@ points, the seal, blocked and removed columns, floors left, the command buttons,
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from direct.gui.DirectGui import DirectFrame
 from direct.gui.OnscreenText import OnscreenText
-from panda3d.core import TextNode, TransparencyAttrib
+from panda3d.core import TextNode, TextProperties, TextPropertiesManager, TransparencyAttrib
 
-from villa.presentation.flow import Guidance, column_name
+from villa.presentation import palette
+from villa.presentation.fonts import font
 from villa.presentation.i18n import N_, _
+from villa.presentation.palette import DIM_INK, LIGHT_INK
 from villa.presentation.panels import CommandBar
-from villa.presentation.referee import COLOUR_MARKS
-
-FONT_FILES = ("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",)  # the default font is used if none is there
-SWATCH = {"blue": (0.45, 0.62, 1.0, 1), "red": (1.0, 0.42, 0.36, 1),
-          "yellow": (1.0, 0.86, 0.35, 1), "green": (0.45, 0.85, 0.50, 1)}
-INK = (0.96, 0.93, 0.86, 1)
-DIM_INK = (0.78, 0.74, 0.66, 1)
+from villa.presentation.words import COLOUR_MARKS, Guidance, column_name
+from villa.rules.pieces import Colour
 CONTROLS = N_("drag a glowing column: pull it   ·   click: set it down   ·   Esc / right click: give up\n"
                "right drag or arrows: turn   ·   wheel or +/-: zoom   ·   middle drag or WASD: pan   ·   "
                "F: top floor   ·   hold Space: steady the floor above   ·   P: propose a floor   ·   H: hide this")
 CONTROLS_SHOWN_FOR = 30.0  # seconds at the start of a game; H brings them back
 
 
-_fonts: dict[str, object] = {}
-
-
-def _font(loader):
-    """The HUD's font, loaded once per process (a font's size is fixed once it has drawn)."""
-    for path in FONT_FILES:
-        if Path(path).exists():
-            if path not in _fonts:
-                _fonts[path] = loader.loadFont(path, pixelsPerUnit=48)
-            return _fonts[path]
-    return None
-
-
 def _register_inks() -> None:
     """Text properties named after the colours, for `\\1blue\\1 ... \\2` in the HUD's text."""
-    from panda3d.core import TextProperties, TextPropertiesManager
     manager = TextPropertiesManager.getGlobalPtr()
-    for colour, rgba in SWATCH.items():
+    for colour in Colour:
         ink = TextProperties()
-        ink.setTextColor(*rgba)
-        manager.setProperties(colour, ink)
+        ink.setTextColor(*palette.ink(colour))
+        manager.setProperties(colour.value, ink)
 
 
 class Hud:
     def __init__(self, stage) -> None:
         self.stage = stage
         _register_inks()
-        font = _font(stage.loader)
-        common = dict(font=font, mayChange=True, shadow=(0, 0, 0, 0.6), shadowOffset=(0.06, 0.06))
+        common = dict(font=font(), mayChange=True, shadow=(0, 0, 0, 0.6), shadowOffset=(0.06, 0.06))
         self.status_panel = DirectFrame(parent=stage.base.a2dTopCenter, frameColor=(0.06, 0.05, 0.04, 0.55),
                                         frameSize=(-1.2, 1.2, -0.13, 0))
         self.status_panel.setTransparency(TransparencyAttrib.M_alpha)
-        self.status = OnscreenText(parent=stage.base.a2dTopCenter, pos=(0, -0.085), scale=0.05, fg=INK,
+        self.status = OnscreenText(parent=stage.base.a2dTopCenter, pos=(0, -0.085), scale=0.05, fg=LIGHT_INK,
                                    align=TextNode.ACenter, **common)
         self.players = OnscreenText(parent=stage.base.a2dTopLeft, pos=(0.06, -0.22), scale=0.045, fg=DIM_INK,
                                     align=TextNode.ALeft, **common)
-        self.tooltip = OnscreenText(parent=stage.aspect2d, pos=(0, 0), scale=0.042, fg=INK, align=TextNode.ALeft,
+        self.tooltip = OnscreenText(parent=stage.aspect2d, pos=(0, 0), scale=0.042, fg=LIGHT_INK, align=TextNode.ALeft,
                                     bg=(0.08, 0.06, 0.05, 0.8), **common)
         self.tooltip.hide()
         self._tooltip_shown = None
@@ -70,7 +50,7 @@ class Hud:
         self.message = OnscreenText(parent=stage.base.a2dBottomCenter, pos=(0, 0.6), scale=0.05,
                                     fg=(1.0, 0.85, 0.55, 1), bg=(0.08, 0.06, 0.05, 0.6), align=TextNode.ACenter,
                                     wordwrap=36, **common)
-        self.commands = CommandBar(stage.base.a2dBottomCenter, font)
+        self.commands = CommandBar(stage.base.a2dBottomCenter, font())
         self.controls = OnscreenText(parent=stage.base.a2dBottomCenter, text=_(CONTROLS), pos=(0, 0.08), scale=0.03,
                                      fg=DIM_INK, align=TextNode.ACenter, **common)
         self._message_until = 0.0

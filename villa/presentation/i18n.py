@@ -20,13 +20,14 @@ import gettext
 import locale
 import logging
 import os
-from pathlib import Path
 from typing import Callable
+
+from villa.presentation import assets
 
 log = logging.getLogger(__name__)
 
 DOMAIN = "villa"
-LOCALE_DIR = Path(__file__).resolve().parents[1] / "locale"
+LOCALE_DIR = assets.LOCALE
 SOURCE_LANGUAGE = "en"
 LANGUAGES = ("en", "de", "fr", "nl")
 # Each language named in itself, as a language menu shows it (never translated).

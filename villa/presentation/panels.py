@@ -16,12 +16,12 @@ from panda3d.core import TextNode, TransparencyAttrib
 
 from villa.presentation.i18n import _
 from villa.presentation.menus.seal_roll import RollingSeal
+from villa.presentation.palette import LIGHT_INK as INK
+from villa.presentation.palette import SOFT_INK
 from villa.rules.pieces import Colour
 
 PAPER = (0.13, 0.105, 0.085, 0.94)
 SHADE = (0, 0, 0, 0.55)
-INK = (0.96, 0.93, 0.86, 1)
-SOFT_INK = (0.80, 0.76, 0.68, 1)
 BUTTON = ((0.42, 0.30, 0.18, 1), (0.55, 0.40, 0.24, 1), (0.62, 0.46, 0.28, 1), (0.3, 0.3, 0.3, 1))
 PRIMARY = ((0.22, 0.42, 0.26, 1), (0.28, 0.52, 0.32, 1), (0.34, 0.60, 0.38, 1), (0.3, 0.3, 0.3, 1))
 
@@ -98,12 +98,11 @@ def hand_over(stage, font, *, player: str, ink, words: str, answers: Sequence[An
                  answers=answers, height=0.72)
 
 
-def end_panel(stage, font, *, title: str, reason: str, down: str | None, play_again: Callable[[], None] | None,
+def end_panel(stage, font, *, title: str, reason: str, play_again: Callable[[], None] | None,
               close: Callable[[], None]) -> Panel:
     """The end: who won and why; "Play again" (when the caller can start a game), or just a look at the villa."""
-    words = reason if down is None else f"{down}\n\n{reason}"
     answer = (_("Play again"), play_again) if play_again is not None else (_("Look at the villa"), close)
-    return Panel(stage, font, over=_("The game is over"), title=title, words=words, answers=[answer], height=0.8)
+    return Panel(stage, font, over=_("The game is over"), title=title, words=reason, answers=[answer], height=0.8)
 
 
 TOSS_SECONDS = 1.4      # the seal tumbling

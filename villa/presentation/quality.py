@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-AUTOMATIC = "auto"            # the settings' value: let the game choose
-QUALITIES = ("low", "medium", "high")
+from villa.presentation.preferences import AUTOMATIC_QUALITY as AUTOMATIC   # the settings' value: the game chooses
+from villa.presentation.preferences import GRAPHICS_QUALITIES as QUALITIES
 
 
 @dataclass(frozen=True)

@@ -7,21 +7,24 @@
     sound.crash()
 
 With no sound device (or Panda3D's null audio library) every call does nothing, quietly:
-no exception, no error messages. Call `quiet_audio_errors()` before the window opens to
-keep OpenAL and ALSA from printing complaints about a missing device.
+no exception, no error messages (`stage.quiet_audio_errors`).
 """
 
 from __future__ import annotations
 
-import ctypes
 import logging
-import os
 import random
+import time
 from pathlib import Path
+
+from panda3d.core import AudioManager, Filename
+
+from villa.presentation import assets
+from villa.presentation.stage import quiet_audio_errors, stage
 
 log = logging.getLogger(__name__)
 
-SOUNDS = Path(__file__).resolve().parents[2] / "sounds"
+SOUNDS = assets.SOUNDS
 CLACKS = ("clack-1.wav", "clack-2.wav", "clack-3.wav", "clack-4.wav")
 CREAK, CRASH = "creak.wav", "crash.wav"
 
@@ -30,25 +33,6 @@ LOUD_SPEED = 120.0     # cm/s: from here on a clack is at full loudness
 MIN_GAP = 0.035        # s between two clacks (a settling pile makes hundreds of contacts)
 MAX_PER_SECOND = 14
 CREAK_THRESHOLD = 0.05
-
-_alsa_handler = None   # kept alive: ALSA calls it
-
-
-def quiet_audio_errors() -> None:
-    """Keep a machine without a sound device from printing audio errors (OpenAL, ALSA, Panda3D)."""
-    global _alsa_handler
-    os.environ.setdefault("ALSOFT_LOGLEVEL", "0")
-    if _alsa_handler is None:
-        from panda3d.core import loadPrcFileData
-        loadPrcFileData("villa-sound", "notify-level-audio fatal")
-        try:
-            asound = ctypes.CDLL("libasound.so.2")
-            handler_type = ctypes.CFUNCTYPE(None, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_int,
-                                            ctypes.c_char_p)
-            _alsa_handler = handler_type(lambda *args: None)
-            asound.snd_lib_error_set_handler(_alsa_handler)
-        except (OSError, AttributeError):
-            _alsa_handler = False  # no ALSA here: nothing to quieten
 
 
 def loudness(speed: float) -> float:
@@ -60,11 +44,9 @@ def loudness(speed: float) -> float:
 
 
 def _default_manager():
-    from villa.presentation.stage import stage
     if stage.base is not None and getattr(stage.base, "sfxManagerList", None):
         return stage.base.sfxManagerList[0], False
     quiet_audio_errors()
-    from panda3d.core import AudioManager
     return AudioManager.createAudioManager(), True
 
 
@@ -96,7 +78,6 @@ class Sound:
             log.info("no sound device: the game plays silently")
 
     def _load(self, path: Path):
-        from panda3d.core import Filename
         if not path.exists():
             log.warning("sound %s is missing", path)
             return None
@@ -176,8 +157,6 @@ class Sound:
 
     @staticmethod
     def _now() -> float:
-        from villa.presentation.stage import stage
         if stage.clock is not None:
             return stage.clock.getFrameTime()
-        import time
         return time.monotonic()

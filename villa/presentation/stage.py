@@ -6,13 +6,16 @@ instead of the builtins Panda3D's ShowBase would otherwise inject.
 
 from __future__ import annotations
 
+import ctypes
 import os
 from dataclasses import dataclass
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-TEXTURES = ROOT / "textures"
-MODELS = ROOT / "models"
+from direct.showbase.ShowBase import ShowBase
+from panda3d.core import ClockObject, ExecutionEnvironment, ModifierButtons, loadPrcFileData
+
+from villa.presentation import assets
+
+TEXTURES = assets.TEXTURES
 
 
 class NoDisplay(RuntimeError):
@@ -20,9 +23,8 @@ class NoDisplay(RuntimeError):
 
     def __init__(self) -> None:
         super().__init__(
-            "no display: DISPLAY is not set. Run the game on a desktop, or on a virtual screen:\n"
-            "    xvfb-run -a -s '-screen 0 1280x720x24' villa-paletti --screenshot villa.png\n"
-            "(Debian package: xvfb)"
+            "no display: DISPLAY is not set; run the game on a desktop, or on a virtual screen with "
+            "xvfb-run -a -s '-screen 0 1280x720x24' villa-paletti ... (Debian package: xvfb)"
         )
 
 
@@ -30,7 +32,7 @@ class NoDisplay(RuntimeError):
 class WindowOptions:
     width: int = 1280
     height: int = 720
-    title: str = "Villa Paletti"
+    title: str = assets.WINDOW_TITLE
     gl_finish: bool = False      # wait for the GPU each frame: only for honest frame timings
     sync_video: bool = True
     fixed_frame_rate: float = 0  # >0: the clock advances exactly 1/rate per frame (tests, screenshots)
@@ -60,11 +62,36 @@ class Stage:
 stage = Stage()
 
 
+_alsa_handler = None   # kept alive: ALSA calls it
+
+
+def quiet_audio_errors() -> None:
+    """Keep a machine without a sound device from printing audio errors (OpenAL, ALSA, Panda3D)."""
+    global _alsa_handler
+    os.environ.setdefault("ALSOFT_LOGLEVEL", "0")
+    if _alsa_handler is None:
+        loadPrcFileData("villa-sound", "notify-level-audio fatal")
+        try:
+            asound = ctypes.CDLL("libasound.so.2")
+            handler_type = ctypes.CFUNCTYPE(None, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_int,
+                                            ctypes.c_char_p)
+            _alsa_handler = handler_type(lambda *args: None)
+            asound.snd_lib_error_set_handler(_alsa_handler)
+        except (OSError, AttributeError):
+            _alsa_handler = False  # no ALSA here: nothing to quieten
+
+
+
 def _configure(options: WindowOptions) -> None:
-    from panda3d.core import loadPrcFileData
+    # Panda3D keeps its own copy of the environment, taken when it was loaded: the display may
+    # have been set since (a virtual screen started for tests, benchmarks or screenshots).
+    ExecutionEnvironment.setEnvironmentVariable("DISPLAY", os.environ["DISPLAY"])
     loadPrcFileData("villa", "\n".join([
         f"win-size {options.width} {options.height}",
         f"window-title {options.title}",
+        f"icon-filename {assets.panda_path(assets.window_icon())}",
+        f"x-wm-class {assets.APP_NAME}",       # matches the desktop entry's StartupWMClass
+        f"x-wm-class-name {assets.APP_NAME}",
         "win-fixed-size false",
         "load-display pandagl",
         f"audio-library-name {'p3openal_audio' if options.sound else 'null'}",
@@ -78,8 +105,8 @@ def _configure(options: WindowOptions) -> None:
         "default-directnotify-level warning",
         f"gl-finish {'true' if options.gl_finish else 'false'}",
         f"sync-video {'true' if options.sync_video else 'false'}",
-        f"model-path {TEXTURES.as_posix()}",
-        f"model-path {MODELS.as_posix()}",
+        f"model-path {assets.panda_path(TEXTURES)}",
+        f"model-path {assets.panda_path(assets.MODELS)}",
     ]))
 
 
@@ -99,19 +126,15 @@ def open_window(options: WindowOptions = WindowOptions()):
     if not os.environ.get("DISPLAY"):
         raise NoDisplay()
     if options.sound:
-        from villa.presentation.sound import quiet_audio_errors
         quiet_audio_errors()
     _configure(options)
     _software_renderer_threads()
-    from direct.showbase.ShowBase import ShowBase
-    from panda3d.core import ClockObject
     base = ShowBase()
     if base.win is None:
         raise NoDisplay()
     base.disableMouse()
     # Keys arrive bare ("p", "="), never as "shift-p": Shift+= is the "+" key on many keyboards,
     # and a held Shift must not silence the game's keys.
-    from panda3d.core import ModifierButtons
     base.mouseWatcherNode.setModifierButtons(ModifierButtons())
     base.buttonThrowers[0].node().setModifierButtons(ModifierButtons())
     base.setFrameRateMeter(False)

@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import os
+import random
 import shutil
 import subprocess
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Iterator
+
+
+TRIES = 20
 
 
 class NoVirtualScreen(RuntimeError):
@@ -26,7 +31,8 @@ def _die_with_parent() -> None:
 
 
 class VirtualScreen:
-    """An Xvfb server on a free display number, chosen by Xvfb itself (-displayfd).
+    """An Xvfb server on a free display number, one it picks at random from a high range (several
+    virtual screens may start at once on a shared machine, and a display's lock file may be gone).
 
     It lives as long as the process that started it.
     """
@@ -35,20 +41,28 @@ class VirtualScreen:
         xvfb = shutil.which("Xvfb")
         if xvfb is None:
             raise NoVirtualScreen("Xvfb is not installed (Debian package: xvfb)")
-        read_end, write_end = os.pipe()
-        self.process = subprocess.Popen(
-            [xvfb, "-displayfd", str(write_end), "-screen", "0", f"{width}x{height}x{depth}",
-             "-nolisten", "tcp", "-noreset"],
-            pass_fds=(write_end,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            preexec_fn=_die_with_parent,
-        )
-        os.close(write_end)
-        with os.fdopen(read_end) as announced:
-            number = announced.readline().strip()
-        if not number:
-            self.process.kill()
-            raise NoVirtualScreen("Xvfb did not announce a display")
-        self.display = f":{number}"
+        chooser = random.Random()
+        for _ in range(TRIES):
+            number = chooser.randrange(100, 30000)
+            if Path(f"/tmp/.X{number}-lock").exists() or Path(f"/tmp/.X11-unix/X{number}").exists():
+                continue
+            read_end, write_end = os.pipe()
+            process = subprocess.Popen(
+                [xvfb, f":{number}", "-displayfd", str(write_end), "-screen", "0", f"{width}x{height}x{depth}",
+                 "-nolisten", "tcp", "-noreset"],
+                pass_fds=(write_end,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                preexec_fn=_die_with_parent,
+            )
+            os.close(write_end)
+            with os.fdopen(read_end) as announced:
+                said = announced.readline().strip()
+            if said == str(number):
+                self.process = process
+                self.display = f":{number}"
+                return
+            process.kill()
+            process.wait()
+        raise NoVirtualScreen("Xvfb did not start on any free display")
 
     def stop(self) -> None:
         if self.process.poll() is None:

@@ -6,13 +6,14 @@
     state = apply(state, ColumnPlaced(...))       # physics facts go in the same way
 """
 
-from .actions import (Abort, Action, AssignColoursAtRandom, Challenge, ChooseColour, Decline, GiveUpFloor,
-                      Object, Pass, ProposeFloor, SealRoll, TakeColumn)
+from .actions import (Abort, Action, AssignColoursAtRandom, Challenge, ChooseColour, Decline, ForgoPenalty,
+                      GiveUpFloor, Object, Pass, ProposeFloor, SealRoll, SetUpHigher, TakeColumn)
 from .engine import (apply, blamed_for_collapse, check_survey, expected_facts, is_chance_node, legal_actions, replay,
                      takeable_columns, whose_move)
-from .errors import (DocumentError, GameOver, IllegalBuild, IllegalProposal, IllegalSetup, NotYourMove,
-                     RuleError)
+from .errors import (DocumentError, GameOver, IllegalBuild, IllegalProposal, IllegalSetup, MalformedAction,
+                     NotYourMove, Rule, RuleError)
 from .facts import Collapse, CollapseCause, ColumnPlaced, ColumnTakenOut, FloorLaid, VillaSurvey
+from .frozen import FrozenMap
 from .pieces import ALL_COLUMNS, Colour, Column, ColumnKind
 from .rulesets import PUBLISHER, RULE_SETS, Edition, FamilyMode, RuleSet, Scoring, family
 from .serialize import dumps, loads, state_from_json, state_to_json
@@ -20,15 +21,16 @@ from .setup import new_game
 from .state import GameSetup, GameState, Result, Role, Seal, Step, Turn
 
 __all__ = [
-    "Abort", "Action", "AssignColoursAtRandom", "Challenge", "ChooseColour", "Decline", "GiveUpFloor",
-    "Object", "Pass", "ProposeFloor", "SealRoll", "TakeColumn",
+    "Abort", "Action", "AssignColoursAtRandom", "Challenge", "ChooseColour", "Decline", "ForgoPenalty", "GiveUpFloor",
+    "Object", "Pass", "ProposeFloor", "SealRoll", "SetUpHigher", "TakeColumn",
     "apply", "blamed_for_collapse", "check_survey", "expected_facts", "is_chance_node", "legal_actions", "replay",
     "takeable_columns", "whose_move",
-    "DocumentError", "GameOver", "IllegalBuild", "IllegalProposal", "IllegalSetup", "NotYourMove", "RuleError",
+    "DocumentError", "GameOver", "IllegalBuild", "IllegalProposal", "IllegalSetup", "MalformedAction", "NotYourMove",
+    "Rule", "RuleError",
     "Collapse", "CollapseCause", "ColumnPlaced", "ColumnTakenOut", "FloorLaid", "VillaSurvey",
     "ALL_COLUMNS", "Colour", "Column", "ColumnKind",
     "PUBLISHER", "RULE_SETS", "Edition", "FamilyMode", "RuleSet", "Scoring", "family",
     "dumps", "loads", "state_from_json", "state_to_json",
     "new_game",
-    "GameSetup", "GameState", "Result", "Role", "Seal", "Step", "Turn",
+    "FrozenMap", "GameSetup", "GameState", "Result", "Role", "Seal", "Step", "Turn",
 ]

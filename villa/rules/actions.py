@@ -1,6 +1,8 @@
 """Actions: everything that can change a game, as small frozen records.
 
-Three kinds reach `engine.apply`:
+Four kinds reach `engine.apply`:
+- setup actions, taken before play by whoever starts the game (a seeded deal of colours, a
+  villa set up higher),
 - player actions (a choice made by the player whose move it is, or by the player asked),
 - chance actions (a roll of the Master Builder Seal with its result written down, so a
   game replays exactly),
@@ -11,7 +13,7 @@ No action names its player: the state knows whose move it is (`whose_move`).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Union
+from typing import Iterable, Mapping, Union
 
 from .facts import Collapse, ColumnPlaced, ColumnTakenOut, FloorLaid
 from .pieces import Colour
@@ -36,6 +38,25 @@ class AssignColoursAtRandom:
     """Skip the roll and the choices: colours dealt by a seeded shuffle (same seed, same deal)."""
 
     seed: int
+
+
+@dataclass(frozen=True)
+class SetUpHigher:
+    """Start from a villa already built higher (a picture of later play), before the first move.
+
+    `levels`: (column id, level) for every column in the villa; the columns left out are out
+    of the game. `floor_supports`: (floor level, the ids of the columns it rests on) for every
+    floor, 1 up to the top. Build one from mappings with `SetUpHigher.of`.
+    """
+
+    levels: tuple[tuple[str, int], ...]
+    floor_supports: tuple[tuple[int, tuple[str, ...]], ...]
+
+    @classmethod
+    def of(cls, levels: Mapping[str, int | None], floor_supports: Mapping[int, Iterable[str]]) -> "SetUpHigher":
+        """From {column: level} (None: out of the game) and {floor level: columns under it}."""
+        return cls(tuple(sorted((c, lv) for c, lv in levels.items() if lv is not None)),
+                   tuple((lv, tuple(sorted(cs))) for lv, cs in sorted(floor_supports.items())))
 
 
 # --- a turn ----------------------------------------------------------------
@@ -73,6 +94,12 @@ class Decline:
 
 
 @dataclass(frozen=True)
+class ForgoPenalty:
+    """After a failed objection: the proposer does not pull out one of the objector's columns
+    (a right, not a duty: 004 "darf ... entfernen") and goes on to lay the floor."""
+
+
+@dataclass(frozen=True)
 class GiveUpFloor:
     """The proposer cannot lay the floor on enough columns and gives it up."""
 
@@ -82,15 +109,16 @@ class Pass:
     """Nothing can be built and no floor proposed: the turn passes."""
 
 
-PlayerAction = Union[ChooseColour, AssignColoursAtRandom, TakeColumn, Abort, ProposeFloor, Object,
-                     Challenge, Decline, GiveUpFloor, Pass]
+SetupAction = Union[AssignColoursAtRandom, SetUpHigher]
+PlayerAction = Union[ChooseColour, TakeColumn, Abort, ProposeFloor, Object,
+                     Challenge, Decline, ForgoPenalty, GiveUpFloor, Pass]
 ChanceAction = SealRoll
 PhysicsFact = Union[ColumnPlaced, FloorLaid, ColumnTakenOut, Collapse]
-Action = Union[PlayerAction, ChanceAction, PhysicsFact]
+Action = Union[SetupAction, PlayerAction, ChanceAction, PhysicsFact]
 
 ACTION_TYPES: dict[str, type] = {
     t.__name__: t
-    for t in (SealRoll, ChooseColour, AssignColoursAtRandom, TakeColumn, Abort, ProposeFloor, Object,
-              Challenge, Decline, GiveUpFloor, Pass)
+    for t in (SealRoll, ChooseColour, AssignColoursAtRandom, SetUpHigher, TakeColumn, Abort, ProposeFloor, Object,
+              Challenge, Decline, ForgoPenalty, GiveUpFloor, Pass)
 }
 FACT_TYPES: tuple[type, ...] = (ColumnPlaced, FloorLaid, ColumnTakenOut, Collapse)

@@ -3,8 +3,9 @@ questions, shared by the engine and by what it offers the interface."""
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Any, Iterable, NamedTuple
 
+from .errors import Rule, RuleError
 from .pieces import COLUMNS_BY_ID, Colour, TOP_FLOOR_LEVEL
 from .rulesets import FamilyMode
 from .state import GameState, Role, Step
@@ -50,10 +51,16 @@ def start_takeable(state: GameState, player: int, neutral_done: bool = False) ->
 
 
 def can_propose(state: GameState) -> bool:
+    """A floor is left. The claim may be made even when too few columns stand on the top level
+    to carry it: the floor is then given up (004: "Ist dies unmöglich, muss der Spieler auf das
+    Aufsetzen des Plateaus verzichten")."""
+    return state.top_level < TOP_FLOOR_LEVEL
+
+
+def floor_can_be_laid(state: GameState) -> bool:
     """A floor is left, and enough columns stand on the top level to carry it."""
-    if state.top_level >= TOP_FLOOR_LEVEL:
-        return False
-    return len(state.columns_on(state.top_level)) >= state.ruleset.min_support(state.top_level + 1)
+    return can_propose(state) and \
+        len(state.columns_on(state.top_level)) >= state.ruleset.min_support(state.top_level + 1)
 
 
 def role_takeable(state: GameState) -> list[str]:
@@ -74,42 +81,58 @@ def role_takeable(state: GameState) -> list[str]:
 
 
 def anyone_can_act(state: GameState) -> bool:
-    """Could any player build or propose a floor, whatever the seal might show?"""
-    if can_propose(state) or neutral_takeable(state):
+    """Could any player build, or lay a floor, whatever the seal might show?"""
+    if floor_can_be_laid(state) or neutral_takeable(state):
         return True
     rolls = state.ruleset.family and state.ruleset.mode is not FamilyMode.ASSIGNED
     return any(takeable(state, tuple(Colour) if rolls else state.colours[p]) for p in range(state.n))
 
 
-def why_not_takeable(state: GameState, c: str) -> tuple[str, str]:
-    """The rule that forbids taking `c` now, and why in words."""
+class Refusal(NamedTuple):
+    """Why a column may not be taken: a rule code and the values its words need."""
+
+    rule: str
+    params: dict[str, Any]
+
+    @property
+    def message(self) -> str:
+        return Rule(self.rule).words(self.params)
+
+    def error(self) -> RuleError:
+        return Rule(self.rule).refuse(**self.params)
+
+
+def why_not_takeable(state: GameState, c: str) -> Refusal:
+    """The rule that forbids taking `c` now (asked only when `c` is not takeable)."""
+    def no(rule: Rule, **params: Any) -> Refusal:
+        return Refusal(rule.value, {"column": c, **params})
+
     if c not in COLUMNS_BY_ID:
-        return "no-such-column", f"there is no column called {c!r}"
+        return no(Rule.NO_SUCH_COLUMN)
     lv = state.levels[c]
     colour = COLUMNS_BY_ID[c].colour
     turn = state.turn
     if c in state.out:
-        return "out-of-game", f"{c} is out of the game"
+        return no(Rule.OUT_OF_GAME)
     if c in state.blocked:
-        return "aborted-column", f"{c} was given up in an aborted build and may not be chosen again"
+        return no(Rule.ABORTED_COLUMN)
     if lv is not None and lv >= state.top_level:
-        return "regulation-7", f"{c} already stands on the top level and may not be used to build"
+        return no(Rule.REGULATION_7, level=state.top_level)
     taking_for = turn.role if turn.step is Step.TAKE else None
     if taking_for is Role.PROOF:
-        return "objection-proof", "the objector must move one of the proposer's columns"
+        return no(Rule.OBJECTION_PROOF, proposer=turn.player)
     neutral = colour is state.neutral and state.neutral is not None
     if taking_for is Role.CHALLENGE and not neutral:
-        return "neutral-challenge", "the challenger must move a different neutral column"
+        return no(Rule.NEUTRAL_CHALLENGE)
     if neutral:
         if taking_for is Role.OWN:
-            return "own-column", "after the neutral column comes one of your own"
-        return "last-neutral", f"{c} is the last neutral column on its level and must stay"
+            return no(Rule.OWN_COLUMN, player=turn.actor)  # after the neutral column comes an own one
+        return no(Rule.LAST_NEUTRAL, level=lv)
     if turn.step is Step.START and not turn.neutral_done and neutral_takeable(state):
-        return "neutral-first", "a neutral column must go up first"
+        return no(Rule.NEUTRAL_FIRST)
     if state.ruleset.family and state.ruleset.mode is FamilyMode.RANDOM:
-        wanted = "/".join(x.value for x in turn_colours(state, turn.player))
-        return "seal-colour", f"the seal asks for a {wanted} column"
-    return "own-column", f"{c} is not one of your columns"
+        return no(Rule.SEAL_COLOUR, colours=[x.value for x in turn_colours(state, turn.player)])
+    return no(Rule.OWN_COLUMN, player=turn.actor)
 
 
 def objector_columns_in_villa(state: GameState) -> list[str]:

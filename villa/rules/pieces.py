@@ -29,10 +29,10 @@ class ColumnKind(str, Enum):
         return {"thin": 1, "hex": 2, "thick": 3}[self.value]
 
 
-BASE_LEVEL = 0
 # The floors in building order, largest first; floor i (1-based) is level i.
 FLOOR_COLOURS: tuple[str, ...] = ("blue", "green", "yellow", "orange", "red")
 TOP_FLOOR_LEVEL = len(FLOOR_COLOURS)  # the red floor: the only level where columns may stack
+GREEN_LEVEL = 2                       # the contest for the seal (and the family's points) starts here
 
 
 def floor_colour(level: int) -> str:

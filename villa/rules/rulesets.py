@@ -45,6 +45,8 @@ class RuleSet:
     floors_inside_base: bool = False
     # House variant: after laying a floor, the proposer also moves one column up.
     proposer_moves_column: bool = False
+    # House variant (the later English edition 001): every player rolls the seal for a colour.
+    everyone_rolls: bool = False
     # Family edition only.
     mode: FamilyMode | None = None
     scoring: Scoring | None = None
@@ -55,6 +57,8 @@ class RuleSet:
             raise ValueError("the family edition needs a mode and a scoring")
         if self.rounds < 1:
             raise ValueError("a game has at least one round")
+        if self.everyone_rolls and self.edition is not Edition.PUBLISHER:
+            raise ValueError("everyone rolls for a colour only under the publisher's rules")
 
     @property
     def family(self) -> bool:
@@ -84,10 +88,12 @@ class RuleSet:
             parts.append("floors may not overhang the base plate")
         if self.proposer_moves_column:
             parts.append("the proposer also moves a column")
+        if self.everyone_rolls:
+            parts.append("everyone rolls the seal for a colour")
         return "; ".join(parts)
 
     def with_variants(self, *, two_supports_from_orange: bool = False, floors_inside_base: bool = False,
-                      proposer_moves_column: bool = False) -> "RuleSet":
+                      proposer_moves_column: bool = False, everyone_rolls: bool = False) -> "RuleSet":
         """This rule set with house variants switched on (name records which)."""
         parts = [self.name]
         changes: dict = {}
@@ -100,6 +106,9 @@ class RuleSet:
         if proposer_moves_column:
             parts.append("proposer-moves-column")
             changes["proposer_moves_column"] = True
+        if everyone_rolls:
+            parts.append("everyone-rolls")
+            changes["everyone_rolls"] = True
         return replace(self, name="+".join(parts), **changes)
 
 
@@ -119,6 +128,7 @@ RULE_SETS: dict[str, RuleSet] = {
         PUBLISHER.with_variants(two_supports_from_orange=True),
         PUBLISHER.with_variants(floors_inside_base=True),
         PUBLISHER.with_variants(proposer_moves_column=True),
+        PUBLISHER.with_variants(everyone_rolls=True),
         PUBLISHER.with_variants(two_supports_from_orange=True, floors_inside_base=True,
                                 proposer_moves_column=True),
         *(family(m, s) for m in FamilyMode for s in Scoring),

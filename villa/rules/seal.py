@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from .actions import SetUpHigher
+from .pieces import GREEN_LEVEL
 from .state import GameState, Seal
-
-GREEN_LEVEL = 2
 
 
 def _take(seal: Seal, player: int, level: int) -> Seal:
@@ -61,9 +61,19 @@ def holder_is_consistent(state: GameState) -> bool:
     points = [state.points(p) for p in range(state.n)] if all(state.colours) else []
     if not points:
         return seal.holder is None
+    if _set_up_top(state) == state.top_level:
+        # The points standing on a floor set up higher were set there by nobody: the first own
+        # column built there takes the seal, whatever they are, and it passes on from there.
+        return seal.holder is None or seal.level == state.top_level
     if seal.level != state.top_level:
         return max(points) == 0 or state.top_level < GREEN_LEVEL
     return seal.holder is not None and points[seal.holder] == max(points)
+
+
+def _set_up_top(state: GameState) -> int | None:
+    """The top floor of a villa set up higher, if the game was started on one."""
+    set_up = [a for a in state.log if isinstance(a, SetUpHigher)]
+    return max((lv for lv, _ in set_up[-1].floor_supports), default=None) if set_up else None
 
 
 def winner_after_collapse(state: GameState, culprit: int) -> tuple[int | None, str]:

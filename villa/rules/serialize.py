@@ -1,17 +1,23 @@
 """The whole game state as plain, versioned JSON, and back, exactly.
 
-A document looks like {"format": "villa-paletti/game", "version": 1, "state": {...}}.
+A document looks like {"format": "villa-paletti/game", "version": 2, "state": {...}}.
 Records become objects, enums their values, sets sorted lists, and the log a list in which
 player and chance actions are {"action": name, ...} and physics facts use the facts'
 own form ({"fact": name, ...}). Reading checks every field against the record's types,
 so a bad or newer document fails with a `DocumentError` instead of a half-read game.
+
+Version 1 (game version 0.1) is still read: it stored what each floor was laid on as
+"floor_supports" (now "floors_laid_on", the present supports being derived from it), and
+its rule sets had no "everyone_rolls" (off then).
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import types
 import typing
+from collections.abc import Mapping
 from dataclasses import fields, is_dataclass
 from enum import Enum
 from typing import Any
@@ -19,10 +25,11 @@ from typing import Any
 from .actions import ACTION_TYPES, FACT_TYPES
 from .errors import DocumentError
 from .facts import fact_from_json, fact_to_json
+from .frozen import FrozenMap
 from .state import GameState
 
 FORMAT = "villa-paletti/game"
-VERSION = 1
+VERSION = 2
 
 
 def _plain(value: Any) -> Any:
@@ -37,7 +44,7 @@ def _plain(value: Any) -> Any:
         return body
     if isinstance(value, (set, frozenset)):
         return sorted(_plain(v) for v in value)
-    if isinstance(value, dict):
+    if isinstance(value, Mapping):
         return {str(k): _plain(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [_plain(v) for v in value]
@@ -86,10 +93,11 @@ def _read(tp: Any, data: Any) -> Any:
         if not isinstance(data, list):
             raise DocumentError(f"expected a list, got {data!r}")
         return frozenset(_read(args[0], d) for d in data)
-    if origin is dict:
+    if origin in (dict, Mapping):
         if not isinstance(data, dict):
             raise DocumentError(f"expected an object, got {data!r}")
-        return {_key(args[0], k): _read(args[1], v) for k, v in data.items()}
+        items = {_key(args[0], k): _read(args[1], v) for k, v in data.items()}
+        return FrozenMap(items) if origin is Mapping else items
     if isinstance(tp, type) and issubclass(tp, Enum):
         try:
             return tp(data)
@@ -98,7 +106,7 @@ def _read(tp: Any, data: Any) -> Any:
     if is_dataclass(tp):
         if not isinstance(data, dict):
             raise DocumentError(f"expected a {tp.__name__} object, got {data!r}")
-        hints = typing.get_type_hints(tp)
+        hints = _hints(tp)
         names = {f.name for f in fields(tp)}
         extra = set(data) - names
         if extra:
@@ -129,6 +137,11 @@ def _read(tp: Any, data: Any) -> Any:
     raise DocumentError(f"cannot read a {tp}")
 
 
+@functools.cache
+def _hints(tp: type) -> dict[str, Any]:
+    return typing.get_type_hints(tp)
+
+
 def _key(tp: Any, key: str) -> Any:
     if tp is int:
         try:
@@ -157,12 +170,28 @@ def state_from_json(document: Any) -> GameState:
         raise DocumentError(f"unknown format version {version}")
     if "state" not in document:
         raise DocumentError("the document holds no game state")
+    data = document["state"]
+    if version == 1:
+        data = _from_version_1(data)
     try:
-        return _read(GameState, document["state"])
+        return _read(GameState, data)
     except DocumentError:
         raise
     except (ValueError, TypeError, KeyError, AttributeError) as error:
         raise DocumentError(f"a damaged game state: {error}") from error
+
+
+def _from_version_1(data: Any) -> Any:
+    """A version 1 state in the form of version 2 (a copy; anything odd is left for `_read`)."""
+    if not isinstance(data, dict):
+        return data
+    data = dict(data)
+    if "floor_supports" in data and "floors_laid_on" not in data:
+        data["floors_laid_on"] = data.pop("floor_supports")
+    setup = data.get("setup")
+    if isinstance(setup, dict) and isinstance(setup.get("ruleset"), dict):
+        data["setup"] = {**setup, "ruleset": {"everyone_rolls": False, **setup["ruleset"]}}
+    return data
 
 
 def dumps(state: GameState) -> str:

@@ -7,10 +7,12 @@ columns are always accounted for.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
+from .frozen import FrozenMap
 from .pieces import ALL_COLUMNS, COLUMNS_BY_ID, Colour, TOP_FLOOR_LEVEL
 from .rulesets import RuleSet
 
@@ -87,6 +89,10 @@ class GameSetup:
     blue_floor_supports: frozenset[str] = frozenset()
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "players", tuple(self.players))
+        object.__setattr__(self, "blue_floor_supports", frozenset(self.blue_floor_supports))
+        if not all(isinstance(p, str) for p in self.players):
+            raise ValueError("players are named by text")
         if not 2 <= len(self.players) <= 4:
             raise ValueError("Villa Paletti is played by 2, 3 or 4 players")
         unknown = set(self.blue_floor_supports) - set(COLUMNS_BY_ID)
@@ -94,27 +100,46 @@ class GameSetup:
             raise ValueError(f"unknown columns under the blue floor: {sorted(unknown)}")
 
 
-def initial_levels() -> dict[str, int | None]:
-    return {c.id: 0 for c in ALL_COLUMNS}
+def initial_levels() -> FrozenMap[str, int | None]:
+    return FrozenMap({c.id: 0 for c in ALL_COLUMNS})
 
 
 @dataclass(frozen=True)
 class GameState:
+    """Everything about a game at one moment, read-only all the way down: mappings are
+    `FrozenMap`s and sequences tuples (whatever is given is frozen on the way in)."""
+
     setup: GameSetup
     turn: Turn
     colours: tuple[tuple[Colour, ...], ...]         # per player; empty until chosen
     neutral: Colour | None = None                   # 3 players: the fourth colour
-    levels: dict[str, int | None] = field(default_factory=initial_levels)
+    levels: Mapping[str, int | None] = field(default_factory=initial_levels)
     out: frozenset[str] = frozenset()               # out of the game
     blocked: frozenset[str] = frozenset()           # aborted: may not be chosen again
     top_level: int = 1                              # the blue floor is on at the start
-    floor_supports: dict[int, frozenset[str]] = field(default_factory=dict)
+    # Each laid floor's level -> the columns it was laid on (its supports now: `floor_supports`).
+    floors_laid_on: Mapping[int, frozenset[str]] = field(default_factory=FrozenMap)
     seal: Seal = Seal()
     quiet_turns: int = 0                            # turns in a row in which the villa did not change
     round: int = 1                                  # family edition
     scores: tuple[int, ...] = ()                    # family edition, per player
     result: Result | None = None
     log: tuple[Any, ...] = ()                       # every accepted action, in order
+
+    def __post_init__(self) -> None:
+        freeze = object.__setattr__  # the record is frozen: its fields are set once, here
+        if type(self.levels) is not FrozenMap:
+            freeze(self, "levels", FrozenMap(self.levels))
+        if type(self.floors_laid_on) is not FrozenMap:
+            freeze(self, "floors_laid_on", FrozenMap({lv: frozenset(cs) for lv, cs in self.floors_laid_on.items()}))
+        for name in ("out", "blocked"):
+            if type(getattr(self, name)) is not frozenset:
+                freeze(self, name, frozenset(getattr(self, name)))
+        if type(self.colours) is not tuple or any(type(cs) is not tuple for cs in self.colours):
+            freeze(self, "colours", tuple(tuple(cs) for cs in self.colours))
+        for name in ("scores", "log"):
+            if type(getattr(self, name)) is not tuple:
+                freeze(self, name, tuple(getattr(self, name)))
 
     # --- queries -------------------------------------------------------------
 
@@ -134,19 +159,18 @@ class GameState:
     def over(self) -> bool:
         return self.turn.step is Step.OVER
 
+    @property
+    def floor_supports(self) -> FrozenMap[int, frozenset[str]]:
+        """Each laid floor's level -> the columns carrying it now: those it was laid on that
+        still stand on the level below (a column moved up or out carries it no more)."""
+        return FrozenMap({lv: frozenset(c for c in laid if self.levels.get(c) == lv - 1)
+                          for lv, laid in self.floors_laid_on.items()})
+
     def columns_on(self, level: int) -> frozenset[str]:
         return frozenset(c for c, lv in self.levels.items() if lv == level)
 
     def in_villa(self, column_id: str) -> bool:
         return self.levels[column_id] is not None
-
-    def owner(self, column_id: str) -> int | None:
-        """The player the column belongs to (None: neutral, or no colours yet / family edition)."""
-        colour = COLUMNS_BY_ID[column_id].colour
-        for player, colours in enumerate(self.colours):
-            if colour in colours:
-                return player
-        return None
 
     def points(self, player: int) -> int:
         """Points on the current top level: the player's own columns standing there."""

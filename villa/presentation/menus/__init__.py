@@ -5,23 +5,16 @@ Each screen is a class taking callbacks, building its widgets under a parent nod
 Every word goes through villa.presentation.i18n.
 """
 
+from villa.presentation.menus.arrange import ArrangePanel
 from villa.presentation.menus.base import Screen
-from villa.presentation.menus.hand_over import HandOverScreen, ask_challenge, ask_objection
+from villa.presentation.menus.end import EndScreen
 from villa.presentation.menus.main_menu import MainMenu
 from villa.presentation.menus.new_game import GameChoices, NewGameScreen
 from villa.presentation.menus.pause import PauseMenu
+from villa.presentation.menus.seal_roll import SealRollScreen, colour_name
+from villa.presentation.menus.seats import SeatsScreen
 from villa.presentation.menus.settings import SettingsScreen
+from villa.presentation.menus.texts import HowToPlayScreen, RulesSummaryScreen
 
-__all__ = ["Screen", "HandOverScreen", "ask_challenge", "ask_objection", "MainMenu", "GameChoices", "NewGameScreen", "PauseMenu", "SettingsScreen"]
-from villa.presentation.menus.seal_roll import SealRollScreen, colour_name  # noqa: E402
-
-__all__ += ["SealRollScreen", "colour_name"]
-from villa.presentation.menus.texts import HowToPlayScreen, RulesSummaryScreen  # noqa: E402
-
-__all__ += ["HowToPlayScreen", "RulesSummaryScreen"]
-from villa.presentation.menus.end import EndScreen  # noqa: E402
-
-__all__ += ["EndScreen"]
-from villa.presentation.menus.arrange import ArrangePanel  # noqa: E402
-
-__all__ += ["ArrangePanel"]
+__all__ = ["ArrangePanel", "Screen", "EndScreen", "MainMenu", "GameChoices", "NewGameScreen", "PauseMenu",
+           "SealRollScreen", "colour_name", "SeatsScreen", "SettingsScreen", "HowToPlayScreen", "RulesSummaryScreen"]

@@ -14,6 +14,7 @@ from panda3d.core import TextNode
 
 from villa.physics.layouts import PRESETS
 from villa.presentation.arrangement import CHECKS, Arrangement, check_line, reason
+from villa.presentation.fonts import font
 from villa.presentation.i18n import _
 from villa.presentation.menus import style
 from villa.presentation.menus.base import Screen
@@ -105,8 +106,8 @@ class ArrangePanel(Screen):
 def _fit(label, words: str, scale: float, room: float) -> None:
     """Show `words` on one line, smaller when a language's words would run past `room` units."""
     measure = TextNode("measure")
-    if style.font("body") is not None:
-        measure.setFont(style.font("body"))
+    if font("body") is not None:
+        measure.setFont(font("body"))
     width = measure.calcWidth(words) * scale
     label["text"] = words
     label.setScale(scale if width <= room else scale * room / width)

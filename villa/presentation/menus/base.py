@@ -12,10 +12,10 @@ from direct.gui.DirectGui import DirectFrame
 
 from villa.presentation import i18n
 from villa.presentation.menus import style
+from villa.presentation.stage import stage
 
 
 def _default_parent():
-    from villa.presentation.stage import stage
     if stage.aspect2d is None:
         raise RuntimeError("no window is open: pass a parent node, or open the window first")
     return stage.aspect2d

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from villa.presentation.flow import headline, reasons, standings
+from villa.presentation.words import headline, reasons, standings
 from villa.presentation.i18n import _
 from villa.presentation.menus import style
 from villa.presentation.menus.base import Screen

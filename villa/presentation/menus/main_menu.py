@@ -10,12 +10,14 @@ from villa.presentation.menus.base import Screen
 
 
 class MainMenu(Screen):
-    """`can_continue`: whether a saved game exists (the caller knows); Continue is greyed out otherwise."""
+    """`can_continue`: whether a saved game exists (the caller knows); Continue is greyed out otherwise.
+    `notice`: a word for the player (a settings file that was broken, a game that would not load)."""
 
     def __init__(self, parent=None, *, can_continue: bool, on_new_game: Callable[[], None],
                  on_continue: Callable[[], None], on_rules: Callable[[], None], on_settings: Callable[[], None],
-                 on_how_to_play: Callable[[], None], on_quit: Callable[[], None], **options) -> None:
-        self.can_continue = can_continue
+                 on_how_to_play: Callable[[], None], on_quit: Callable[[], None], notice: str = "",
+                 **options) -> None:
+        self.can_continue, self.notice = can_continue, notice
         self.actions = {"new_game": on_new_game, "continue": on_continue, "rules": on_rules,
                         "settings": on_settings, "how_to_play": on_how_to_play, "quit": on_quit}
         super().__init__(parent, **options)
@@ -23,6 +25,11 @@ class MainMenu(Screen):
     def set_can_continue(self, can_continue: bool) -> None:
         self.can_continue = can_continue
         style.set_enabled(self.widgets["continue"], can_continue)
+
+    def tell(self, notice: str) -> None:
+        """Say something to the player below the menu."""
+        self.notice = notice
+        self.widgets["notice"]["text"] = notice
 
     def build(self) -> None:
         root = self.root
@@ -37,3 +44,5 @@ class MainMenu(Screen):
             self.widgets[key] = style.button(root, words, self.actions[key], pos=(0, 0.3 - i * 0.2), width=0.74,
                                              height=0.12, kind=kind,
                                              enabled=self.can_continue if key == "continue" else True)
+        self.widgets["notice"] = style.text(root, self.notice, pos=(0, -0.93), scale=0.034, fg=style.CREAM,
+                                            kind="serif", wordwrap=60)

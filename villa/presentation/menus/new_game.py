@@ -1,4 +1,5 @@
-"""A new game: 2, 3 or 4 players with names, the rule set, the column layout.
+"""A new game: 2, 3 or 4 seats (each a person with a name, or a computer player of some strength),
+the rule set, the column layout.
 
 `on_start(GameChoices)` with a plain record of the choices; `on_back()` to leave.
 """
@@ -11,6 +12,7 @@ from typing import Callable
 
 from direct.gui.DirectGui import DirectFrame
 
+from villa.match.setup import Seat, Strength
 from villa.physics.dimensions import Layout
 from villa.physics.layouts import PRESETS
 from villa.presentation.i18n import N_, _
@@ -18,16 +20,21 @@ from villa.presentation.menus import style
 from villa.presentation.menus.base import Screen
 from villa.rules.rulesets import PUBLISHER, FamilyMode, RuleSet, Scoring, family
 
-LAYOUT_KINDS = ("preset", "random", "hand")
 PRESET_NAMES = {"rings": N_("Rings"), "colonnade": N_("Colonnade"), "free corners": N_("Free corners")}
 MODE_NAMES = {FamilyMode.FREESTYLE: N_("Freestyle"), FamilyMode.RANDOM: N_("Random colour"),
               FamilyMode.ASSIGNED: N_("Assigned colour")}
 SCORING_NAMES = {Scoring.BASIC: N_("Basic"), Scoring.TOURNAMENT: N_("Tournament")}
-VARIANTS = ("two_supports_from_orange", "floors_inside_base", "proposer_moves_column")
+VARIANTS = ("two_supports_from_orange", "floors_inside_base", "proposer_moves_column", "everyone_rolls")
 VARIANT_NAMES = {"two_supports_from_orange": N_("From the orange floor on, two columns carry a floor"),
                  "floors_inside_base": N_("Floors may not reach beyond the base"),
-                 "proposer_moves_column": N_("Who lays a floor also moves a column up")}
-MAX_NAME = 16
+                 "proposer_moves_column": N_("Who lays a floor also moves a column up"),
+                 "everyone_rolls": N_("Every player rolls the seal for a colour")}
+MAX_NAME = 24
+# who sits at a seat: a person, or a computer player of a strength (the seat's button goes round them)
+SEAT_KINDS: tuple[Strength | None, ...] = (None, Strength.EASY, Strength.MEDIUM, Strength.HARD)
+SEAT_NAMES = {None: N_("Person"), Strength.EASY: N_("Computer: easy"), Strength.MEDIUM: N_("Computer: medium"),
+              Strength.HARD: N_("Computer: hard")}
+STRENGTH_NAMES = {Strength.EASY: N_("easy"), Strength.MEDIUM: N_("medium"), Strength.HARD: N_("hard")}
 MAX_ROUNDS = 9
 
 
@@ -36,22 +43,36 @@ def preset_name(name: str) -> str:
     return _(PRESET_NAMES[name]) if name in PRESET_NAMES else name
 
 
+def computer_name(strength: Strength, taken) -> str:
+    """A computer player's name in the player's language: "Computer (hard)", "Computer (hard) 2" ..."""
+    base = _("Computer ({strength})").format(strength=_(STRENGTH_NAMES[strength]))
+    name, n = base, 2
+    while name in taken:
+        name, n = f"{base} {n}", n + 1
+    return name
+
+
 @dataclass(frozen=True)
 class GameChoices:
     """What the players chose for a new game (seat 0 is the youngest: they roll the seal)."""
 
-    players: tuple[str, ...]
+    seats: tuple[Seat, ...]
     rules: RuleSet = PUBLISHER
     layout: str = "preset"         # "preset", "random" or "hand" (arranged by hand)
     preset: str | None = None      # the name in villa.physics.layouts.PRESETS, for "preset"
     seed: int | None = None        # for "random"
     arrangement: Layout | None = None   # for "hand": the columns where the players set them up
 
+    @property
+    def players(self) -> tuple[str, ...]:
+        return tuple(seat.name for seat in self.seats)
+
 
 @dataclass
 class _Draft:
     count: int = 4
     names: list[str] = field(default_factory=lambda: ["", "", "", ""])
+    kinds: list[Strength | None] = field(default_factory=lambda: [None, None, None, None])
     family: bool = False
     variants: dict[str, bool] = field(default_factory=lambda: {v: False for v in VARIANTS})
     mode: FamilyMode = FamilyMode.FREESTYLE
@@ -76,19 +97,20 @@ class NewGameScreen(Screen):
         """The choices as they stand now."""
         d = self.draft
         for i, widget in enumerate(self.widgets.get("names", ())):
-            d.names[i] = widget.get().strip()[:MAX_NAME]
-        names: list[str] = []
+            d.names[i] = _clean(widget.get())
+        seats: list[Seat] = []
         for i in range(d.count):
-            name = d.names[i] or _("Player {number}").format(number=i + 1)
+            kind = d.kinds[i]
+            name = d.names[i] or (computer_name(kind, []) if kind else _("Player {number}").format(number=i + 1))
             base, n = name, 2
-            while name in names:
+            while name in (s.name for s in seats):
                 name, n = f"{base} {n}", n + 1
-            names.append(name)
+            seats.append(Seat(name, kind))
         if d.family:
             rules = family(d.mode, d.scoring, d.rounds)
         else:
             rules = PUBLISHER.with_variants(**d.variants)
-        return GameChoices(tuple(names), rules, d.layout, d.preset if d.layout == "preset" else None,
+        return GameChoices(tuple(seats), rules, d.layout, d.preset if d.layout == "preset" else None,
                            self.rng.randrange(2 ** 31) if d.layout == "random" else None)
 
     def _start(self) -> None:
@@ -96,9 +118,10 @@ class NewGameScreen(Screen):
 
     def _load(self, initial: GameChoices) -> None:
         d = self.draft
-        d.count = len(initial.players)
-        for i, name in enumerate(initial.players):
-            d.names[i] = name
+        d.count = len(initial.seats)
+        for i, seat in enumerate(initial.seats):
+            d.names[i] = seat.name
+            d.kinds[i] = seat.computer
         r = initial.rules
         d.family = r.family
         if r.family:
@@ -106,7 +129,8 @@ class NewGameScreen(Screen):
         else:
             d.variants = {"two_supports_from_orange": r.orange_min_support is not None,
                           "floors_inside_base": r.floors_inside_base,
-                          "proposer_moves_column": r.proposer_moves_column}
+                          "proposer_moves_column": r.proposer_moves_column,
+                          "everyone_rolls": r.everyone_rolls}
         d.layout = initial.layout
         if initial.preset in PRESETS:
             d.preset = initial.preset
@@ -128,13 +152,17 @@ class NewGameScreen(Screen):
         self.widgets["name_rows"] = rows = []
         for i in range(4):
             row = DirectFrame(parent=root, relief=None, pos=(left, 0, 0.27 - i * 0.13))
-            style.text(row, f"{i + 1}.", pos=(-0.37, -0.014), scale=0.04, align="right", kind="bold",
+            style.text(row, f"{i + 1}.", pos=(-0.50, -0.014), scale=0.04, align="right", kind="bold",
                        fg=style.INK_SOFT)
-            names.append(style.entry(row, d.names[i], pos=(0, 0), width=0.66, max_chars=MAX_NAME,
+            names.append(style.entry(row, d.names[i], pos=(-0.20, 0), width=0.54, max_chars=MAX_NAME,
                                      on_change=lambda text, i=i: self._name(i, text)))
+            self.widgets[f"seat_{i}"] = style.button(row, _(SEAT_NAMES[d.kinds[i]]), lambda i=i: self._next_kind(i),
+                                                     pos=(0.40, 0), width=0.56, height=0.085, text_scale=0.03,
+                                                     kind="wood" if d.kinds[i] else "quiet")
             rows.append(row)
         self.widgets["names"] = names
-        style.text(root, _("Player 1 is the youngest and rolls the Master Builder Seal for a colour."),
+        style.text(root, _("Player 1 is the youngest and rolls the Master Builder Seal for a colour. "
+                           "The button beside a name gives the seat to a computer player."),
                    pos=(left, -0.27), scale=0.032, fg=style.INK_SOFT, wordwrap=21, kind="serif")
 
         # rules, in the middle and to the right
@@ -150,7 +178,7 @@ class NewGameScreen(Screen):
         for i, key in enumerate(VARIANTS):
             self.widgets[key] = style.Toggle(group, _(VARIANT_NAMES[key]), d.variants[key],
                                              lambda value, key=key: self._variant(key, value),
-                                             pos=(mid - 0.62, 0.2 - i * 0.09), width=1.34, text_scale=0.036)
+                                             pos=(mid - 0.62, 0.2 - i * 0.08), width=1.34, text_scale=0.034)
         self.widgets["family_group"] = group = DirectFrame(parent=root, relief=None)
         style.text(group, _("Colours"), pos=(mid - 0.66, 0.27), scale=0.038, align="left", kind="bold")
         self.widgets["mode"] = style.Choice(group, [(m, _(MODE_NAMES[m])) for m in FamilyMode], d.mode,
@@ -199,7 +227,20 @@ class NewGameScreen(Screen):
         self._update()
 
     def _name(self, i: int, text: str) -> None:
-        self.draft.names[i] = text.strip()[:MAX_NAME]
+        self.draft.names[i] = _clean(text)
+
+    def _next_kind(self, i: int) -> None:
+        """The seat's button: person -> computer (easy) -> (medium) -> (hard) -> person. A computer's name
+        follows its strength unless someone typed another."""
+        d = self.draft
+        d.names[i] = _clean(self.widgets["names"][i].get())
+        was = d.kinds[i]
+        d.kinds[i] = SEAT_KINDS[(SEAT_KINDS.index(was) + 1) % len(SEAT_KINDS)]
+        automatic = (d.names[i] in ("", _("Player {number}").format(number=i + 1))
+                     or (was is not None and d.names[i] == computer_name(was, [])))
+        if automatic:
+            d.names[i] = computer_name(d.kinds[i], []) if d.kinds[i] else _("Player {number}").format(number=i + 1)
+        self.refresh()
 
     def _family(self, on: bool) -> None:
         self.draft.family = on
@@ -223,3 +264,8 @@ class NewGameScreen(Screen):
 
     def _preset(self, name: str) -> None:
         self.draft.preset = name
+
+
+def _clean(text: str) -> str:
+    """A name as typed: printable characters only, at most MAX_NAME of them."""
+    return "".join(ch for ch in text.strip() if ch.isprintable())[:MAX_NAME]

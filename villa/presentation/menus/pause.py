@@ -1,4 +1,4 @@
-"""The pause menu, over the villa: resume, rules summary, settings, quit to the main menu."""
+"""The pause menu, over the villa: resume, rules summary, settings, who plays which seat, quit to the main menu."""
 
 from __future__ import annotations
 
@@ -13,19 +13,21 @@ class PauseMenu(Screen):
     backdrop = "dim"
 
     def __init__(self, parent=None, *, on_resume: Callable[[], None], on_rules: Callable[[], None],
-                 on_settings: Callable[[], None], on_quit_to_menu: Callable[[], None], **options) -> None:
-        self.actions = {"resume": on_resume, "rules": on_rules, "settings": on_settings,
+                 on_settings: Callable[[], None], on_players: Callable[[], None],
+                 on_quit_to_menu: Callable[[], None], **options) -> None:
+        self.actions = {"resume": on_resume, "rules": on_rules, "settings": on_settings, "players": on_players,
                         "quit_to_menu": on_quit_to_menu}
         super().__init__(parent, **options)
 
     def build(self) -> None:
         root = self.root
-        style.panel(root, (-0.5, 0.5, -0.56, 0.5))
+        style.panel(root, (-0.5, 0.5, -0.73, 0.5))
         style.title(root, _("Paused"), pos=(0, 0.33), scale=0.09)
         style.text(root, _("The villa waits for you."), pos=(0, 0.24), scale=0.036, fg=style.INK_SOFT,
                    kind="serif")
         entries = (("resume", _("Resume"), "primary"), ("rules", _("Rules summary"), "wood"),
-                   ("settings", _("Settings"), "wood"), ("quit_to_menu", _("Quit to the main menu"), "quiet"))
+                   ("settings", _("Settings"), "wood"), ("players", _("Players: people or computers"), "wood"),
+                   ("quit_to_menu", _("Quit to the main menu"), "quiet"))
         for i, (key, words, kind) in enumerate(entries):
             self.widgets[key] = style.button(root, words, self.actions[key], pos=(0, 0.09 - i * 0.17), width=0.78,
                                              height=0.115, kind=kind)

@@ -1,14 +1,10 @@
 """Colours for the players: the Master Builder Seal rolled as a long four-sided die, then the
 others choose in turn.
 
-The caller rolls (the rules engine's chance: `SealRoll(colour)`) and passes the result;
-the die tumbles across the table and lands on it. Then each following player in `order`
-picks one of the colours left (a player with one colour left simply takes it). At the
-end `on_done(picks)` gets every (seat, colour) in pick order, the rolled one first, for
-the caller to apply (SealRoll, then ChooseColour for each other pick).
-
-With `rolled=None` nobody rolls and every player in `order` chooses (the family
-edition's assigned colours).
+The screen works on a match whose colours are still to be settled: for each roll the rules call
+for, the die tumbles across the table and lands on what chance gave (`match.next_roll()`), and
+the roll goes to the referee; each player whose choice is due picks from the colours the rules
+offer. `RollingSeal` is the die itself, also tumbled for the family edition's turn colours.
 """
 
 from __future__ import annotations
@@ -17,13 +13,17 @@ import math
 from typing import Callable, Sequence
 
 from direct.gui.DirectGui import DirectFrame
-from panda3d.core import (AmbientLight, CullFaceAttrib, DirectionalLight, Geom, GeomNode, GeomTriangles,
+from panda3d.core import (AmbientLight, CullFaceAttrib, DirectionalLight, Geom, GeomNode, GeomTriangles, LRotationf,
                           GeomVertexData, GeomVertexFormat, GeomVertexWriter, NodePath)
 
+from villa import rules
 from villa.presentation.i18n import N_, _
 from villa.presentation.menus import style
 from villa.presentation.menus.base import Screen
+from villa.presentation.palette import PAINT
+from villa.presentation.stage import stage
 from villa.rules.pieces import Colour
+from villa.rules.state import Step
 
 COLOUR_NAMES = {Colour.BLUE: N_("blue"), Colour.RED: N_("red"), Colour.YELLOW: N_("yellow"),
                 Colour.GREEN: N_("green")}
@@ -70,7 +70,7 @@ def make_seal(length: float = SEAL_LENGTH, side: float = SEAL_SIDE) -> NodePath:
         quad([point(-a, -h), point(a, -h), point(a, h), point(-a, h)], n, END_COLOUR)
         inset_u, inset_v = a - h * (1 - bevel), h * bevel
         quad([point(-inset_u, -inset_v, 0.001), point(inset_u, -inset_v, 0.001), point(inset_u, inset_v, 0.001),
-              point(-inset_u, inset_v, 0.001)], n, style.SWATCH[col])
+              point(-inset_u, inset_v, 0.001)], n, PAINT[col])
     for sign in (1, -1):  # the end faces: free choice in the family edition
         n = (sign, 0, 0)
         ys = (-h, h) if sign > 0 else (h, -h)
@@ -160,7 +160,6 @@ class RollingSeal:
             on_landed()
 
     def _start_task(self) -> None:
-        from villa.presentation.stage import stage
         if stage.task_mgr is None:
             return
         self._stop_task()
@@ -183,46 +182,60 @@ class RollingSeal:
 
 
 def _orientation(heading: float, pitch: float, stand: float = 0.0):
-    from panda3d.core import LRotationf
     # first turn the die about its own long axis (x), then stand it up on an end (about y),
     # then swing it about the table's normal
     return LRotationf((1, 0, 0), pitch) * LRotationf((0, 1, 0), -stand) * LRotationf((0, 0, 1), heading)
 
 
 class SealRollScreen(Screen):
-    def __init__(self, parent=None, *, players: Sequence[str], order: Sequence[int], rolled: Colour | None,
-                 on_done: Callable[[list[tuple[int, Colour]]], None], starter: int | None = None,
-                 **options) -> None:
-        self.players, self.order, self.rolled, self.on_done = tuple(players), tuple(order), rolled, on_done
-        self.starter = starter if starter is not None else (self.order[-1] if rolled is not None else 0)
-        self.picks: list[tuple[int, Colour]] = []
+    """The match's colours, before its first turn: the seal tumbles for each roll the rules call for and
+    lands on what chance gave; each player whose choice is due picks from the colours the rules offer
+    (a computer player picks for itself). `on_done()` when the players press "Start building"."""
+
+    def __init__(self, parent=None, *, match, on_done: Callable[[], None], **options) -> None:
+        self.match, self.on_done = match, on_done
         self.seal: RollingSeal | None = None
+        self.in_the_air: rules.SealRoll | None = None   # the roll tumbling now (applied when it lands)
         self._rolled_for = 0.0            # seconds of the roll seen so far (kept when the screen is rebuilt)
-        self.rolling = rolled is not None
+        self._last: Colour | None = None  # the colour the seal last showed
+        self._task = None
+        self._drawn: list = []            # the players' list, drawn anew as the colours go out
         super().__init__(parent, **options)
+        self._task = stage.task_mgr.add(self._tick, f"villa-colours-{id(self)}") if stage.task_mgr else None
 
     # --- the flow ---
     @property
-    def colours_left(self) -> list[Colour]:
-        taken = {c for _, c in self.picks}
-        return [c for c in Colour if c not in taken]
+    def state(self) -> rules.GameState:
+        return self.match.state
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self.state.players
+
+    @property
+    def rolling(self) -> bool:
+        return self.in_the_air is not None
 
     @property
     def chooser(self) -> int | None:
         """The seat whose choice is awaited, or None (rolling, or all done)."""
-        if self.rolling or len(self.picks) >= len(self.order):
+        state = self.state
+        if self.rolling or state.turn.step is not Step.COLOUR_CHOICE:
             return None
-        return self.order[len(self.picks)]
+        return state.turn.actor
+
+    @property
+    def colours_left(self) -> list[Colour]:
+        return [a.colour for a in rules.legal_actions(self.state) if isinstance(a, rules.ChooseColour)]
 
     @property
     def done(self) -> bool:
-        return len(self.picks) >= len(self.order)
+        return self.state.turn.step not in (Step.COLOUR_ROLL, Step.COLOUR_CHOICE) and not self.rolling
 
     def choose(self, colour: Colour) -> None:
-        if self.chooser is None or colour not in self.colours_left:
+        refusal = self.match.act(rules.ChooseColour(colour)) if self.chooser is not None else True
+        if refusal is not None:
             raise ValueError(f"{colour} cannot be chosen now")
-        self.picks.append((self.chooser, colour))
-        self._settle()
         self._update()
 
     @property
@@ -234,24 +247,37 @@ class SealRollScreen(Screen):
         if self.rolling:
             self.seal.land()
 
-    def _landed(self) -> None:
-        self.rolling = False
-        self.picks.append((self.order[0], self.rolled))
-        self._settle()
-        self._update()
+    def _tick(self, task):
+        state = self.state
+        if self.root is None:
+            return task.done
+        if not self.rolling and rules.is_chance_node(state) and state.turn.step is Step.COLOUR_ROLL:
+            self.in_the_air = self.match.next_roll()
+            self._rolled_for = 0.0
+            self.seal.roll(self.in_the_air.colour, self._landed)
+            self._update()
+        elif self.chooser is not None and self.match.seat(self.chooser).is_computer:
+            self.match.advance(stage.clock.getDt() if stage.clock is not None else 1 / 60)   # it chooses itself
+            self._update()
+        return task.cont
 
-    def _settle(self) -> None:
-        """A player left with a single colour takes it without being asked."""
-        while not self.done and len(self.colours_left) == 1:
-            self.picks.append((self.order[len(self.picks)], self.colours_left[0]))
+    def _landed(self) -> None:
+        roll, self.in_the_air = self.in_the_air, None
+        if roll is not None:
+            self._last = roll.colour
+            self.match.act(roll)
+        self._update()
 
     # --- widgets ---
     def build(self) -> None:
         root = self.root
         style.panel(root, (-1.45, 1.45, -0.9, 0.9))
         style.title(root, _("Colours"), pos=(0, 0.72), scale=0.095)
-        if self.rolled is not None:
-            words = _("{name} rolls the Master Builder Seal for a colour.").format(name=self.players[self.order[0]])
+        if self.state.ruleset.everyone_rolls:
+            words = _("Every player rolls the Master Builder Seal for a colour; a colour already taken is "
+                      "rolled again.")
+        elif self.state.turn.step is Step.COLOUR_ROLL or self._rolls():
+            words = _("{name} rolls the Master Builder Seal for a colour.").format(name=self.players[0])
         else:
             words = _("Each player chooses a colour in turn.")
         style.text(root, words, pos=(0, 0.6), scale=0.042, fg=style.INK_SOFT, kind="serif")
@@ -268,68 +294,91 @@ class SealRollScreen(Screen):
         self.widgets["start"] = style.button(root, _("Start building"), self._finish, pos=(-0.28, -0.62), width=0.7,
                                              kind="primary")
         if self.rolling:
-            self.seal.roll(self.rolled, self._landed, elapsed=self._rolled_for)
-        elif self.rolled is not None:
-            self.seal.colour = self.rolled
+            self.seal.roll(self.in_the_air.colour, self._landed, elapsed=self._rolled_for)
+        elif self._last is not None:
+            self.seal.colour = self._last
             self.seal.place(1.0)
         self._update()
 
+    def _rolls(self) -> list[rules.SealRoll]:
+        return [a for a in self.state.log if isinstance(a, rules.SealRoll)]
+
     def _teardown(self) -> None:
+        self._drawn = []   # destroyed with the root
         if self.seal is not None:
             self._rolled_for = self.seal.elapsed if self.rolling else self._rolled_for
             self.seal.destroy()
             self.seal = None
 
+    def destroy(self) -> None:
+        if self._task is not None:
+            self._task.remove()
+            self._task = None
+        super().destroy()
+
     def _finish(self) -> None:
         if self.done:
-            self.on_done(list(self.picks))
+            self.on_done()
 
     def _update(self) -> None:
-        w = self.widgets
+        if self.root is None:
+            return
+        w, state = self.widgets, self.state
         # the players' list
         listing = w["list"]
-        for child in listing.getChildren():
-            child.removeNode()
-        for row, seat in enumerate(range(len(self.players))):
-            y = -0.1 - row * 0.13
-            style.text(listing, self.players[seat], pos=(-0.2, y - 0.014), scale=0.04, align="left",
-                       kind="bold" if seat == self.chooser else "body")
-            mine = [c for s, c in self.picks if s == seat]
+        for widget in self._drawn:
+            widget.destroy()
+        self._drawn = []
+        for seat, name in enumerate(self.players):
+            y = -0.1 - seat * 0.13
+            self._drawn.append(style.text(listing, name, pos=(-0.2, y - 0.014), scale=0.04, align="left",
+                                          kind="bold" if seat == self.chooser else "body"))
+            mine = state.colours[seat]
             for i, colour in enumerate(mine):
-                style.swatch(listing, colour, pos=(-0.27 - i * 0.065, y), size=0.05)
+                self._drawn.append(style.swatch(listing, colour, pos=(-0.27 - i * 0.065, y), size=0.05))
             if mine:  # in words too, for eyes that do not tell the colours apart
-                style.text(listing, " + ".join(colour_name(c) for c in mine), pos=(-0.2, y - 0.062), scale=0.03,
-                           align="left", fg=style.INK_SOFT)
+                self._drawn.append(style.text(listing, " + ".join(colour_name(c) for c in mine),
+                                              pos=(-0.2, y - 0.062), scale=0.03, align="left", fg=style.INK_SOFT))
         # the prompt and the colours to choose from
         choices = w["choices"]
-        for child in choices.getChildren():
-            child.removeNode()
         for key in [k for k in w if k.startswith("colour_")]:
-            del w[key]
+            w.pop(key).destroy()
+        chooser = self.chooser
         if self.rolling:
-            w["prompt"]["text"] = _("The seal is rolling …")
-        elif self.chooser is not None:
-            w["prompt"]["text"] = _("{name}, choose your colour.").format(name=self.players[self.chooser])
+            w["prompt"]["text"] = _("{name} rolls the seal …").format(name=self.players[state.turn.actor])
+        elif chooser is not None and self.match.seat(chooser).is_computer:
+            w["prompt"]["text"] = _("{name} chooses a colour …").format(name=self.players[chooser])
+        elif chooser is not None:
+            w["prompt"]["text"] = _("{name}, choose your colour.").format(name=self.players[chooser])
             left = self.colours_left
             for i, colour in enumerate(left):
                 x = (i - (len(left) - 1) / 2) * 0.36
                 w[f"colour_{colour.value}"] = style.button(choices, colour_name(colour).capitalize(),
                                                           lambda c=colour: self.choose(c), pos=(x, 0),
-                                                          width=0.32, height=0.1, fill=style.SWATCH[colour])
-        else:
+                                                          width=0.32, height=0.1, fill=PAINT[colour])
+        elif self.done:
             w["prompt"]["text"] = _("Everyone has a colour.")
+        else:
+            w["prompt"]["text"] = ""
         if self.done:
-            lines = []
-            if self.rolled is not None:
-                lines.append(_("The seal shows {colour}: {name} plays {colour}.").format(
-                    colour=colour_name(self.rolled), name=self.players[self.order[0]]))
-            if len(self.players) == 3:
-                neutral = self.colours_left[0]
-                lines.append(_("Nobody plays {colour}: those columns are neutral.").format(
-                    colour=colour_name(neutral)))
-            lines.append(_("{name} begins.").format(name=self.players[self.starter]))
-            w["summary"]["text"] = "\n".join(lines)
+            w["summary"]["text"] = "\n".join(self._summary())
             w["start"].show()
         else:
             w["summary"]["text"] = ""
             w["start"].hide()
+
+    def _summary(self) -> list[str]:
+        state, lines = self.state, []
+        if state.ruleset.everyone_rolls:   # each rolled until the seal showed a colour still free
+            for seat, name in enumerate(self.players):
+                lines.append(_("{name} plays {colour}.").format(
+                    name=name, colour=" + ".join(colour_name(c) for c in state.colours[seat])))
+        else:
+            for roll in self._rolls():
+                roller = next(p for p, cs in enumerate(state.colours) if roll.colour in cs)
+                lines.append(_("The seal shows {colour}: {name} plays {colour}.").format(
+                    colour=colour_name(roll.colour), name=self.players[roller]))
+        if state.neutral is not None:
+            lines.append(_("Nobody plays {colour}: those columns are neutral.").format(colour=colour_name(state.neutral)))
+        lines.append(_("{name} begins.").format(name=self.players[state.turn.player]))
+        return lines

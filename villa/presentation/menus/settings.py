@@ -1,30 +1,30 @@
-"""Settings: graphics quality, mouse sensitivity, invert camera, language, volume.
+"""Settings: graphics quality, mouse sensitivity, invert camera, volume, computer players' speed, language.
 
-Each change is saved at once (save_settings) and reported to `on_change(settings)`, so the
-game can apply it live; a new language is installed at once and this screen redraws in it.
-`on_close(settings)` when the player is done.
+Each change is reported to `on_change(settings)`, so the game can keep it and apply it live; a
+new language is installed at once and this screen redraws in it. `on_close(settings)` when the
+player is done.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
-from pathlib import Path
 from typing import Callable
 
-from villa.app.settings import GRAPHICS_QUALITIES, Settings, save_settings
 from villa.presentation import i18n
 from villa.presentation.i18n import N_, _
 from villa.presentation.menus import style
 from villa.presentation.menus.base import Screen
+from villa.presentation.preferences import COMPUTER_SPEEDS, GRAPHICS_QUALITIES, Settings
+from villa.presentation.stage import stage
 
 QUALITY_NAMES = {"low": N_("Low"), "medium": N_("Medium"), "high": N_("High")}
 
 
 class SettingsScreen(Screen):
     def __init__(self, parent=None, *, settings: Settings, on_close: Callable[[Settings], None],
-                 on_change: Callable[[Settings], None] | None = None, path: Path | None = None, **options) -> None:
+                 on_change: Callable[[Settings], None] | None = None, **options) -> None:
         self.settings = settings
-        self.on_close, self.on_change, self.path = on_close, on_change, path
+        self.on_close, self.on_change = on_close, on_change
         super().__init__(parent, **options)
 
     def build(self) -> None:
@@ -32,7 +32,7 @@ class SettingsScreen(Screen):
         style.panel(root, (-1.12, 1.12, -0.86, 0.86))
         style.title(root, _("Settings"), pos=(0, 0.68), scale=0.1)
         label_x, widget_x = -0.98, 0.36
-        rows = iter((0.46, 0.28, 0.1, -0.08, -0.3))
+        rows = iter((0.5, 0.34, 0.18, 0.02, -0.14, -0.32))
 
         def label(words: str, y: float) -> None:
             style.text(root, words, pos=(label_x, y - 0.014), scale=0.042, align="left", kind="bold")
@@ -60,6 +60,11 @@ class SettingsScreen(Screen):
         self.widgets["volume"] = style.slider(root, s.volume, 0.0, 1.0, self._volume, pos=(widget_x - 0.06, y),
                                               width=0.8)
         y = next(rows)
+        label(_("Computer players"), y)
+        self.widgets["computer_speed"] = style.Choice(
+            root, [(speed, _("×{speed} speed").format(speed=f"{speed:g}")) for speed in COMPUTER_SPEEDS],
+            s.computer_speed, lambda v: self._set(computer_speed=v), pos=(widget_x, y), width=0.9, text_scale=0.032)
+        y = next(rows)
         label(_("Language"), y)
         languages = [("system", _("System"))] + [(code, i18n.LANGUAGE_NAMES[code]) for code in i18n.LANGUAGES]
         self.widgets["language"] = style.Choice(root, languages, s.language, self._language,
@@ -72,7 +77,6 @@ class SettingsScreen(Screen):
     # --- changes ---
     def _set(self, **changes) -> None:
         self.settings = replace(self.settings, **changes).validated()
-        save_settings(self.settings, self.path)
         if self.on_change is not None:
             self.on_change(self.settings)
 
@@ -92,7 +96,6 @@ class SettingsScreen(Screen):
         self._set(language=code)
         i18n.install(code)
         # Redraw in the new language, after this click has been handled.
-        from villa.presentation.stage import stage
         if stage.task_mgr is not None:
             stage.task_mgr.doMethodLater(0, lambda task: self.refresh() if self.root is not None else None,
                                          "villa-settings-redraw")

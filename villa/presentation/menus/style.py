@@ -8,15 +8,17 @@ textures drawn once per size with numpy and cached.
 from __future__ import annotations
 
 from functools import lru_cache
-from pathlib import Path
 from typing import Callable, Sequence
 
 import numpy as np
 from direct.gui import DirectGuiGlobals as DGG
 from direct.gui.DirectGui import DirectButton, DirectEntry, DirectFrame, DirectLabel, DirectSlider
-from panda3d.core import (DynamicTextFont, Filename, SamplerState, TextNode, Texture, TextureStage,
+from panda3d.core import (Filename, LRotationf, SamplerState, TextNode, Texture, TexturePool, TextureStage,
                           TransparencyAttrib)
 
+from villa.presentation import assets
+from villa.presentation.fonts import font
+from villa.presentation.palette import PAINT
 from villa.rules.pieces import Colour
 
 # --- palette (RGBA, 0..1) ---------------------------------------------------------------------
@@ -37,39 +39,15 @@ CREAM = (1.0, 0.97, 0.90, 1)
 SELECTED = (0.36, 0.47, 0.26, 1)        # olive: the chosen option of a row
 SELECTED_HOVER = (0.44, 0.56, 0.32, 1)
 DIM = (0.08, 0.05, 0.03, 0.62)          # over the villa, behind an in-game screen
-SWATCH = {Colour.BLUE: (0.22, 0.42, 0.90, 1), Colour.RED: (0.88, 0.20, 0.16, 1),
-          Colour.YELLOW: (0.98, 0.80, 0.20, 1), Colour.GREEN: (0.22, 0.66, 0.32, 1)}
 
-ROOT = Path(__file__).resolve().parents[3]
-TEXTURES = ROOT / "textures"
-FONT_DIRS = (Path("/usr/share/fonts/truetype/dejavu"), Path("/usr/share/fonts/dejavu"),
-             Path("/usr/share/fonts/TTF"))
-FONT_FILES = {"body": "DejaVuSans.ttf", "bold": "DejaVuSans-Bold.ttf", "title": "DejaVuSerif-Bold.ttf",
-              "serif": "DejaVuSerif.ttf"}
+TEXTURES = assets.TEXTURES
 
 # sizes in aspect2d units (the window is 2 units high)
 TITLE_SCALE = 0.105
 HEADING_SCALE = 0.052
 TEXT_SCALE = 0.042
-SMALL_SCALE = 0.034
 BUTTON_HEIGHT = 0.105
 PX_PER_UNIT = 360  # texture pixels per aspect2d unit: one per screen pixel at 720 rows
-
-
-@lru_cache(maxsize=None)
-def font(kind: str = "body"):
-    """A DejaVu font (body, bold, title, serif) or None: DirectGUI then uses Panda3D's default font."""
-    for folder in FONT_DIRS:
-        path = folder / FONT_FILES[kind]
-        if path.exists():
-            loaded = DynamicTextFont(Filename.fromOsSpecific(str(path)))
-            if loaded.isValid():
-                loaded.setPixelsPerUnit(64)
-                loaded.setPageSize(512, 512)
-                loaded.setTextureMargin(8)  # room between glyphs, so mipmaps do not bleed
-                loaded.setMinfilter(SamplerState.FT_linear_mipmap_linear)
-                return loaded
-    return None
 
 
 # --- rounded shapes ---------------------------------------------------------------------------
@@ -136,7 +114,6 @@ def backdrop(parent, kind: str = "wood") -> DirectFrame:
     """A full-window background: the wooden table ("wood") or a dark veil over the villa ("dim")."""
     frame = (-2.4, 2.4, -1.0, 1.0)  # wider than any window, so nothing shows at its sides
     if kind == "wood" and (TEXTURES / "wood_table.jpg").exists():
-        from panda3d.core import TexturePool
         texture = TexturePool.loadTexture(Filename.fromOsSpecific(str(TEXTURES / "wood_table.jpg")))
         texture.setWrapU(SamplerState.WM_repeat)
         texture.setWrapV(SamplerState.WM_repeat)
@@ -349,7 +326,7 @@ def swatch(parent, colour: Colour, *, pos=(0, 0), size: float = 0.05) -> DirectF
     """A small rounded square in a player colour."""
     widget = DirectFrame(parent=parent, frameSize=(-size / 2, size / 2, -size / 2, size / 2), frameColor=(1, 1, 1, 1),
                          pos=(pos[0], 0, pos[1]))
-    fill = SWATCH[colour]
+    fill = PAINT[colour]
     _apply_texture(widget, rounded(size, size, size / 5, fill, tuple(c * 0.8 for c in fill[:3]) + (1,),
                                    tuple(c * 0.55 for c in fill[:3]) + (1,), 0.004))
     return widget

@@ -119,6 +119,7 @@ class RulesSummaryScreen(_Sheet):
                 _("Build: take one of your columns from below the top level and set it on the top floor."),
                 _("Give up a build: the column goes back and may not be chosen again."),
                 _("Propose a floor, at the start of your turn, while floors are left."),
+                _("With nothing left to build and no floor to lay, pass."),
             ]),
             (_("Building"), [
                 _("Touch only one column per turn. While pulling you may steady the floor above; "
@@ -129,8 +130,10 @@ class RulesSummaryScreen(_Sheet):
             (_("Proposing a floor"), [
                 _("The others are asked in turn; the first to object must set one of your columns on top. "
                   "If that works, the column leaves the game and your turn ends."),
-                _("If it fails, you take a column of the objector's colour out of the game, "
-                  "then lay the floor."),
+                _("If it fails, you may pull one of the objector's columns out of the game; "
+                  "then you lay the floor."),
+                _("A floor must cover enough columns of the top level; if it cannot, it is given up "
+                  "and your turn ends."),
             ]),
         ]
         support = _("A new floor must rest on at least {count} columns.").format(count=r.min_floor_support)
@@ -141,6 +144,10 @@ class RulesSummaryScreen(_Sheet):
                            else _("A floor may reach beyond the base."))
         if r.proposer_moves_column:
             floor_rules.append(_("Who lays a floor then also moves one column up."))
+        colours = [_("Every player rolls the seal for a colour; a colour already taken is rolled again. "
+                     "The last to roll begins.")] if r.everyone_rolls else [
+            _("The youngest rolls the seal for a colour; the others choose theirs in turn. "
+              "Who is left with the last colour begins.")]
         right = [
             (_("Floors"), floor_rules + [_("They go on in order: blue, green, yellow, orange, red.")]),
             (_("The Master Builder Seal"), [
@@ -151,6 +158,7 @@ class RulesSummaryScreen(_Sheet):
                 _("When the villa falls, the holder wins, unless they brought it down: then the player "
                   "the seal shows wins. With nobody to name, there is no Master Builder."),
             ]),
+            (_("Colours"), colours),
             (_("Two or three players"), [
                 _("Two players play two colours each. With three, the fourth colour is neutral: "
                   "first move a neutral column up, then one of your own."),
@@ -166,7 +174,8 @@ class RulesSummaryScreen(_Sheet):
                  FamilyMode.ASSIGNED: _("Each player keeps one colour for the whole game.")}
         scoring = {Scoring.BASIC: _("Who brings the villa down gets a point; the fewest points win."),
                    Scoring.TOURNAMENT: _("Once the green floor is on, each column moved up scores its points "
-                                         "(1, 2 or 3); bringing the villa down costs 5; the most points win.")}
+                                         "(1, 2 or 3) and bringing the villa down costs 5; before it, nothing "
+                                         "scores. The most points win.")}
         left = [
             (_("Family edition"), [modes[r.mode]]),
             (_("Your turn"), [

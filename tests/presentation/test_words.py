@@ -1,4 +1,4 @@
-"""The turn flow against the rules engine: whole games of facts, every player count and rule set.
+"""The words and the turn flow against the rules engine: whole games of facts, every player count and rule set.
 
 At every moment the commands offered must be exactly the legal actions, the columns the
 mouse may take exactly the ones the rules accept, and the words must name who acts.
@@ -12,8 +12,8 @@ from dataclasses import replace
 import pytest
 
 from villa import rules
-from villa.presentation import flow
-from villa.presentation.flow import Task
+from villa.presentation import words as flow
+from villa.presentation.words import Task
 from villa.rules import (Abort, ChooseColour, Collapse, ColumnPlaced, ColumnTakenOut, Decline, GameSetup, Object,
                          ProposeFloor, RULE_SETS, SealRoll, TakeColumn, apply, expected_facts, legal_actions, new_game)
 from villa.rules.pieces import ALL_COLUMNS
@@ -67,7 +67,7 @@ def play(ruleset, players: int, seed: int, collapse_rate: float = 0.004) -> tupl
             options = [f for f in facts if isinstance(f, Collapse)]
         action = rng.choice(options)
         after = apply(state, action)
-        words = flow.consequence(state, action, after)
+        words = flow.narrate(state, action, after)
         if state.turn.step is Step.TAKE_OUT or (state.turn.step is Step.IN_HAND and state.turn.role is Role.PROOF
                                                 and not after.over):
             assert words, (state.turn, action)
@@ -122,7 +122,7 @@ def test_a_neutral_abort_asks_the_others_to_challenge():
     after = apply(state, Decline())
     assert flow.guidance(after).actor == 1
     after2 = apply(after, Decline())
-    assert "Cleo moves one of their own" in flow.consequence(after, Decline(), after2)
+    assert "Cleo moves one of their own" in flow.narrate(after, Decline(), after2)
     assert flow.guidance(after2).task is Task.OWN
 
 
@@ -132,19 +132,19 @@ def test_an_objection_asks_in_turn_then_the_proof_then_the_take_out_explained():
     assert guide.task is Task.ANSWER_OBJECTION and guide.actor == 0 and "Cleo" in guide.question
     assert [c.label for c in guide.commands] == ["Object (Y)", "No objection (N)"]
     objecting = apply(state, Object())
-    assert "Anna objects" in flow.consequence(state, Object(), objecting)
+    assert "Anna objects" in flow.narrate(state, Object(), objecting)
     guide = flow.guidance(objecting)
     assert guide.task is Task.PROOF and guide.colours == (rules.Colour.GREEN,) and "Anna" in guide.headline
     # the proof fails: Cleo takes one of Anna's columns out of the game
     holding = apply(objecting, TakeColumn("green-thin-1"))
     failed = apply(holding, Abort())
-    assert "objection fails" in flow.consequence(holding, Abort(), failed)
+    assert "objection fails" in flow.narrate(holding, Abort(), failed)
     guide = flow.guidance(failed)
     assert guide.task is Task.TAKE_OUT and guide.actor == 2
     assert set(guide.grabbable) == {c.id for c in ALL_COLUMNS if c.colour is rules.Colour.BLUE}
     assert "Anna" in flow.why_not(failed, "red-thick")
     out = apply(failed, ColumnTakenOut("blue-hex"))
-    words = flow.consequence(failed, ColumnTakenOut("blue-hex"), out)
+    words = flow.narrate(failed, ColumnTakenOut("blue-hex"), out)
     assert words.startswith("The blue hexagonal column leaves the game") and "Anna" in words
     assert flow.guidance(out).task is Task.LAY_FLOOR
     assert "blue-hex" in flow.guidance(out).out
@@ -155,7 +155,7 @@ def test_a_successful_proof_removes_the_column_and_ends_the_turn():
     holding = apply(objecting, TakeColumn("green-hex"))
     placed = ColumnPlaced("green-hex", 1, True)
     after = apply(holding, placed)
-    words = flow.consequence(holding, placed, after)
+    words = flow.narrate(holding, placed, after)
     assert "objection succeeds" in words and "The green hexagonal column leaves the game" in words
     assert after.turn.player == 0
 
@@ -191,6 +191,6 @@ def test_the_seal_and_the_end_in_words():
     state = _three_players()
     assert "nobody yet" in flow.guidance(state).seal
     over = apply(state, Collapse(1.0, rules.CollapseCause.COLUMN_TOPPLED, "floor-1"))
-    title, reason, down = flow.result_words(over)
-    assert title == "No Master Builder" and "Cleo brought the villa down before anyone held" in reason and down is None
+    title, reason = flow.result_words(over)
+    assert title == "No Master Builder" and "Cleo brought the villa down before anyone held" in reason
     assert flow.guidance(over).task is Task.OVER and flow.guidance(over).commands == ()

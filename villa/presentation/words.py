@@ -1,11 +1,14 @@
-"""The turn flow, headless: what the game screen must show and allow at every moment.
+"""Every word a player reads about the game, in one place: worded from the rules' and the physics'
+codes, through gettext.
 
     guide = guidance(state)                 # the rules' state in, plain data out
     guide.headline                          # the status line: who, with which colours, what now
     guide.commands                          # the buttons (and keys): each with the rules actions it sends
     guide.grabbable                         # the columns the mouse may take now
     why_not(state, column)                  # the rules' reason a column may not be taken
-    consequence(before, action, after)      # what an answer, a proof or a take-out did, in words
+    narrate(before, action, after)          # what an action did, in a sentence (status line, replays)
+    turn_story(before, moves, after)        # a whole turn in one line (replays, headless play)
+    refusal(error)                          # a refusal of the referee or of the wood, in words
     headline(state), reasons(state)         # the end: the Master Builder (or none), and why
 
 No rendering here, and no rule of its own: every question goes to the rules engine
@@ -19,6 +22,8 @@ from dataclasses import dataclass
 from enum import Enum
 
 from villa import rules
+from villa.physics.laying import FloorLay
+from villa.physics.pulling import Pull
 from villa.presentation.i18n import N_, _
 from villa.rules import eligibility
 from villa.rules.pieces import COLUMNS_BY_ID, TOP_FLOOR_LEVEL, floor_colour
@@ -53,12 +58,28 @@ PROOF_TASKS = {Role.PROOF: Task.PROOF, Role.CHALLENGE: Task.CHALLENGE_PROOF,
                Role.FAMILY_CHALLENGE: Task.FAMILY_PROOF}
 
 
+class Button(str, Enum):
+    """The commands a turn may offer, each a button (and most a key)."""
+
+    BUILD = "build"
+    PROPOSE = "propose"
+    ABORT = "abort"
+    OBJECT = "object"
+    CHALLENGE = "challenge"
+    DECLINE = "decline"
+    FORGO = "forgo"
+    GIVE_UP = "give-up"
+    PASS = "pass"
+    ROLL = "roll"
+    CHOOSE = "choose"
+
+
 @dataclass(frozen=True)
 class Command:
     """A button (and its key): the rules actions it may send. "build" sends `TakeColumn` for
-    the column the mouse takes; the others send their one action."""
+    the column the mouse takes; the others send their one action (a roll: one of them)."""
 
-    name: str                       # build, propose, abort, object, challenge, decline, give-up, pass, roll, choose
+    name: Button
     label: str
     key: str | None
     actions: tuple[rules.Action, ...]
@@ -94,7 +115,7 @@ class Guidance:
     floors_left: int
     rounds: str | None              # family edition: "round 2 of 3"
 
-    def command(self, name: str) -> Command | None:
+    def command(self, name: Button) -> Command | None:
         return next((c for c in self.commands if c.name == name), None)
 
 
@@ -154,7 +175,8 @@ def task_of(state: GameState) -> Task:
     if step is Step.TAKE:
         return PROOF_TASKS.get(turn.role, Task.OWN)
     # Step.START
-    if rules.legal_actions(state) == [rules.Pass()]:
+    legal = rules.legal_actions(state)
+    if rules.Pass() in legal and not any(isinstance(a, rules.TakeColumn) for a in legal):
         return Task.PASS
     if state.neutral is not None and not turn.neutral_done and eligibility.neutral_takeable(state):
         return Task.NEUTRAL
@@ -211,30 +233,32 @@ def _commands(state: GameState, task: Task) -> tuple[Command, ...]:
     takes = tuple(a for a in legal if isinstance(a, rules.TakeColumn))
     commands: list[Command] = []
     if takes:
-        commands.append(Command("build", _("Take a column"), None, takes))
+        commands.append(Command(Button.BUILD, _("Take a column"), None, takes))
     for action in legal:
         if isinstance(action, rules.ProposeFloor):
-            commands.append(Command("propose", _("Propose a floor (P)"), "p", (action,)))
+            commands.append(Command(Button.PROPOSE, _("Propose a floor (P)"), "p", (action,)))
         elif isinstance(action, rules.Abort):
-            commands.append(Command("abort", _("Give up this column (Esc)"), "escape", (action,)))
+            commands.append(Command(Button.ABORT, _("Give up this column (Esc)"), "escape", (action,)))
         elif isinstance(action, rules.Object):
             label = _("Object (Y)") if task is Task.ANSWER_OBJECTION else _("Challenge (Y)")
-            commands.append(Command("object", label, "y", (action,)))
+            commands.append(Command(Button.OBJECT, label, "y", (action,)))
         elif isinstance(action, rules.Challenge):
-            commands.append(Command("challenge", _("Challenge (Y)"), "y", (action,)))
+            commands.append(Command(Button.CHALLENGE, _("Challenge (Y)"), "y", (action,)))
         elif isinstance(action, rules.Decline):
             label = _("No objection (N)") if task is Task.ANSWER_OBJECTION else _("No challenge (N)")
-            commands.append(Command("decline", label, "n", (action,)))
+            commands.append(Command(Button.DECLINE, label, "n", (action,)))
+        elif isinstance(action, rules.ForgoPenalty):
+            commands.append(Command(Button.FORGO, _("Take none out (N)"), "n", (action,)))
         elif isinstance(action, rules.GiveUpFloor):
-            commands.append(Command("give-up", _("Give up the floor (Esc)"), "escape", (action,)))
+            commands.append(Command(Button.GIVE_UP, _("Give up the floor (Esc)"), "escape", (action,)))
         elif isinstance(action, rules.Pass):
-            commands.append(Command("pass", _("Pass"), None, (action,)))
+            commands.append(Command(Button.PASS, _("Pass"), None, (action,)))
     rolls = tuple(a for a in legal if isinstance(a, rules.SealRoll))
     if rolls:
-        commands.append(Command("roll", _("Roll the seal"), "r", rolls))
+        commands.append(Command(Button.ROLL, _("Roll the seal"), "r", rolls))
     choices = tuple(a for a in legal if isinstance(a, rules.ChooseColour))
     if choices:
-        commands.append(Command("choose", _("Choose a colour"), None, choices))
+        commands.append(Command(Button.CHOOSE, _("Choose a colour"), None, choices))
     return tuple(commands)
 
 
@@ -265,6 +289,8 @@ def _headline(state: GameState, task: Task, colours) -> str:
     if not any(isinstance(a, rules.ProposeFloor) for a in rules.legal_actions(state)):
         texts[Task.BUILD] = _("{who}: pull a {colours} column and set it on the {top} floor")
         texts[Task.NEUTRAL] = _("{who}: first a neutral ({colours}) column onto the {top} floor")
+    else:
+        texts[Task.PASS] = _("{who}: nothing can be built: propose the next floor (it cannot be laid), or pass")
     column = column_words(turn.column) if turn.column else ""
     text = texts[task].format(who=who, colours=colour_words(colours) or _("any"), top=top, column=column,
                               proposer=proposer, objector=player_name(state, turn.objector),
@@ -276,6 +302,20 @@ def pulling_headline(state: GameState) -> str:
     """The status line while the column taken is still being drawn out from under its floor."""
     return _("{who}: draw {column} out (hold Space to steady the floor above), or give it up (Esc)").format(
         who=player_name(state, state.turn.actor), column=column_words(state.turn.column))
+
+
+def computer_headline(state: GameState, player: int | None, hand) -> str:
+    """The status line while a computer player acts: what its hand does, or that it is thinking."""
+    who = player_name(state, player)
+    if isinstance(hand, FloorLay):
+        return _("{who} lays the {floor} floor").format(who=who, floor=_floor(hand.level))
+    if isinstance(hand, Pull):
+        column = column_words(hand.column)
+        if hand.state == "pulling":
+            return _("{who} pulls {column}").format(who=who, column=column)
+        return _("{who} sets {column} on the {top} floor").format(who=who, column=column,
+                                                                   top=_floor(state.top_level))
+    return _("{who} is thinking …").format(who=who)
 
 
 def _question(state: GameState, task: Task) -> str | None:
@@ -326,50 +366,219 @@ def guidance(state: GameState) -> Guidance:
 
 # --- what just happened -------------------------------------------------------------
 
-def consequence(before: GameState, action, after: GameState) -> str | None:
-    """The outcome of an answer, a proof, a challenge or a take-out, explained (None: nothing to explain)."""
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def narrate(before: GameState, action, after: GameState) -> str | None:
+    """What an action or a fact did, in a sentence (None: nothing worth saying, e.g. a column taken up).
+
+    The one narrator of the game: the status line, the replay viewer and headless play all say it so."""
     turn = before.turn
     proposer = player_name(before, turn.player)
     actor = player_name(before, turn.actor)
-    if after.over:
-        return None
-    if turn.step is Step.ASK and isinstance(action, rules.Decline) and after.turn.step is not Step.ASK:
-        if turn.role is Role.CHALLENGE:
+    if isinstance(action, rules.Collapse):
+        culprit = after.result.collapsed_by if after.result is not None else rules.blamed_for_collapse(before)
+        return _("The villa falls: {name} brought it down.").format(name=player_name(before, culprit))
+    if isinstance(action, rules.SealRoll):
+        if turn.step is Step.COLOUR_ROLL:
+            return _("{name} rolls the seal: {colour}.").format(name=actor, colour=_(action.colour.value))
+        if action.colour is None:
+            return _("The seal lands on an end face: {name} may move a column of any colour.").format(name=actor)
+        return _("The seal shows {colour}: {name} moves a {colour} column.").format(
+            name=actor, colour=_(action.colour.value))
+    if isinstance(action, rules.ChooseColour):
+        return _("{name} chooses {colour}.").format(name=actor, colour=_(rules.Colour(action.colour).value))
+    if isinstance(action, rules.AssignColoursAtRandom):
+        return _("The colours are dealt at random.")
+    if isinstance(action, rules.ProposeFloor):
+        return _("{name} proposes the {floor} floor.").format(name=actor, floor=_floor(before.top_level + 1))
+    if turn.step is Step.ASK:
+        return _answered(before, action, after, actor, proposer)
+    if isinstance(action, (rules.Abort, rules.ColumnPlaced)):
+        return _built(before, action, actor, proposer)
+    if isinstance(action, rules.ColumnTakenOut):
+        return _("{column} leaves the game: {objector}'s objection failed, and it costs them a column. "
+                 "{proposer} lays the floor.").format(column=_cap(column_words(action.column)),
+                                                      objector=player_name(before, turn.objector), proposer=proposer)
+    if isinstance(action, rules.ForgoPenalty):
+        return _("{proposer} takes none of {objector}'s columns out, and lays the floor.").format(
+            proposer=proposer, objector=player_name(before, turn.objector))
+    if isinstance(action, rules.FloorLaid):
+        return _("{name} laid the {floor} floor on {count} columns.").format(
+            name=actor, floor=_floor(action.level), count=len(action.resting_on))
+    if isinstance(action, rules.GiveUpFloor):
+        return _("{name} gives up the {floor} floor.").format(name=actor, floor=_floor(before.top_level + 1))
+    if isinstance(action, rules.Pass):
+        return _("{name} passes: nothing can be built and no floor proposed.").format(name=actor)
+    return None
+
+
+def _answered(before: GameState, action, after: GameState, actor: str, proposer: str) -> str | None:
+    role = before.turn.role
+    if isinstance(action, rules.Decline):
+        if after.turn.step is Step.ASK:
+            return None   # the next player is asked
+        if role is Role.CHALLENGE:
             return _("Nobody challenges: {name} moves one of their own columns up.").format(name=proposer)
         if after.turn.step is Step.LAY_FLOOR:
             return _("Nobody objects: {name} lays the {floor} floor.").format(
                 name=proposer, floor=_floor(before.top_level + 1))
-        return None
-    if turn.step is Step.ASK and isinstance(action, (rules.Object, rules.Challenge)):
-        if turn.role is Role.PROOF:
-            return _("{name} objects, and must now set one of {proposer}'s columns on top.").format(
-                name=actor, proposer=proposer)
-        return _("{name} challenges, and must now prove it.").format(name=actor)
-    if turn.step is Step.IN_HAND and turn.role in (Role.PROOF, Role.CHALLENGE, Role.FAMILY_CHALLENGE):
-        column = column_words(turn.column)
-        placed = isinstance(action, rules.ColumnPlaced)
-        if turn.role is Role.PROOF and placed:
-            return _("{name} set {column} on top: the objection succeeds. {column_cap} leaves the game, "
-                     "and {proposer}'s turn is over without a floor.").format(
-                name=actor, column=column, column_cap=column[:1].upper() + column[1:], proposer=proposer)
-        if turn.role is Role.PROOF:
-            return _("{name} gave up the proof: the objection fails. {proposer} now pulls one of {name}'s "
-                     "columns out of the game, then lays the floor.").format(name=actor, proposer=proposer)
-        if turn.role is Role.CHALLENGE and placed:
-            return _("{name} proved it: another neutral column could go up. {proposer} loses the own move."
-                     ).format(name=actor, proposer=proposer)
-        if turn.role is Role.CHALLENGE:
-            return _("{name} could not prove it: {proposer} moves one of their own columns as normal.").format(
-                name=actor, proposer=proposer)
-        if placed:
-            return _("{name} moved a column after all: the claim is dismissed, and play goes on.").format(name=actor)
-    if turn.step is Step.TAKE_OUT and isinstance(action, rules.ColumnTakenOut):
-        return _("{column_cap} leaves the game: {objector}'s objection failed, and it costs them a column. "
-                 "{proposer} lays the floor.").format(
-            column_cap=column_words(action.column)[:1].upper() + column_words(action.column)[1:],
-            objector=player_name(before, turn.objector), proposer=proposer)
-    return None
+        return _("Nobody objects.")
+    if role is Role.PROOF:
+        return _("{name} objects, and must now set one of {proposer}'s columns on top.").format(
+            name=actor, proposer=proposer)
+    return _("{name} challenges, and must now prove it.").format(name=actor)
 
+
+def _built(before: GameState, action, actor: str, proposer: str) -> str:
+    turn = before.turn
+    column = column_words(turn.column)
+    placed = isinstance(action, rules.ColumnPlaced)
+    if turn.role is Role.PROOF and placed:
+        return _("{name} set {column} on top: the objection succeeds. {column_cap} leaves the game, "
+                 "and {proposer}'s turn is over without a floor.").format(
+            name=actor, column=column, column_cap=_cap(column), proposer=proposer)
+    if turn.role is Role.PROOF:
+        return _("{name} gave up the proof: the objection fails. {proposer} now pulls one of {name}'s "
+                 "columns out of the game, then lays the floor.").format(name=actor, proposer=proposer)
+    if turn.role is Role.CHALLENGE and placed:
+        return _("{name} proved it: another neutral column could go up. {proposer} loses the own move."
+                 ).format(name=actor, proposer=proposer)
+    if turn.role is Role.CHALLENGE:
+        return _("{name} could not prove it: {proposer} moves one of their own columns as normal.").format(
+            name=actor, proposer=proposer)
+    if turn.role is Role.FAMILY_CHALLENGE and placed:
+        return _("{name} moved a column after all: the claim is dismissed, and play goes on.").format(name=actor)
+    if placed:
+        return _("{name} set {column} on the {floor} floor.").format(name=actor, column=column,
+                                                                      floor=_floor(action.level))
+    return _("{name} gave {column} up: it goes back, and may not be chosen again.").format(name=actor, column=column)
+
+
+def concerns_others(before: GameState) -> bool:
+    """Was the action taken at `before` one the other players must be told of in person: an answer to a
+    question, a proof or challenge under way, a failed objection's penalty?"""
+    turn = before.turn
+    return (turn.step in (Step.ASK, Step.TAKE_OUT)
+            or (turn.step is Step.IN_HAND and turn.role in (Role.PROOF, Role.CHALLENGE, Role.FAMILY_CHALLENGE)))
+
+
+def turn_story(before: GameState, moves, after: GameState) -> str:
+    """A whole turn in one line: whose it was, and what happened."""
+    sentences = []
+    state = before
+    for move in moves:
+        nxt = rules.apply(state, move)
+        sentence = narrate(state, move, nxt)
+        if sentence:
+            sentences.append(sentence)
+        state = nxt
+    who = player_name(before, before.turn.player)
+    return _("{name}: {what}").format(name=who, what=" ".join(sentences) or _("nothing happened."))
+
+
+# --- refusals ---------------------------------------------------------------------------
+
+# The referee's refusals, by rule code (`villa.rules.Rule`); the words take the refusal's details, worded
+# for a player (a column by its colour and kind, a level by its floor, a player by name).
+RULE_WORDS = {
+    "game-over": N_("The game is over."),
+    "unknown-action": N_("That is not a move of this game."),
+    "malformed-action": N_("That is not a move of this game."),
+    "not-now": N_("That is not possible now."),
+    "not-started": N_("The game has not started yet."),
+    "survey": N_("That is not a move of this game."),
+    "colour-roll": N_("A colour roll must show a colour."),
+    "colour-taken": N_("{colour} is already taken."),
+    "colour-deal": N_("The colours can be dealt at random only before anyone has one."),
+    "set-up-too-late": N_("The villa cannot be set up so."),
+    "set-up-twice": N_("The villa cannot be set up so."),
+    "set-up-level": N_("The villa cannot be set up so."),
+    "set-up-floors": N_("The villa cannot be set up so."),
+    "set-up-support": N_("The villa cannot be set up so."),
+    "no-such-column": N_("There is no such column."),
+    "out-of-game": N_("{column} is out of the game."),
+    "aborted-column": N_("{column} was given up in an aborted build and may not be chosen again."),
+    "regulation-7": N_("{column} already stands on the top level and may not be used to build (regulation 7)."),
+    "objection-proof": N_("The objector must move one of {proposer}'s columns."),
+    "neutral-challenge": N_("The challenger must move a different neutral column."),
+    "last-neutral": N_("{column} is the last neutral column on its level and must stay."),
+    "neutral-first": N_("A neutral column must go up first."),
+    "seal-colour": N_("The seal asks for a {colours} column."),
+    "own-column": N_("{column} is not one of the columns you may move now."),
+    "no-abort": N_("These rules know no aborted build: the column must be placed."),
+    "regulation-6": N_("Only the chosen column ({chosen}) may be moved (regulation 6)."),
+    "onto-top-floor": N_("A column goes onto the top floor ({top})."),
+    "regulation-3": N_("No column may overhang the edge of the floor it stands on (regulation 3)."),
+    "regulation-8": N_("Columns may stand on columns only on the red floor (regulation 8)."),
+    "must-build": N_("A player who can build must build, or propose a floor."),
+    "no-floor-left": N_("The red floor is on: no floor is left."),
+    "floor-support": N_("The {level} floor must rest on at least {need} columns, not {have}."),
+    "floor-on-top-columns": N_("The floor rests only on columns of the top level."),
+    "regulation-4": N_("The floors go on in their order: next is the {next} floor (regulation 4)."),
+    "floor-inside-base": N_("Under this house rule no floor may overhang the base plate."),
+    "objection-penalty": N_("Pull out one of {objector}'s columns."),
+}
+# The wood's refusals, by their English message until they carry codes.
+PLACEMENT_WORDS = {
+    "only a column that is free of the villa can be set down": N_("Only a column that is free of the villa can be "
+                                                                  "set down."),
+    "there is no floor under the column": N_("There is no floor under the column."),
+    "there is no column under the floor": N_("There is no column under the floor."),
+    "the villa has collapsed": N_("The villa has collapsed."),
+}
+
+
+def _detail(state: GameState | None, key: str, value):
+    """A refusal's detail as a player reads it."""
+    if key in ("column", "on_column", "chosen") and isinstance(value, str) and value in COLUMNS_BY_ID:
+        return column_words(value)
+    if key == "columns":
+        return ", ".join(column_name(c) for c in value if c in COLUMNS_BY_ID)
+    if key in ("level", "top", "next", "floor") and isinstance(value, int):
+        return _floor(value)
+    if key in ("player", "proposer", "objector", "actor") and isinstance(value, int) and state is not None \
+            and 0 <= value < state.n:
+        return player_name(state, value)
+    if key == "colours":
+        return colour_words(rules.Colour(c) for c in value)
+    if key == "colour":
+        return _(rules.Colour(value).value)
+    return value
+
+
+def refusal(error: Exception, state: GameState | None = None) -> str:
+    """A refusal of the referee (by its rule code and details) or of the wood, in the player's language."""
+    if isinstance(error, rules.RuleError):
+        template = _(RULE_WORDS.get(error.rule, N_("That is not allowed now.")))
+        details = {k: _detail(state, k, v) for k, v in getattr(error, "params", {}).items()}
+        try:
+            return _cap(template.format(**details))
+        except (KeyError, IndexError, ValueError):
+            return _("That is not allowed now.")
+    return _(PLACEMENT_WORDS.get(str(error), N_("That is not possible here.")))
+
+
+# --- columns ------------------------------------------------------------------------------
+
+# What marks each colour's columns, for players who cannot tell the colours apart.
+COLOUR_MARKS = {
+    rules.Colour.BLUE: N_("rings"),
+    rules.Colour.RED: N_("dots"),
+    rules.Colour.YELLOW: N_("flutes"),
+    rules.Colour.GREEN: N_("stripes"),
+}
+
+
+def column_label(column: str) -> str:
+    """'blue hexagonal (rings, 2 pt)': the column, its mark and its points, for tooltips."""
+    piece = COLUMNS_BY_ID[column]
+    return _("{column} ({mark}, {points} pt)").format(column=column_name(column),
+                                                       mark=_(COLOUR_MARKS[piece.colour]), points=piece.points)
+
+
+# --- the end ------------------------------------------------------------------------------
 
 def headline(state: GameState) -> str:
     result = state.result
@@ -427,11 +636,11 @@ def reasons(state: GameState) -> list[str]:
     return lines
 
 
-def result_words(state: GameState) -> tuple[str, str, str | None]:
-    """The end: (headline, the reasons, who brought the villa down when the reasons do not say it)."""
+def result_words(state: GameState) -> tuple[str, str]:
+    """The end: the headline, and the reasons (the family edition's totals after them)."""
     if state.result is None:
-        return "", "", None
+        return "", ""
     lines = reasons(state)
     if state.ruleset.family:  # the totals, in one line
         lines.append("   ".join(_("{name}: {points}").format(name=s.name, points=s.points) for s in standings(state)))
-    return headline(state), "\n".join(lines), None
+    return headline(state), "\n".join(lines)

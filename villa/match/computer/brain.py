@@ -1,6 +1,6 @@
 """A simple computer player: what to do, and where, read off the rules and the villa's poses.
 
-It decides; it does not move anything (`villa.app.autoplay` drives the hand with its
+It decides; it does not move anything (`villa.match.computer.hands` drives the hand with its
 answers). Its choices depend only on its seed and the game so far, so a game taken up
 again from a save goes on with the same choices it would have made.
 

@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""Memory over a long evening: games played one after another in one process, headless and on the window's
+game screen, and how much the process grows per game once it is warm.
+
+A benchmark: it prints numbers, it asserts nothing.
+
+    python scripts/bench_memory.py --json [--games 50] [--turns 4]
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from villa.app import headless  # noqa: E402
+from villa.match import Match, MatchSetup, Seat, Strength, layout_named  # noqa: E402
+from villa.match.computer import seat_computers  # noqa: E402
+from villa.presentation.xvfb import display_available  # noqa: E402
+
+WARM_UP = 5        # games before the measuring starts: pools, caches and fonts fill up first
+
+
+def rss_mb() -> float:
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def _setup(game: int) -> MatchSetup:
+    seats = tuple(Seat(f"Computer {i + 1}", Strength.EASY) for i in range(2 + game % 3))
+    layout = ("rings", "colonnade", "free corners", "random")[game % 4]
+    return MatchSetup(seats, layout_named(layout, game), seed=game)
+
+
+def headless_game(game: int, turns: int) -> None:
+    headless.play(Match(_setup(game)), turns, Strength.EASY)
+
+
+def window_game(stage, game: int, turns: int) -> None:
+    from villa.presentation.game import GameScreen
+    match = Match(_setup(game))
+    seat_computers(match)
+    screen = GameScreen(stage, match)
+    goal = turns
+    for _ in range(60 * 60 * 3):
+        if match.turn >= goal or (match.over and match.turns[-1].actions == len(match.state.log)):
+            break
+        stage.base.taskMgr.step()
+    screen.close()
+    match.close()
+
+
+def growth(play, games: int) -> dict:
+    sizes = []
+    for game in range(games + WARM_UP):
+        play(game)
+        gc.collect()
+        if game >= WARM_UP - 1:
+            sizes.append(rss_mb())
+    steps = [b - a for a, b in zip(sizes, sizes[1:])]
+    return {"rss_start_mb": round(sizes[0], 1), "rss_end_mb": round(sizes[-1], 1),
+            "rss_growth_mb_per_game": round((sizes[-1] - sizes[0]) / games, 3),
+            "rss_step_median_mb": round(statistics.median(steps), 3)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--games", type=int, default=50)
+    parser.add_argument("--turns", type=int, default=4, help="turns of each game (fewer if it ends sooner)")
+    parser.add_argument("--only", choices=("headless", "window"), default=None)
+    args = parser.parse_args()
+    os.environ.setdefault("VILLA_HOME", "/tmp/villa-bench-memory")
+    started = time.perf_counter()
+    result: dict = {"games": args.games, "turns_per_game": args.turns}
+    if args.only in (None, "headless"):
+        result["headless"] = growth(lambda g: headless_game(g, args.turns), args.games)
+    if args.only in (None, "window"):
+        with display_available():
+            from villa.presentation.stage import WindowOptions, open_window, stage
+            open_window(WindowOptions(sync_video=False, fixed_frame_rate=60, sound=False))
+            result["window"] = growth(lambda g: window_game(stage, g, args.turns), args.games)
+    result["rss_growth_mb_per_game"] = max(v["rss_growth_mb_per_game"] for k, v in result.items()
+                                           if isinstance(v, dict))
+    result["seconds"] = round(time.perf_counter() - started, 1)
+    print(json.dumps(result) if args.json else json.dumps(result, indent=2))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,339 @@
+#!/usr/bin/env python3
+"""The steps of scripts/build_release.sh around Panda3D's build_apps.
+
+    python scripts/release.py requirements         # build/requirements.txt from pyproject.toml
+    python scripts/release.py platforms [SYSTEM]   # build_apps' platform tags for linux, windows, macos
+    python scripts/release.py pack [PLATFORM ...]  # check each build, finish it, pack it into dist/
+
+`pack` takes what build_apps left in build/apps/<platform>, refuses a build that lacks
+anything the game needs (its executable, every asset, Panda3D's display and audio
+plugins, the compiled modules), adds what build_apps does not (licences, the Linux
+desktop entry, the Windows C++ runtime, the macOS bundle's name and version), and packs
+it: a .tar.gz for Linux, a .zip for Windows and for each macOS app bundle. It prints each
+archive's size and the size of the game unpacked.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import plistlib
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+import tomllib
+import zipfile
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import macho_signatures
+
+ROOT = Path(__file__).resolve().parents[1]
+APPS = ROOT / "build" / "apps"
+WHEELS = APPS / "__whl_cache__"
+DIST = ROOT / "dist"
+LINUX_FILES = ROOT / "packaging" / "linux"
+BUNDLE_NAME = "Villa Paletti.app"
+BUNDLE_ID = "org.villa-paletti.game"
+# The C++ runtime numpy's Windows modules are built against (VCRUNTIME140_1.dll is not in
+# Panda3D's wheel); Microsoft allows these files to be shipped with a program.
+WINDOWS_RUNTIME = "msvc-runtime==14.44.35112"
+WINDOWS_RUNTIME_FILES = ("vcruntime140.dll", "vcruntime140_1.dll", "msvcp140.dll")
+REQUIRED_FOLDERS = ("textures", "sounds", "fonts", "icons", "villa/locale")
+
+
+class ReleaseError(Exception):
+    """A build that must not be shipped, or a step that cannot run: one sentence for the log."""
+
+
+@dataclass(frozen=True)
+class Target:
+    platform: str     # the build_apps platform tag
+    system: str       # linux, windows or macos
+    machine: str      # x86_64 or arm64
+
+    @property
+    def label(self) -> str:
+        return f"{self.system}-{self.machine}"
+
+    @property
+    def suffix(self) -> str:
+        return {"linux": ".so", "windows": ".pyd", "macos": ".so"}[self.system]
+
+    @property
+    def library(self) -> str:
+        return {"linux": ".so", "windows": ".dll", "macos": ".dylib"}[self.system]
+
+
+def target(platform: str) -> Target:
+    if platform.startswith("manylinux"):
+        return Target(platform, "linux", "x86_64" if platform.endswith("x86_64") else platform.rsplit("_", 1)[-1])
+    if platform.startswith("win"):
+        return Target(platform, "windows", "x86_64")
+    if platform.startswith("macosx"):
+        return Target(platform, "macos", "arm64" if platform.endswith("arm64") else "x86_64")
+    raise ReleaseError(f"unknown platform {platform}")
+
+
+def project() -> dict:
+    with open(ROOT / "pyproject.toml", "rb") as file:
+        return tomllib.load(file)["project"]
+
+
+@lru_cache(maxsize=1)
+def build_config() -> dict:
+    """setup.py's build_apps options, read without running setup()."""
+    namespace: dict = {"__name__": "release_config", "__file__": str(ROOT / "setup.py")}
+    exec(compile((ROOT / "setup.py").read_text(), "setup.py", "exec"), namespace)
+    return namespace
+
+
+def write_requirements() -> Path:
+    """build_apps fetches the wheels named in a requirements file: the game's dependencies."""
+    path = ROOT / build_config()["BUILD_APPS"]["requirements_path"]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("\n".join(project()["dependencies"]) + "\n")
+    return path
+
+
+# --- what a build must hold --------------------------------------------------------------------
+
+def app_folders(build: Path, t: Target) -> tuple[Path, Path, Path]:
+    """(the executable, the folder of the game's data files, the folder of its binaries)."""
+    app = build_config()["APP"]
+    if t.system == "macos":
+        contents = next(iter(sorted(build.glob("*.app"))), build / BUNDLE_NAME) / "Contents"
+        return contents / "MacOS" / app, contents / "Resources", contents / "Frameworks"
+    exe = build / (app + ".exe" if t.system == "windows" else app)
+    return exe, build, build
+
+
+def problems(build: Path, t: Target) -> list[str]:
+    """Everything the built game lacks; empty when it may ship."""
+    if not build.is_dir():
+        return [f"{build} does not exist: build_apps did not build {t.platform}"]
+    exe, data, binaries = app_folders(build, t)
+    found = []
+    if not exe.is_file():
+        found.append(f"no executable {exe.relative_to(build)}")
+    for folder in REQUIRED_FOLDERS:
+        if not any((ROOT / folder).rglob("*.*")):
+            found.append(f"the checkout has no {folder}/ to ship")
+    for pattern in build_config()["ASSETS"]:
+        for source in sorted(ROOT.glob(pattern)):
+            shipped = data / source.relative_to(ROOT)
+            if not shipped.is_file() or shipped.stat().st_size != source.stat().st_size:
+                found.append(f"{source.relative_to(ROOT)} is missing or differs")
+    names = {p.name.lower() for p in binaries.iterdir()} if binaries.is_dir() else set()
+    for plugin in build_config()["BUILD_APPS"]["plugins"]:
+        if f"lib{plugin}{t.library}" not in names:
+            found.append(f"Panda3D's plugin lib{plugin}{t.library} is missing")
+    for module in ("panda3d.core", "panda3d.bullet", "panda3d.direct", "numpy._core._multiarray_umath"):
+        if f"{module}{t.suffix}" not in names:
+            found.append(f"the compiled module {module}{t.suffix} is missing")
+    if t.system == "windows":
+        for dll in WINDOWS_RUNTIME_FILES:
+            if dll not in names:
+                found.append(f"the C++ runtime {dll} is missing")
+    if t.system == "macos":
+        for binary in _macos_binaries(build):
+            for arch in macho_signatures.broken_signatures(binary):
+                found.append(f"the code signature of {binary.name} ({arch}) does not match it")
+    return found
+
+
+def _macos_binaries(build: Path) -> list[Path]:
+    return sorted(p for bundle in build.glob("*.app") for folder in ("MacOS", "Frameworks")
+                  for p in (bundle / "Contents" / folder).glob("*") if p.is_file())
+
+
+def missing_libraries(log: Path, t: Target) -> list[str]:
+    """Shared libraries build_apps could not find while building this platform (from its log).
+
+    Windows' API sets (api-ms-win-*) are part of Windows itself; the C++ runtime is added
+    by `finish`.
+    """
+    if not log.is_file():
+        return []
+    found, building = set(), None
+    for line in log.read_text(errors="replace").splitlines():
+        started = re.search(r"Building runtime for platform: (\S+)", line)
+        if started:
+            building = started.group(1)
+        missing = re.search(r"could not find dependency (\S+) \(referenced by (\S+)\)", line)
+        if not missing or building != t.platform:
+            continue
+        name = missing.group(1).lower()
+        if t.system == "windows" and (name.startswith("api-ms-win-") or name in WINDOWS_RUNTIME_FILES):
+            continue
+        found.add(f"{missing.group(1)} (needed by {missing.group(2)})")
+    return sorted(found)
+
+
+# --- finishing touches -------------------------------------------------------------------------
+
+def licences(data: Path, t: Target) -> None:
+    """The licences of what the build bundles: Python, Panda3D, numpy, platformdirs (and more)."""
+    folder = data / "licenses"
+    folder.mkdir(exist_ok=True)
+    python_licence = Path(os.__file__).parent / "LICENSE.txt"
+    if python_licence.is_file():
+        shutil.copyfile(python_licence, folder / "python.txt")
+    for wheel in sorted((WHEELS / f"{t.platform}_cp{sys.version_info[0]}{sys.version_info[1]}").glob("*.whl")):
+        package = wheel.name.split("-")[0]
+        with zipfile.ZipFile(wheel) as archive:
+            for name in archive.namelist():
+                base = name.rsplit("/", 1)[-1]
+                if ".dist-info/" in name and (base.upper().startswith(("LICENSE", "COPYING"))):
+                    (folder / f"{package}.txt").write_bytes(archive.read(name))
+
+
+def windows_runtime(build: Path) -> None:
+    """Microsoft's C++ runtime beside the executable: numpy needs VCRUNTIME140_1.dll, and its
+    VCRUNTIME140/MSVCP140 must be as new as the compiler it was built with (newer ones serve
+    older programs too)."""
+    cache = APPS / "__whl_cache__" / "windows_runtime"
+    cache.mkdir(parents=True, exist_ok=True)
+    if not list(cache.glob("*.whl")):
+        subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--only-binary", ":all:",
+                        "--platform", "win_amd64", "--python-version", "3.11", "-d", str(cache),
+                        WINDOWS_RUNTIME], check=True)
+    wheel = next(iter(sorted(cache.glob("*.whl"))))
+    present = {p.name.lower(): p for p in build.iterdir()}
+    with zipfile.ZipFile(wheel) as archive:
+        for name in archive.namelist():
+            base = name.rsplit("/", 1)[-1]
+            if "/data/Scripts/" in name and base.lower() in WINDOWS_RUNTIME_FILES:
+                target_path = present.get(base.lower(), build / base)
+                target_path.write_bytes(archive.read(name))
+            elif base == "LICENSE" and ".dist-info/" in name:
+                (build / "licenses").mkdir(exist_ok=True)
+                (build / "licenses" / "msvc-runtime.txt").write_bytes(archive.read(name))
+
+
+def linux_desktop(build: Path) -> None:
+    """The desktop entry, and the script that adds it (with this folder's path) to the menu."""
+    for name in ("villa-paletti.desktop", "add-to-menu.sh"):
+        shutil.copyfile(LINUX_FILES / name, build / name)
+    (build / "add-to-menu.sh").chmod(0o755)
+
+
+def macos_bundle(build: Path, version: str) -> Path:
+    """The bundle named as the game is, with its version and an identifier in Info.plist, and
+    the signatures of the binaries build_apps wrote into made whole again (Apple silicon
+    runs nothing else)."""
+    bundles = sorted(build.glob("*.app"))
+    if not bundles:
+        raise ReleaseError(f"build_apps made no app bundle in {build}")
+    bundle = bundles[0]
+    if bundle.name != BUNDLE_NAME:
+        bundle = bundle.rename(build / BUNDLE_NAME)
+    info_path = bundle / "Contents" / "Info.plist"
+    with open(info_path, "rb") as file:
+        info = plistlib.load(file)
+    info.update({"CFBundleName": "Villa Paletti", "CFBundleDisplayName": "Villa Paletti",
+                 "CFBundleIdentifier": BUNDLE_ID, "CFBundleVersion": version,
+                 "CFBundleShortVersionString": version, "NSHighResolutionCapable": True})
+    info.pop("CFBundleSignature", None)
+    with open(info_path, "wb") as file:
+        plistlib.dump(info, file)
+    for binary in _macos_binaries(build):
+        try:
+            mended = macho_signatures.seal_again(binary)
+        except ValueError as error:
+            raise ReleaseError(str(error)) from None
+        if mended:
+            print(f"  macOS: the ad-hoc signature of {binary.name} ({', '.join(mended)}) sealed again")
+    return bundle
+
+
+# --- archives ----------------------------------------------------------------------------------
+
+def folder_size(folder: Path) -> int:
+    return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file() and not p.is_symlink())
+
+
+def _tar_entry(info: tarfile.TarInfo) -> tarfile.TarInfo:
+    info.uid = info.gid = 0
+    info.uname = info.gname = ""
+    return info
+
+
+def pack(build: Path, t: Target, version: str) -> Path:
+    DIST.mkdir(exist_ok=True)
+    stem = f"villa-paletti-{version}-{t.label}"
+    if t.system == "linux":
+        archive = DIST / f"{stem}.tar.gz"
+        with tarfile.open(archive, "w:gz") as tar:
+            tar.add(build, arcname=f"villa-paletti-{version}", filter=_tar_entry)
+        return archive
+    archive = DIST / f"{stem}.zip"
+    top = build / BUNDLE_NAME if t.system == "macos" else build
+    prefix = BUNDLE_NAME if t.system == "macos" else f"villa-paletti-{version}"
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as zf:
+        for path in sorted(top.rglob("*")):
+            zf.write(path, f"{prefix}/{path.relative_to(top).as_posix()}")  # keeps the executable bit
+    return archive
+
+
+def finish(platform: str, log: Path) -> tuple[Path, int]:
+    t = target(platform)
+    build = APPS / platform
+    version = project()["version"]
+    if not build.is_dir():
+        raise ReleaseError(f"{build.relative_to(ROOT)} does not exist: build_apps did not build {platform}")
+    if t.system == "windows":
+        windows_runtime(build)
+    if t.system == "macos":
+        macos_bundle(build, version)
+    found = problems(build, t) + [f"build_apps found no {name}" for name in missing_libraries(log, t)]
+    if found:
+        raise ReleaseError(f"the {t.label} build is incomplete: " + "; ".join(found))
+    _, data, _ = app_folders(build, t)
+    licences(data, t)
+    if t.system == "linux":
+        linux_desktop(build)
+    return pack(build, t, version), folder_size(build)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    commands.add_parser("requirements", help="write build_apps' requirements file from pyproject.toml")
+    choosing = commands.add_parser("platforms", help="print the platform tags of some systems, comma-separated")
+    choosing.add_argument("systems", nargs="*", metavar="SYSTEM", help="linux, windows or macos (default: all)")
+    packing = commands.add_parser("pack", help="check, finish and pack the builds in build/apps into dist/")
+    packing.add_argument("platforms", nargs="*", help="build_apps platform tags (default: all in setup.py)")
+    packing.add_argument("--log", type=Path, default=ROOT / "build" / "build_apps.log",
+                         help="build_apps' output, read for libraries it could not find")
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "requirements":
+            print(f"wrote {write_requirements().relative_to(ROOT)}")
+            return 0
+        if args.command == "platforms":
+            unknown = sorted(set(args.systems) - {"linux", "windows", "macos"})
+            if unknown:
+                raise ReleaseError(f"no such system: {', '.join(unknown)} (linux, windows or macos)")
+            tags = [p for p in build_config()["PLATFORMS"] if not args.systems or target(p).system in args.systems]
+            print(",".join(tags))
+            return 0
+        rows = []
+        for platform in args.platforms or build_config()["PLATFORMS"]:
+            archive, unpacked = finish(platform, args.log)
+            rows.append((archive, unpacked))
+        print(f"\n{'archive':52} {'archive MB':>10} {'unpacked MB':>12} {'unpacked MiB':>13}")
+        for archive, unpacked in rows:
+            print(f"{archive.relative_to(ROOT).as_posix():52} {archive.stat().st_size / 1e6:10.1f} "
+                  f"{unpacked / 1e6:12.1f} {unpacked / 2**20:13.1f}")
+        return 0
+    except (ReleaseError, OSError, subprocess.CalledProcessError) as error:
+        print(f"release: {error}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,74 @@
+"""The standalone game, built with Panda3D's build_apps: the interpreter, Panda3D, the game's
+frozen modules and its files, for each platform, from one machine.
+
+    scripts/build_release.sh        # builds every platform and packs dist/ (see README)
+
+The name, version and dependencies stay in pyproject.toml; this file only configures
+build_apps (which reads its options from setup()). Installing the game with pip does not
+use it.
+"""
+
+from setuptools import setup
+
+APP = "villa-paletti"
+
+# Targets: 64-bit Linux (glibc 2.17 and later), 64-bit Windows, macOS on Intel (10.13 and
+# later, also under Rosetta) and on Apple silicon (11 and later).
+PLATFORMS = ["manylinux2014_x86_64", "win_amd64", "macosx_10_13_x86_64", "macosx_11_0_arm64"]
+
+# The game's files beside the executable, in the same folders as in a checkout.
+# models/ may not exist yet: a pattern that matches nothing is no error.
+ASSETS = [
+    "textures/*.jpg",
+    "models/*.bam",
+    "sounds/*.wav",
+    "fonts/*.ttf",
+    "fonts/LICENSE",
+    "icons/*.png",
+    "icons/*.ico",
+    "villa/locale/*/LC_MESSAGES/villa.mo",
+]
+
+# Modules the game never runs, though something it imports mentions them. Leaving them out
+# keeps the download small; the built game's own test (scripts/build_release.sh) proves
+# nothing needed went with them.
+UNUSED_MODULES = [
+    # the standard library's network, mail, archive and developer tools
+    "ssl", "_ssl", "_hashlib", "http", "urllib.request", "ftplib", "smtplib", "netrc", "getpass",
+    "tarfile", "lzma", "_lzma", "bz2", "_bz2", "xml", "pyexpat", "plistlib",
+    "decimal", "_decimal", "_pydecimal", "fractions", "statistics",
+    "tkinter", "_tkinter", "unittest", "doctest", "pydoc", "pdb", "lib2to3", "idlelib", "turtle",
+    "xmlrpc", "sqlite3", "curses", "tracemalloc",
+    # development tools that a checkout has installed
+    "pytest", "hypothesis", "setuptools", "pkg_resources", "distutils", "pip",
+    # numpy's parts the game never calls (numpy loads them only on first use)
+    "numpy.random", "numpy.fft", "numpy.polynomial", "numpy.ma", "numpy.testing", "numpy.f2py",
+    "numpy.distutils", "numpy.typing",
+    # Panda3D's editors, networking and the physics and animation the game does not use
+    "direct.tkpanels", "direct.tkwidgets", "direct.p3d", "direct.dist",
+    "direct.wxwidgets", "direct.cluster", "direct.distributed", "direct.directdevices",
+    "direct.particles", "direct.physics", "direct.actor",
+    "panda3d.egg", "panda3d.ode", "panda3d.physx", "panda3d.vision", "panda3d.skel",
+    "panda3d.ai", "panda3d.physics",
+]
+
+BUILD_APPS = {
+    "gui_apps": {APP: "villa/__main__.py"},
+    "include_patterns": ASSETS,
+    # the walk for assets starts at the project's top: keep it out of these
+    "exclude_patterns": [".venv/**", ".git/**", "build/**", "dist/**", "tests/**", "docs/**"],
+    "include_modules": {"*": ["villa.app.main"]},
+    "exclude_modules": {"*": UNUSED_MODULES},
+    # OpenGL and OpenAL only: no software renderer, no FFmpeg, no model loaders
+    "plugins": ["pandagl", "p3openal_audio"],
+    "platforms": PLATFORMS,
+    "icons": {APP: [f"icons/{APP}-{size}.png" for size in (256, 128, 64, 48, 32, 16)]},
+    "build_base": "build/apps",
+    "requirements_path": "build/requirements.txt",  # written from pyproject.toml by the build
+    # the wheels come from PyPI alone
+    "use_optimized_wheels": False,
+    "pypi_extra_indexes": [],
+}
+
+if __name__ == "__main__":
+    setup(options={"build_apps": BUILD_APPS})

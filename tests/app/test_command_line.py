@@ -1,0 +1,50 @@
+"""The command line refuses what it cannot use in one short line (exit code 2), and reads seats for people
+and computer players."""
+
+from __future__ import annotations
+
+import pytest
+
+from villa.app import cli
+from villa.match import Seat, Strength
+
+from .conftest import run_villa
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--players", "²"], "name 2, 3 or 4 players"),
+    (["--players", "A,A"], "'A' is given twice"),
+    (["--players", "Anna," + "B" * 5000], "at most 24 characters"),
+    (["--players", "Anna,Be\x07n"], "printable"),
+    (["--players", "Anna,cpu:godlike"], "easy, medium or hard"),
+    (["--players", "5"], "2, 3 or 4 players"),
+    (["--players", "9" * 5000], "2, 3 or 4 players"),
+    (["--seed", "9" * 5000], "the seed as a whole number"),
+    (["--seed", "-3"], "between 0 and"),
+    (["--floors", "七"], "the number of floors"),
+    (["--size", "1e9x2"], "WIDTHxHEIGHT"),
+    (["--layout", "\x1b[31mred"], "no layout is called"),
+    (["--strength", "hard"], "add --autoplay"),
+])
+def test_a_bad_option_gets_one_short_line_and_exit_code_2(args, words, tmp_path):
+    result = run_villa(*args, "--autoplay", "0", "--headless", home=tmp_path) if "--strength" not in args \
+        else run_villa(*args, home=tmp_path)
+    assert result.returncode == 2, result.stderr
+    last = result.stderr.strip().splitlines()[-1]
+    assert last.startswith("villa-paletti: ") and words in last, last
+    assert len(last) < 300 and "\x1b" not in last and "\x07" not in last
+
+
+def test_seats_for_people_and_computer_players():
+    assert cli.seats("3") == (Seat("Anna"), Seat("Ben"), Seat("Cleo"))
+    assert cli.seats("Mira, cpu:hard ,cpu,CPU:Easy") == (
+        Seat("Mira"), Seat("Computer (hard)", Strength.HARD), Seat("Computer (medium)", Strength.MEDIUM),
+        Seat("Computer (easy)", Strength.EASY))
+    assert cli.seats("cpu:hard,cpu:hard") == (Seat("Computer (hard)", Strength.HARD),
+                                              Seat("Computer (hard) 2", Strength.HARD))
+
+
+def test_the_no_display_message_is_one_line(tmp_path, monkeypatch):
+    monkeypatch.delenv("DISPLAY", raising=False)
+    result = run_villa("--screenshot", str(tmp_path / "x.png"), home=tmp_path)
+    assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1

@@ -1,0 +1,313 @@
+"""The standalone game: what build_apps is told to ship, where the built game finds its files,
+and (marked slow, run by scripts/build_release.sh) the built Linux game itself.
+
+The slow tests take the archive named by VILLA_RELEASE_ARCHIVE, unpack it in a clean folder
+and start it with no Python on the PATH and no virtual environment; without that variable
+they are skipped, so the default suite never needs a build.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+import time
+import tomllib
+from pathlib import Path
+
+import pytest
+
+import villa
+from villa.presentation import assets
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _build_config() -> dict:
+    """setup.py's options, read without running setup()."""
+    namespace: dict = {"__name__": "release_config"}
+    exec(compile((ROOT / "setup.py").read_text(), "setup.py", "exec"), namespace)
+    return namespace
+
+
+CONFIG = _build_config()
+
+
+def test_the_game_says_the_version_pyproject_gives_the_build():
+    with open(ROOT / "pyproject.toml", "rb") as file:
+        assert villa.__version__ == tomllib.load(file)["project"]["version"]
+
+
+def test_every_file_the_game_reads_is_shipped():
+    folders = [assets.TEXTURES, assets.MODELS, assets.SOUNDS, assets.FONTS, assets.ICONS, assets.LOCALE]
+    wanted = [p for folder in folders if folder.is_dir() for p in folder.rglob("*")
+              if p.is_file() and p.suffix not in (".po", ".pot")]
+    assert len(wanted) > 20
+    for path in wanted:
+        relative = path.relative_to(ROOT)
+        assert any(relative.match(pattern) for pattern in CONFIG["ASSETS"]), f"{relative} would not be shipped"
+    assert any(pattern.startswith("models/") for pattern in CONFIG["ASSETS"])  # as soon as models/ exists
+
+
+def test_the_build_takes_the_entry_point_the_plugins_and_pypi_alone():
+    options = CONFIG["BUILD_APPS"]
+    assert options["gui_apps"] == {assets.APP_NAME: "villa/__main__.py"}
+    assert (ROOT / "villa" / "__main__.py").is_file()
+    assert set(options["plugins"]) == {"pandagl", "p3openal_audio"}
+    assert options["use_optimized_wheels"] is False and options["pypi_extra_indexes"] == []
+    assert {"manylinux2014_x86_64", "win_amd64"} <= set(CONFIG["PLATFORMS"])
+    assert any(p.startswith("macosx") for p in CONFIG["PLATFORMS"])
+    for icon in options["icons"][assets.APP_NAME]:
+        assert (ROOT / icon).is_file()
+
+
+BLOCKING_IMPORTER = """
+import importlib, importlib.abc, pkgutil, sys
+left_out = sys.argv[1].split(",")
+
+class LeftOut(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if any(name == m or name.startswith(m + ".") for m in left_out):
+            raise ModuleNotFoundError(f"No module named {name!r} (left out of the build)", name=name)
+        return None
+
+sys.meta_path.insert(0, LeftOut())
+import villa
+for module in pkgutil.walk_packages(villa.__path__, "villa."):
+    if module.name != "villa.__main__":
+        importlib.import_module(module.name)
+import direct.showbase.ShowBase, direct.gui.DirectGui, panda3d.bullet, numpy, platformdirs
+numpy.linalg.norm(numpy.ones(3))
+numpy.clip(numpy.mgrid[0:4, 0:4], 0, 1)
+print("imported")
+"""
+
+
+def test_the_game_imports_without_the_modules_the_build_leaves_out():
+    """build_apps freezes only what the game imports; what it is told to leave out must not be needed."""
+    left_out = ",".join(CONFIG["UNUSED_MODULES"])
+    done = subprocess.run([sys.executable, "-c", BLOCKING_IMPORTER, left_out], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0 and "imported" in done.stdout, done.stderr[-2000:]
+
+
+def test_in_a_checkout_the_files_are_at_the_top_of_the_project():
+    assert assets.root(frozen=False) == ROOT
+    assert assets.LOCALE == ROOT / "villa" / "locale"
+    assert (assets.TEXTURES / "wood_table.jpg").is_file() and (assets.SOUNDS / "crash.wav").is_file()
+
+
+def test_the_built_game_finds_its_files_beside_its_executable(tmp_path):
+    (tmp_path / "textures").mkdir()
+    exe = tmp_path / "villa-paletti"
+    exe.write_bytes(b"")
+    assert assets.root(frozen=True, executable=str(exe)) == tmp_path
+
+
+def test_the_built_game_on_macos_finds_its_files_in_the_bundles_resources(tmp_path):
+    contents = tmp_path / "Villa Paletti.app" / "Contents"
+    (contents / "MacOS").mkdir(parents=True)
+    (contents / "Resources").mkdir()
+    exe = contents / "MacOS" / "villa-paletti"
+    exe.write_bytes(b"")
+    assert assets.root(frozen=True, executable=str(exe)) == contents / "Resources"
+
+
+def test_asset_paths_reach_panda3d_in_its_own_spelling():
+    assert assets.panda_path(r"C:\Users\Ann\Villa Paletti\textures", "win32") == "/c/Users/Ann/Villa Paletti/textures"
+    assert assets.panda_path(r"\\server\games\villa", "win32") == "//server/games/villa"
+    assert assets.panda_path("/opt/villa-paletti/textures", "linux") == "/opt/villa-paletti/textures"
+    from panda3d.core import Filename
+    assert assets.panda_path(assets.TEXTURES) == Filename.fromOsSpecific(str(assets.TEXTURES)).getFullpath()
+
+
+def test_the_fonts_are_bundled_with_their_licence():
+    from panda3d.core import DynamicTextFont, Filename
+    for kind in assets.FONT_FILES:
+        font = DynamicTextFont(Filename.fromOsSpecific(str(assets.font_file(kind))))
+        assert font.isValid(), kind
+    assert "Bitstream Vera" in (assets.FONTS / "LICENSE").read_text()
+
+
+def test_the_window_icon_suits_each_system():
+    assert assets.window_icon("win32").suffix == ".ico" and assets.window_icon("win32").is_file()
+    assert assets.window_icon("linux").suffix == ".png" and assets.window_icon("darwin").is_file()
+
+
+def test_the_icon_script_makes_the_committed_icons(tmp_path):
+    subprocess.run([sys.executable, str(ROOT / "scripts" / "make_icon.py"), "--out", str(tmp_path)],
+                   check=True, capture_output=True, timeout=120)
+    made = sorted(p.name for p in tmp_path.iterdir())
+    assert made == sorted(p.name for p in assets.ICONS.iterdir())
+    for name in made:
+        assert (tmp_path / name).read_bytes() == (assets.ICONS / name).read_bytes(), name
+
+
+def test_the_desktop_entry_starts_the_game_and_matches_its_window():
+    lines = (ROOT / "packaging" / "linux" / "villa-paletti.desktop").read_text().splitlines()
+    entry = dict(line.split("=", 1) for line in lines if "=" in line)
+    assert lines[0] == "[Desktop Entry]" and entry["Type"] == "Application"
+    assert entry["Exec"] == entry["Icon"] == entry["StartupWMClass"] == assets.APP_NAME
+    assert entry["Name"] == assets.WINDOW_TITLE
+    assert "Game" in entry["Categories"].split(";")
+
+
+def test_a_library_build_apps_could_not_find_stops_that_platforms_release(tmp_path, monkeypatch):
+    monkeypatch.syspath_prepend(str(ROOT / "scripts"))
+    import release
+    log = tmp_path / "build_apps.log"
+    log.write_text("Building runtime for platform: manylinux2014_x86_64\n"
+                   "warning: build_apps: could not find dependency libfoo.so.1 (referenced by bar.so)\n"
+                   "Building runtime for platform: win_amd64\n"
+                   "warning: build_apps: could not find dependency api-ms-win-core-path-l1-1-0.dll "
+                   "(referenced by python311.dll)\n"
+                   "warning: build_apps: could not find dependency VCRUNTIME140_1.dll (referenced by x.pyd)\n")
+    assert release.missing_libraries(log, release.target("manylinux2014_x86_64")) == ["libfoo.so.1 (needed by bar.so)"]
+    assert release.missing_libraries(log, release.target("win_amd64")) == []   # Windows' own, and added later
+    assert release.missing_libraries(log, release.target("macosx_11_0_arm64")) == []
+
+
+def _signed_binary(flags: int) -> bytearray:
+    """A two-page arm64 Mach-O with a code signature that matches it (ad-hoc when flags has 0x2)."""
+    import hashlib
+    import struct
+    page = 4096
+    body = bytearray(struct.pack("<IIIIIIII", 0xFEEDFACF, 0x100000C, 0, 2, 1, 16, 0, 0))
+    body += struct.pack("<IIII", 0x1D, 16, 2 * page, 0)
+    body += bytes(range(256)) * 16
+    body = body.ljust(2 * page, b"\x07")
+    hashes = b"".join(hashlib.sha256(bytes(body[k * page:(k + 1) * page])).digest() for k in range(2))
+    directory = struct.pack(">IIIIIIIIIBBBB", 0xFADE0C02, 44 + len(hashes), 0x20400, flags, 44, 40, 0, 2, 2 * page,
+                            32, 2, 0, 12) + b"x\0\0\0" + hashes
+    return body + struct.pack(">IIIII", 0xFADE0CC0, 20 + len(directory), 1, 0, 20) + directory
+
+
+def test_an_ad_hoc_signature_is_sealed_again_after_its_binary_was_written_into(tmp_path):
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("macho_signatures", ROOT / "scripts" / "macho_signatures.py")
+    signatures = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(signatures)
+    binary = tmp_path / "villa-paletti"
+    data = _signed_binary(flags=0x2)
+    binary.write_bytes(data)
+    assert signatures.broken_signatures(binary) == [] and signatures.seal_again(binary) == []
+    data[5000] ^= 0xFF                              # as build_apps does to the frozen game's header
+    binary.write_bytes(data)
+    assert signatures.broken_signatures(binary) == ["arm64"]
+    assert signatures.seal_again(binary) == ["arm64"]
+    assert signatures.broken_signatures(binary) == [] and binary.read_bytes()[5000] == data[5000]
+    signed = _signed_binary(flags=0)                # made with an identity: only a Mac can sign it again
+    signed[5000] ^= 0xFF
+    binary.write_bytes(signed)
+    with pytest.raises(ValueError, match="identity"):
+        signatures.seal_again(binary)
+
+
+# --- the built Linux game ----------------------------------------------------------------------
+
+ARCHIVE = os.environ.get("VILLA_RELEASE_ARCHIVE")
+built = pytest.mark.skipif(not ARCHIVE, reason="no built game (scripts/build_release.sh sets VILLA_RELEASE_ARCHIVE)")
+
+
+@pytest.fixture(scope="module")
+def unpacked(tmp_path_factory):
+    """The Linux archive unpacked in a clean folder: (the game's folder, a bare environment)."""
+    place = tmp_path_factory.mktemp("release")
+    with tarfile.open(ARCHIVE) as archive:
+        archive.extractall(place / "unpacked", filter="tar")
+    (game,) = (place / "unpacked").iterdir()
+    empty_bin = place / "bin"
+    empty_bin.mkdir()
+    home = place / "home"
+    home.mkdir()
+    env = {"HOME": str(home), "PATH": str(empty_bin), "LANG": "C.UTF-8"}  # no Python, no venv, no VILLA_HOME
+    assert shutil.which("python3", path=env["PATH"]) is None and shutil.which("python", path=env["PATH"]) is None
+    return game, env
+
+
+def _files(folder: Path) -> dict[str, tuple[int, int]]:
+    return {str(p.relative_to(folder)): (p.stat().st_size, p.stat().st_mtime_ns) for p in folder.rglob("*")}
+
+
+def _run(game: Path, env: dict, *args: str, timeout: float = 300) -> subprocess.CompletedProcess:
+    return subprocess.run([str(game / assets.APP_NAME), *args], cwd=env["HOME"], env=env, capture_output=True,
+                          text=True, timeout=timeout)
+
+
+@built
+@pytest.mark.slow
+def test_the_built_game_knows_its_version_and_refuses_bad_options_in_a_sentence(unpacked):
+    game, env = unpacked
+    done = _run(game, env, "--version")
+    assert done.returncode == 0 and done.stdout.strip() == f"villa-paletti {villa.__version__}"
+    done = _run(game, env, "--load", str(game / "no-such-save.json"))
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+    print(f"\n  {game.name}: --version and a bad --load answered in a sentence")
+
+
+@built
+@pytest.mark.slow
+def test_the_built_game_plays_headless_and_saves_in_the_users_folder(unpacked):
+    game, env = unpacked
+    before = _files(game)
+    done = _run(game, env, "--autoplay", "5", "--headless", "--seed", "5")
+    assert done.returncode == 0, done.stderr[-2000:]
+    saved = [line for line in done.stdout.splitlines() if " saved " in line]
+    assert len(saved) >= 5, done.stdout
+    data = Path(env["HOME"]) / ".local" / "share" / assets.APP_NAME   # where platformdirs puts it on Linux
+    assert (data / "autosave.json").is_file() and (data / "villa.log").is_file()
+    assert _files(game) == before, "the game wrote next to its executable"
+    print(f"\n  --autoplay 5 --headless: {len(saved)} turns saved to {data}")
+
+
+@built
+@pytest.mark.slow
+def test_the_built_game_draws_a_picture_of_the_villa(unpacked, display):
+    from panda3d.core import Filename, PNMImage
+    game, env = unpacked
+    picture = Path(env["HOME"]) / "villa.png"
+    done = _run(game, {**env, "DISPLAY": display}, "--screenshot", str(picture), "--players", "Anna,Ben,Cleo",
+                "--seed", "7")
+    assert done.returncode == 0, done.stderr[-2000:]
+    image = PNMImage()
+    assert image.read(Filename.fromOsSpecific(str(picture)))
+    assert (image.getXSize(), image.getYSize()) == (1280, 720)
+    samples = {tuple(round(c, 1) for c in image.getXel(x, y)) for x in range(0, 1280, 16) for y in range(0, 720, 16)}
+    assert len(samples) > 50, "the picture is blank"
+    kept = ROOT / "build" / "release-screenshot.png"
+    kept.parent.mkdir(exist_ok=True)
+    shutil.copyfile(picture, kept)
+    print(f"\n  --screenshot: a 1280x720 picture with {len(samples)} distinct colours, kept as {kept}")
+
+
+@built
+@pytest.mark.slow
+def test_the_built_game_opens_its_window_named_and_classed_for_the_desktop(unpacked, display):
+    """The main menu's window carries the title and the WM_CLASS the desktop entry names (StartupWMClass),
+    and speaks German from the bundled catalog when asked to."""
+    game, env = unpacked
+    shown = {**os.environ, "DISPLAY": display}
+    german = {**env, "DISPLAY": display, "LANGUAGE": "de"}
+    playing = subprocess.Popen([str(game / assets.APP_NAME)], cwd=env["HOME"], env=german,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        windows = ""
+        while not windows and playing.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.5)
+            windows = subprocess.run(["xdotool", "search", "--class", assets.APP_NAME], env=shown,
+                                     capture_output=True, text=True).stdout.split()
+        assert windows, f"no window of class {assets.APP_NAME}"
+        title = subprocess.run(["xdotool", "getwindowname", windows[0]], env=shown, capture_output=True, text=True)
+        assert title.stdout.strip() == assets.WINDOW_TITLE
+        time.sleep(3)
+        assert playing.poll() is None, playing.stderr.read()   # the main menu is up and stays up
+        log = (Path(env["HOME"]) / ".local" / "share" / assets.APP_NAME / "villa.log").read_text()
+        assert "catalog" not in log, log                        # i18n logs a catalog it cannot use
+    finally:
+        playing.terminate()
+        playing.wait(timeout=30)
+    print(f"\n  the main menu's window: '{assets.WINDOW_TITLE}', class {assets.APP_NAME}, in German")

@@ -1,0 +1,112 @@
+"""What happens in a game in play, as records the screens, the autosave, the sound and the computer
+players subscribe to.
+
+    match.events.subscribe(TurnSettled, autosave)     # called with each TurnSettled
+    match.events.subscribe(None, every_event)         # called with every event
+
+Events are queued while the match is at work and handed out once it is done, in order: a
+subscriber may act on the match (answer, take a column) without finding it half-way through
+a change.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from villa import rules
+from villa.rules.state import Role
+
+
+@dataclass(frozen=True)
+class Accepted:
+    """The referee accepted an action or a fact: the state went from `before` to `after`."""
+
+    before: rules.GameState
+    action: Any
+    after: rules.GameState
+
+
+@dataclass(frozen=True)
+class Refused:
+    """An action the referee (or the wood) refused; `error` is a `RuleError` or a `PlacementError`."""
+
+    action: Any
+    error: Exception
+
+
+@dataclass(frozen=True)
+class AnswerNeeded:
+    """`player` is asked: object to a floor, challenge a neutral abort, or challenge a family claim."""
+
+    player: int
+    role: Role
+
+
+@dataclass(frozen=True)
+class TurnSettled:
+    """A turn is over and the villa has come to rest: `record` holds the villa as it stands."""
+
+    record: Any   # villa.match.record.TurnRecord
+
+
+@dataclass(frozen=True)
+class Collapsed:
+    """The villa fell (the fact as the physics saw it)."""
+
+    collapse: rules.Collapse
+
+
+@dataclass(frozen=True)
+class RoundStarted:
+    """Family edition: a new round begins on a villa built anew."""
+
+    round: int
+
+
+@dataclass(frozen=True)
+class GameOver:
+    result: rules.Result
+
+
+Event = Accepted | Refused | AnswerNeeded | TurnSettled | Collapsed | RoundStarted | GameOver
+Subscriber = Callable[[Any], None]
+
+
+class Events:
+    def __init__(self) -> None:
+        self._subscribers: list[tuple[type | None, Subscriber]] = []
+        self._queue: deque = deque()
+        self._handing_out = False
+
+    def subscribe(self, kind: type | None, subscriber: Subscriber) -> Callable[[], None]:
+        """Call `subscriber(event)` for every event of `kind` (None: every event); returns how to stop."""
+        entry = (kind, subscriber)
+        self._subscribers.append(entry)
+
+        def stop() -> None:
+            if entry in self._subscribers:
+                self._subscribers.remove(entry)
+        return stop
+
+    def emit(self, event) -> None:
+        self._queue.append(event)
+
+    def hand_out(self) -> None:
+        """Give every queued event to its subscribers (events they cause join the queue)."""
+        if self._handing_out:
+            return
+        self._handing_out = True
+        try:
+            while self._queue:
+                event = self._queue.popleft()
+                for kind, subscriber in list(self._subscribers):
+                    if kind is None or isinstance(event, kind):
+                        subscriber(event)
+        finally:
+            self._handing_out = False
+
+    def clear(self) -> None:
+        self._subscribers.clear()
+        self._queue.clear()

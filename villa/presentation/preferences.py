@@ -1,0 +1,78 @@
+"""The player's settings, as the screens use them: what each may be, and a checked copy.
+
+Where they are kept is the app's business (`villa.app.settings`); here is only what they are.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, fields, replace
+
+GRAPHICS_QUALITIES = ("low", "medium", "high")
+AUTOMATIC_QUALITY = "auto"   # the game picks: Low on a software renderer (villa.presentation.quality)
+LANGUAGES = ("system", "en", "de", "fr", "nl")
+SENSITIVITY = (0.25, 3.0)
+VOLUME = (0.0, 1.0)
+COMPUTER_SPEEDS = (1.0, 2.0, 4.0)
+STRENGTHS = ("easy", "medium", "hard")
+MAX_NAME = 24
+
+
+@dataclass(frozen=True)
+class Settings:
+    graphics_quality: str = AUTOMATIC_QUALITY   # or low, medium, high (see villa.presentation.quality)
+    mouse_sensitivity: float = 1.0     # camera orbit speed factor, 0.25 .. 3
+    invert_camera: bool = False        # invert the vertical orbit direction
+    language: str = "system"           # "system" follows the system's locale
+    volume: float = 0.8                # 0 .. 1
+    computer_speed: float = 1.0        # computer players' hands move this many times a person's speed
+    last_seats: tuple = ()             # the last new game's seats: (name, "easy" | "medium" | "hard" | None)
+
+    def validated(self) -> "Settings":
+        """A copy with every number inside its range; ValueError for a value of the wrong kind (text where a
+        number belongs, true for a number, not a number at all, one of no known choices)."""
+        if not isinstance(self.graphics_quality, str) or self.graphics_quality not in (AUTOMATIC_QUALITY,
+                                                                                       *GRAPHICS_QUALITIES):
+            raise ValueError(f"graphics quality must be one of {', '.join((AUTOMATIC_QUALITY, *GRAPHICS_QUALITIES))}")
+        if not isinstance(self.language, str) or self.language not in LANGUAGES:
+            raise ValueError(f"language must be one of {', '.join(LANGUAGES)}")
+        if not isinstance(self.invert_camera, bool):
+            raise ValueError("invert camera must be true or false")
+        speed = _number("computer speed", self.computer_speed, COMPUTER_SPEEDS[0], COMPUTER_SPEEDS[-1])
+        if speed not in COMPUTER_SPEEDS:
+            raise ValueError(f"computer speed must be one of {', '.join(map(str, COMPUTER_SPEEDS))}")
+        return replace(self, mouse_sensitivity=_number("mouse sensitivity", self.mouse_sensitivity, *SENSITIVITY),
+                       volume=_number("volume", self.volume, *VOLUME), computer_speed=speed,
+                       last_seats=_seats(self.last_seats))
+
+    @classmethod
+    def from_json(cls, data: dict) -> "Settings":
+        """Settings from a plain record (keys this version does not know are left out); ValueError if bad."""
+        known = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in data.items() if k in known}).validated()
+
+
+def _number(what: str, value, low: float, high: float) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError(f"{what} must be a number")
+    value = float(value)
+    if not math.isfinite(value):
+        raise ValueError(f"{what} must be a finite number")
+    return min(high, max(low, value))
+
+
+def _seats(value) -> tuple:
+    """The last game's seats, checked: () or 2 to 4 pairs of a printable name and a strength (or None)."""
+    if not isinstance(value, (list, tuple)) or (value and not 2 <= len(value) <= 4):
+        raise ValueError("the last seats must be a list of 2 to 4 seats")
+    seats = []
+    for seat in value:
+        if not isinstance(seat, (list, tuple)) or len(seat) != 2:
+            raise ValueError("a seat is a name and a strength")
+        name, strength = seat
+        if not isinstance(name, str) or not 1 <= len(name) <= MAX_NAME or not name.isprintable():
+            raise ValueError("a seat's name must be printable text of 1 to 24 characters")
+        if strength is not None and strength not in STRENGTHS:
+            raise ValueError(f"a seat's strength must be one of {', '.join(STRENGTHS)} or none")
+        seats.append((name, strength))
+    return tuple(seats)
