@@ -24,7 +24,7 @@ right, v up) with the grain's relief and the paint's edges.
 The layouts are read by villa/presentation/meshes.py (FaceUV, ColumnUV); sizes
 come from villa/physics/dimensions.py.
 
-    python scripts/make_textures.py [--out textures]
+    python scripts/make_textures.py [--out textures] [--only wood_table column_red ...]
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Callable
 
 import numpy as np
 
@@ -492,32 +493,40 @@ def column_texture(colour: str | None, seed: int) -> tuple[np.ndarray, np.ndarra
     return image, normal_map(relief, 0.8)
 
 
-def textures() -> dict[str, tuple[np.ndarray, np.ndarray]]:
-    """Every texture by name: its picture and its normal map."""
+def makers() -> dict[str, Callable[[], tuple[np.ndarray, np.ndarray]]]:
+    """How to make every texture, by name: each gives its picture and its normal map."""
     made = {
-        "wood_table": table(13),
-        "wood_base": base_texture(12),
-        "wood_floor": floor_texture(11),
-        "column_wood": column_texture(None, 20),
+        "wood_table": lambda: table(13),
+        "wood_base": lambda: base_texture(12),
+        "wood_floor": lambda: floor_texture(11),
+        "column_wood": lambda: column_texture(None, 20),
     }
     for seed, (colour, paint) in enumerate(FLOOR_PAINT.items(), start=31):
-        made[f"floor_{colour}"] = floor_texture(seed, paint)
+        made[f"floor_{colour}"] = lambda seed=seed, paint=paint: floor_texture(seed, paint)
     for seed, colour in enumerate(COLUMN_STAIN, start=21):
-        made[f"column_{colour}"] = column_texture(colour, seed)
+        made[f"column_{colour}"] = lambda seed=seed, colour=colour: column_texture(colour, seed)
     return made
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent.parent / "textures")
+    parser.add_argument("--only", nargs="+", metavar="NAME", help="make only these textures (wood_table, ...)")
     args = parser.parse_args()
+    wanted = makers()
+    if args.only:
+        unknown = sorted(set(args.only) - set(wanted))
+        if unknown:
+            parser.error(f"no texture called {', '.join(unknown)}")
+        wanted = {name: make for name, make in wanted.items() if name in args.only}
     args.out.mkdir(parents=True, exist_ok=True)
     from panda3d.core import loadPrcFileData
     loadPrcFileData("", f"notify-level-pnmimage error\njpeg-quality {JPEG_QUALITY}")
-    for name, (image, normals) in textures().items():
+    for name, make in wanted.items():
+        image, normals = make()
         save(image, args.out / f"{name}.jpg")
         save(normals, args.out / f"{name}_normal.jpg")
-    print(f"textures written to {args.out}")
+    print(f"{len(wanted)} textures written to {args.out}")
 
 
 if __name__ == "__main__":
