@@ -12,7 +12,8 @@ import pytest
 from panda3d.core import Filename, GeomVertexReader, Loader, LoaderOptions, NodePath, TextureAttrib, loadPrcFileData
 
 from villa.physics import dimensions as dim
-from villa.presentation import models
+from villa.presentation import assets, models
+from villa.rules.pieces import ALL_COLUMNS
 
 ROOT = Path(__file__).resolve().parents[2]
 TOLERANCE = 0.01   # cm: 0.1 mm
@@ -135,6 +136,13 @@ def test_a_model_is_for_drawing_only_and_names_its_textures_bare(load, name):
         assert (ROOT / "textures" / bare).exists()
         assert bare.encode() in data
     assert str(ROOT).encode() not in data and b"textures/" not in data
+
+
+def test_the_game_reads_every_piece_from_the_models_folder_the_assets_name():
+    pieces = ["base", *(f"floor-{level}" for level in dim.FLOORS), *(column.id for column in ALL_COLUMNS)]
+    files = {models.model_file(models.piece_model(piece)) for piece in pieces}
+    assert {path.parent for path in files} == {assets.MODELS}   # beside the executable in the built game
+    assert all(path.is_file() for path in files) and len(files) == len(MODELS) - 1   # the seal is drawn apart
 
 
 def test_making_the_models_again_gives_the_same_bytes(tmp_path):

@@ -1,17 +1,22 @@
 """The pieces as model files in models/ (written by scripts/make_models.py): their names, the
 few shape choices the size table leaves open, and loading them.
 
-Models and textures are found by bare name along Panda3D's model path (see stage.py),
-so they load the same from a checkout and from a packaged game.
+The models are read from the folder assets.py names (the checkout's models/, or the
+one beside the built game's executable); each names its textures bare (`floor_blue.jpg`),
+found along Panda3D's model path, which holds the textures' folder (see stage.py), so
+they load the same from a checkout and from the built game.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from panda3d.core import NodePath, SamplerState, TextureStage
+from pathlib import Path
+
+from panda3d.core import Filename, NodePath, SamplerState, TextureStage
 
 from villa.physics import dimensions as dim
+from villa.presentation import assets
 
 BASE_SEGMENTS = 96
 BASE_CHAMFER = 0.25
@@ -66,11 +71,17 @@ def normal_stage() -> TextureStage:
 _NORMAL_STAGE = normal_stage()
 
 
+def model_file(model: str) -> Path:
+    """Where the game reads a model file ("base.bam") from."""
+    return assets.MODELS / model
+
+
 def load(loader, model: str) -> NodePath:
-    """A fresh copy of a model (Panda3D keeps the file's contents once)."""
-    node = loader.loadModel(model)
+    """A fresh copy of a model from models/ (Panda3D keeps the file's contents once)."""
+    path = model_file(model)
+    node = loader.loadModel(Filename.fromOsSpecific(str(path)), okMissing=True)
     if node is None or node.isEmpty():
-        raise OSError(f"cannot load {model}: run scripts/make_models.py")
+        raise OSError(f"cannot load {path}: run scripts/make_models.py")
     return node
 
 
