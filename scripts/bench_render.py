@@ -39,10 +39,11 @@ def percentile(values: list[float], p: float) -> float:
 
 
 def measure(stage, quality: str, args) -> dict:
-    from villa.app.match import MatchOptions, new_match
+    from villa.match import Match, MatchSetup, Seat, layout_named
     from villa.presentation.game import GameScreen
 
-    match = new_match(MatchOptions(floors=args.floors, seed=args.seed), settle_seconds=0.0)
+    seats = (Seat("Anna"), Seat("Ben"))
+    match = Match(MatchSetup(seats, layout_named("random", args.seed, args.floors), seed=args.seed, deal_colours=True))
     screen = GameScreen(stage, match)
     screen.view.set_graphics_quality(quality)
 

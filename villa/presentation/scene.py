@@ -71,7 +71,6 @@ class VillaScene:
         self.table_radius = TABLE_RADIUS
         self.table_middle_reach = _reach(self.table_middle)
         self.table_wood_repeat = TABLE_WOOD_REPEAT
-        self.base_top = dim.BASE.top_z
         casts_shadow(self.table, False)
 
         self._add("base", models.load(loader, models.piece_model("base")))
@@ -142,22 +141,6 @@ class VillaScene:
             moved |= self.set_pose(piece, poses.get(piece))
         return moved
 
-    def show_layout(self, layout: dim.Layout) -> None:
-        """Stand the pieces exactly where a layout puts them (no physics: for previews)."""
-        shown = set()
-        for spot in layout.columns:
-            spec = dim.column_spec(spot.column)
-            self.set_pose(spot.column, _pose(spot.x, spot.y, dim.surface_z(spot.level) + spec.height / 2, spot.yaw))
-            shown.add(spot.column)
-        for spot in layout.floors:
-            spec = dim.FLOORS[spot.level]
-            self.set_pose(floor_id(spot.level),
-                          _pose(spot.x, spot.y, dim.surface_z(spot.level) - spec.thickness / 2, spot.yaw))
-            shown.add(floor_id(spot.level))
-        for piece in self.pieces:
-            if piece not in shown:
-                self.set_pose(piece, BASE_POSE if piece == "base" else None)
-
     def obstacles(self) -> list[tuple[Point3, float]]:
         """A bounding sphere per piece shown (what the camera must keep out of)."""
         spheres = []
@@ -194,11 +177,6 @@ def _reach(node: NodePath) -> float:
 
 def _close(a: Pose, b: Pose, tolerance: float = 2e-3) -> bool:
     return all(abs(p - q) < tolerance for p, q in zip(a[0] + a[1], b[0] + b[1]))
-
-
-def _pose(x: float, y: float, z: float, yaw_degrees: float) -> Pose:
-    half = math.radians(yaw_degrees) / 2
-    return (x, y, z), (math.cos(half), 0.0, 0.0, math.sin(half))
 
 
 BASE_POSE: Pose = ((0.0, 0.0, dim.BASE.thickness / 2), (1.0, 0.0, 0.0, 0.0))
