@@ -9,9 +9,11 @@ import dataclasses
 import pytest
 from panda3d.core import Point3, Vec3
 
+from villa import rules
 from villa.physics.dimensions import FloorSpot
 from villa.presentation import words
 from villa.presentation.words import Task
+from villa.rules.state import Step
 
 pytestmark = pytest.mark.gui
 
@@ -178,3 +180,33 @@ def test_a_three_player_game_from_the_neutral_column_to_the_master_builder(three
     assert screen.panel.title.getText() == f"{PLAYERS[expected]} is the Master Builder!"
     assert f"{PLAYERS[asked]} brought the villa down" in screen.panel.words.getText()
     snapshot("hot-seat-5-end")
+
+
+def test_a_failed_objection_lets_the_proposer_forgo_the_penalty_pull_with_the_n_key(three_players, frames, mouse):
+    """004: after a failed proof the proposer *may* remove one of the objector's columns; N forgoes it."""
+    screen, match = three_players, three_players.match
+    frames(5)
+    if screen.panel is not None:
+        screen.panel.buttons[0]["command"]()
+    proposer = match.actor
+    objector = (proposer + 1) % 3
+    assert match.act(rules.ProposeFloor()) is None
+    assert match.act(rules.Object()) is None and match.actor == objector
+    column = f"{match.state.colours[proposer][0].value}-thin-2"
+    assert match.take(column, match.villa.nodes[column].getPos()) is None
+    frames(5)
+    assert match.give_up() is None   # the proof is abandoned: the objection has failed
+    frames(30)
+    assert match.state.turn.step is Step.TAKE_OUT and match.actor == proposer
+    if screen.panel is not None:   # the seat changes hands
+        screen.panel.buttons[0]["command"]()
+        frames(3)
+    assert words.guidance(match.state).task is Task.TAKE_OUT
+    assert "forgo" in screen.hud.commands.buttons, "the right to the penalty pull is offered, not imposed"
+    out_before = set(match.state.out)
+    mouse.key("n")
+    frames(3)
+    assert match.state.turn.step is Step.LAY_FLOOR and match.actor == proposer
+    assert match.state.out == out_before, "no column of the objector's left the game"
+    assert isinstance(match.state.log[-1], rules.ForgoPenalty)
+    assert words.guidance(match.state).task is Task.LAY_FLOOR

@@ -37,7 +37,7 @@ from villa.physics.dimensions import FLOORS
 from villa.presentation.preferences import Settings
 from villa.presentation.words import Task, guidance
 
-pytestmark = [pytest.mark.gui, pytest.mark.slow]   # about a minute and a half
+pytestmark = pytest.mark.gui   # about a minute and a half
 
 SEED = 1                                   # the seal rolls blue for the first player
 PLAYERS = ("Mira", "Jonas", "Emil")        # seat 0 is the youngest: she rolls the seal

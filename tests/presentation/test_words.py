@@ -19,6 +19,8 @@ from villa.rules import (Abort, ChooseColour, Collapse, ColumnPlaced, ColumnTake
 from villa.rules.pieces import ALL_COLUMNS
 from villa.rules.state import Role, Step
 
+from tests.rules.helpers import four_players, position, turn_of
+
 
 def check(state: rules.GameState) -> flow.Guidance:
     guide = flow.guidance(state)
@@ -194,3 +196,14 @@ def test_the_seal_and_the_end_in_words():
     title, reason = flow.result_words(over)
     assert title == "No Master Builder" and "Cleo brought the villa down before anyone held" in reason
     assert flow.guidance(over).task is Task.OVER and flow.guidance(over).commands == ()
+
+
+def test_a_floor_claimed_in_vain_is_worded_as_given_up_not_as_laid():
+    """004: a floor that cannot cover three columns must be given up; the headline says so."""
+    state = turn_of(position(four_players(rules.PUBLISHER), top=2, blue_thin_1=2, red_thin_1=2), 1)
+    state = rules.apply(state, rules.ProposeFloor())
+    while state.turn.step is Step.ASK:
+        state = rules.apply(state, Decline())
+    guidance = check(state)
+    assert guidance.task is Task.LAY_FLOOR and "too few columns" in guidance.headline
+    assert "lay the" not in guidance.headline

@@ -281,7 +281,8 @@ def _headline(state: GameState, task: Task, colours) -> str:
         Task.PROOF: _("{who}: prove it: set one of {proposer}'s {colours} columns on the {top} floor"),
         Task.CHALLENGE_PROOF: _("{who}: prove it: set another neutral ({colours}) column on the {top} floor"),
         Task.FAMILY_PROOF: _("{who}: prove it: set a {colours} column on the {top} floor"),
-        Task.TAKE_OUT: _("{who}: pull one of {objector}'s columns out of the villa: it leaves the game"),
+        Task.TAKE_OUT: _("{who}: you may pull one of {objector}'s columns out of the villa (it leaves the game), "
+                         "or take none out (N)"),
         Task.LAY_FLOOR: _("{who}: lay the {next} floor on the top columns (click), or give it up (Esc)"),
         Task.PASS: _("{who}: nothing can be built and no floor proposed: pass"),
         Task.OVER: _("The game is over"),
@@ -291,6 +292,10 @@ def _headline(state: GameState, task: Task, colours) -> str:
         texts[Task.NEUTRAL] = _("{who}: first a neutral ({colours}) column onto the {top} floor")
     else:
         texts[Task.PASS] = _("{who}: nothing can be built: propose the next floor (it cannot be laid), or pass")
+    if task is Task.LAY_FLOOR and not any(isinstance(f, rules.FloorLaid) for f in rules.expected_facts(state)):
+        # 004: a floor that cannot cover three columns is given up, and the turn ends.
+        texts[Task.LAY_FLOOR] = _("{who}: too few columns stand on the {top} floor to carry the {next} floor: "
+                                  "give it up (Esc)")
     column = column_words(turn.column) if turn.column else ""
     text = texts[task].format(who=who, colours=colour_words(colours) or _("any"), top=top, column=column,
                               proposer=proposer, objector=player_name(state, turn.objector),
@@ -558,6 +563,30 @@ def refusal(error: Exception, state: GameState | None = None) -> str:
         except (KeyError, IndexError, ValueError):
             return _("That is not allowed now.")
     return _(PLACEMENT_WORDS.get(str(error), N_("That is not possible here.")))
+
+
+# --- files -------------------------------------------------------------------------------
+
+def save_trouble(what: str, where, error: OSError) -> str:
+    """A save that could not be written, and that the game goes on all the same."""
+    reason = error.strerror or str(error)
+    if what == "replay":
+        return _("The replay could not be kept in {where} ({reason}).").format(where=where, reason=reason)
+    return _("The game could not be saved to {where} ({reason}). It goes on, and the next turn tries again."
+             ).format(where=where, reason=reason)
+
+
+def settings_trouble(path, aside) -> str:
+    """The settings file was broken: set aside (or not), and the defaults used."""
+    if aside is None:
+        return _("The settings in {path} could not be read; the game uses its defaults.").format(path=path)
+    return _("The settings in {path} could not be read; they are kept as {aside} and the game uses its "
+             "defaults.").format(path=path, aside=aside)
+
+
+def unloadable(reason: str) -> str:
+    """The kept game that would not load, and why (the reason is the file check's own sentence)."""
+    return _("The last game could not be taken up: {reason}").format(reason=reason)
 
 
 # --- columns ------------------------------------------------------------------------------
