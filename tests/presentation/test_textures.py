@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -29,9 +28,9 @@ def script():
     return module
 
 
-# one of each kind: the table, the base plate, a painted floor, a stained column; all of them when
-# VILLA_ALL_TEXTURES is set (making them all takes half a minute)
-SAMPLE = None if os.environ.get("VILLA_ALL_TEXTURES") else ["wood_table", "wood_base", "floor_red", "column_green"]
+# one of each kind: the table, the base plate, a painted floor, a stained column (all of them, which
+# takes half a minute, with pytest -m slow)
+SAMPLE = ["wood_table", "wood_base", "floor_red", "column_green"]
 
 
 def _make(folder: Path, names: list[str] | None) -> None:
@@ -57,9 +56,10 @@ def test_every_texture_the_game_loads_is_there():
         assert 20_000 < size < 400_000, f"{name} is {size} bytes"
 
 
-def test_the_script_makes_the_committed_textures_again_byte_for_byte(tmp_path):
-    _make(tmp_path, SAMPLE)
-    names = [f"{name}{kind}.jpg" for name in (SAMPLE or PICTURES) for kind in ("", "_normal")]
+@pytest.mark.parametrize("sample", [SAMPLE, pytest.param(None, marks=pytest.mark.slow)], ids=["sample", "all"])
+def test_the_script_makes_the_committed_textures_again_byte_for_byte(tmp_path, sample):
+    _make(tmp_path, sample)
+    names = [f"{name}{kind}.jpg" for name in (sample or PICTURES) for kind in ("", "_normal")]
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(names)
     assert _digests(tmp_path, names) == _digests(ROOT / "textures", names), \
         "run scripts/make_textures.py and commit textures/"
