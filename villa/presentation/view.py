@@ -116,12 +116,6 @@ class VillaView:
 
     # --- framing ---
 
-    def top_floor_centre(self) -> Point3:
-        levels = [lv for lv in range(1, 6) if not self.scene.pieces[floor_id(lv)].isHidden()]
-        if not levels:
-            return Point3(0, 0, dim.BASE.top_z)
-        return self.scene.pieces[floor_id(max(levels))].getPos(self.stage.render)
-
     def villa_points(self) -> list[Point3]:
         """Points round the villa standing: the base plate's rim, each floor's outline, each column's
         ends (pieces fallen far from the base plate are not the villa)."""
