@@ -56,7 +56,9 @@ def test_the_game_picks_low_by_itself_on_a_software_renderer(stage, game, frames
 
 
 @pytest.mark.parametrize("preset", quality.QUALITIES)
-def test_each_preset_draws_the_villa_without_errors(stage, game, frames, snapshot, notices, preset):
+def test_each_preset_draws_the_villa_and_its_shadow_without_errors(stage, game, frames, snapshot, notices, preset):
+    """Low has no shadow map: its shadows are drawn straight into the table's light map."""
+    from panda3d.core import PNMImage
     screen = game(layout="rings", seed=1)
     screen.hud.controls.hide()
     screen.view.set_graphics_quality(preset)
@@ -77,15 +79,6 @@ def test_each_preset_draws_the_villa_without_errors(stage, game, frames, snapsho
     saturated = sum(1 for c in middle if max(c) - min(c) > 0.25)   # the paint and the stains
     assert saturated > len(middle) // 20, "the villa is drawn in the middle of the picture"
     assert sum(sum(c) for c in middle) / len(middle) > 0.4, "and lit"
-
-
-@pytest.mark.parametrize("preset", quality.QUALITIES)
-def test_the_villa_casts_its_shadow_on_the_table_in_every_preset(stage, game, frames, preset):
-    """Low has no shadow map: its shadows are drawn straight into the table's light map."""
-    from panda3d.core import PNMImage
-    screen = game(layout="rings", seed=1)
-    screen.view.set_graphics_quality(preset)
-    frames(8)
     shade = screen.view.shadows.table.shade_buffer.getTexture()
     assert stage.base.graphicsEngine.extractTextureData(shade, stage.win.getGsg())
     image = PNMImage()
