@@ -191,6 +191,10 @@ class GameScreen(FSM):
         self.recorder.stop()   # the fallen villa lay still: it is built anew for the next round
         for piece in self.view.scene.pieces.values():
             piece.clearColorScale()
+        if self.mode == "Falling" and self.recorder.fell_at is None:
+            # the fall was shown again (or skipped) before the fallen pieces lay still
+            self.request(self._mode_now())
+            self.view.focus_top()
 
     def _humans(self) -> int:
         return sum(not seat.is_computer for seat in self.match.setup.seats)
