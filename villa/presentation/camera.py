@@ -188,10 +188,3 @@ def mouse_ray(stage, mouse: tuple[float, float]) -> tuple[Point3, Vec3]:
     direction.normalize()
     return origin, direction
 
-
-def on_plane(origin: Point3, direction: Vec3, z: float) -> Point3 | None:
-    """Where the ray meets the horizontal plane at height `z` (None: it runs parallel to it, or away)."""
-    if abs(direction.z) < 1e-9:
-        return None
-    t = (z - origin.z) / direction.z
-    return Point3(origin) + Vec3(direction) * t if t > 0 else None

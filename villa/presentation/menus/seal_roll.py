@@ -10,7 +10,7 @@ offer. `RollingSeal` is the die itself, also tumbled for the family edition's tu
 from __future__ import annotations
 
 import math
-from typing import Callable, Sequence
+from typing import Callable
 
 from direct.gui.DirectGui import DirectFrame
 from panda3d.core import AmbientLight, CullFaceAttrib, DirectionalLight, LRotationf, TextureStage
