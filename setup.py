@@ -17,7 +17,6 @@ APP = "villa-paletti"
 PLATFORMS = ["manylinux2014_x86_64", "win_amd64", "macosx_10_13_x86_64", "macosx_11_0_arm64"]
 
 # The game's files beside the executable, in the same folders as in a checkout.
-# models/ may not exist yet: a pattern that matches nothing is no error.
 ASSETS = [
     "textures/*.jpg",
     "models/*.bam",

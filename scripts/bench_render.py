@@ -1,13 +1,20 @@
 #!/usr/bin/env python3
-"""Frame times of the game screen at 1280×720 with shadows: the villa at rest, and collapsing.
+"""Frame times of the game screen at 1280×720 at each graphics quality: the villa at rest, and collapsing.
 
 Starts a virtual screen (Xvfb) itself when no DISPLAY is set. Frames are timed with
 gl-finish on (the driver waits for the picture to be done), the physics runs on its
 fixed step with a fixed 1/60 s of game time per frame, and the camera keeps turning
-slowly, so every frame is really drawn. A benchmark: it prints numbers, it asserts
-nothing.
+slowly, so every frame is really drawn. Each preset gets a fresh villa of the same
+layout. Beside wall-clock times it gives the process's CPU time per frame, which
+other programs on the machine disturb less. A benchmark: it prints numbers, it
+asserts nothing.
 
-    python scripts/bench_render.py --json
+    python scripts/bench_render.py --json [--quality low,medium,high]
+
+Keys: `<preset>_rest_p50_ms`, `<preset>_rest_p95_ms`, `<preset>_collapse_p50_ms`,
+`<preset>_collapse_p95_ms`, `<preset>_rest_cpu_ms` and `<preset>_collapse_cpu_ms` (mean CPU
+time per frame), `renderer`, `software_renderer`, `automatic_quality` (what the game picks
+by itself here).
 """
 
 from __future__ import annotations
@@ -31,9 +38,58 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
 
 
+def measure(stage, quality: str, args) -> dict:
+    from villa.match import Match, MatchSetup, Seat, layout_named
+    from villa.presentation.game import GameScreen
+
+    seats = (Seat("Anna"), Seat("Ben"))
+    match = Match(MatchSetup(seats, layout_named("random", args.seed, args.floors), seed=args.seed, deal_colours=True))
+    screen = GameScreen(stage, match)
+    screen.view.set_graphics_quality(quality)
+
+    def timed_frames(count: int) -> tuple[list[float], float, int]:
+        times, drawn = [], 0
+        cpu = time.process_time()
+        for _ in range(count):
+            screen.view.camera.orbit(0.2, 0.0)
+            start = time.perf_counter()
+            stage.base.taskMgr.step()
+            times.append((time.perf_counter() - start) * 1000)
+            drawn += screen.view.shadows.drawn_this_frame
+        return times, (time.process_time() - cpu) * 1000 / count, drawn
+
+    villa = match.villa
+    villa.run_until_settled(10.0)
+    timed_frames(12)   # let the shadows and the table's pictures catch up with the settled villa
+    rest, rest_cpu, rest_drawn = timed_frames(args.rest_frames)
+
+    # Knock out every column carrying the blue floor: the whole villa comes down.
+    for column in list(villa.columns):
+        if villa.nodes[column].getZ() < 1.2 + 8.0:
+            villa.remove(column)
+    villa.wake()
+    collapse, collapse_cpu, collapse_drawn = timed_frames(args.collapse_frames)
+    result = {
+        f"{quality}_rest_p50_ms": round(statistics.median(rest), 2),
+        f"{quality}_rest_p95_ms": round(percentile(rest, 95), 2),
+        f"{quality}_collapse_p50_ms": round(statistics.median(collapse), 2),
+        f"{quality}_collapse_p95_ms": round(percentile(collapse, 95), 2),
+        f"{quality}_rest_cpu_ms": round(rest_cpu, 2),
+        f"{quality}_collapse_cpu_ms": round(collapse_cpu, 2),
+        f"{quality}_shadow_map": screen.view.shadow_size,
+        f"{quality}_multisamples": screen.view.multisampling.samples if screen.view.multisampling else 0,
+        f"{quality}_rest_frames_with_light_drawn": rest_drawn,
+        f"{quality}_collapse_frames_with_light_drawn": collapse_drawn,
+        f"{quality}_collapsed": villa.collapse is not None,
+    }
+    screen.close()
+    return result
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--quality", default="low,medium,high", help="presets to time, in order")
     parser.add_argument("--size", default="1280x720")
     parser.add_argument("--rest-frames", type=int, default=300)
     parser.add_argument("--collapse-frames", type=int, default=180)
@@ -44,69 +100,32 @@ def main() -> None:
 
     from villa.presentation.xvfb import display_available
     with display_available(width, height) as display:
-        from villa.app.match import MatchOptions, new_match
-        from villa.presentation.game import GameScreen
+        from villa.presentation import quality
         from villa.presentation.stage import WindowOptions, close_window, open_window, stage
 
         open_window(WindowOptions(width=width, height=height, gl_finish=True, sync_video=False,
-                                  fixed_frame_rate=60))
-        match = new_match(MatchOptions(floors=args.floors, seed=args.seed), settle_seconds=0.0)
-        screen = GameScreen(stage, match)
-        stage.base.taskMgr.step()
-        first_frame = time.perf_counter() - STARTED
-
-        def timed_frame(turn: float) -> tuple[float, bool]:
-            screen.view.camera.orbit(turn, 0.0)
-            start = time.perf_counter()
-            stage.base.taskMgr.step()
-            elapsed = (time.perf_counter() - start) * 1000
-            return elapsed, screen.view.shadows.drawn_this_frame
-
-        villa = match.villa
-        villa.run_until_settled(10.0)
-        for _ in range(10):  # let the shadows catch up with the settled villa
-            timed_frame(0.2)
-        rest, rest_shadow_frames = [], 0
-        for _ in range(args.rest_frames):
-            elapsed, shadowed = timed_frame(0.2)
-            rest.append(elapsed)
-            rest_shadow_frames += shadowed
-
-        # Knock out every column carrying the blue floor: the whole villa comes down.
-        for column in list(villa.columns):
-            if villa.nodes[column].getZ() < 1.2 + 8.0:
-                villa.remove(column)
-        villa.wake()
-        collapse, shadow_frames = [], 0
-        for _ in range(args.collapse_frames):
-            elapsed, shadowed = timed_frame(0.2)
-            collapse.append(elapsed)
-            shadow_frames += shadowed
-        result = {
-            "rest_p50_ms": round(statistics.median(rest), 2),
-            "rest_p95_ms": round(percentile(rest, 95), 2),
-            "collapse_p50_ms": round(statistics.median(collapse), 2),
-            "collapse_p95_ms": round(percentile(collapse, 95), 2),
-            "start_to_first_frame_s": round(first_frame, 2),
+                                  fixed_frame_rate=60, sound=False))
+        renderer = quality.renderer_of(stage)
+        result = {"start_to_window_s": round(time.perf_counter() - STARTED, 2)}
+        for preset in args.quality.split(","):
+            result.update(measure(stage, preset, args))
+        result.update({
             "width": width,
             "height": height,
-            "shadows": True,
-            "shadow_map": screen.view.shadows.sun.size,
-            "rest_frames": len(rest),
-            "collapse_frames": len(collapse),
-            "rest_frames_with_shadow_drawn": rest_shadow_frames,
-            "collapse_frames_with_shadow_drawn": shadow_frames,
-            "collapsed": villa.collapse is not None,
-            "renderer": stage.win.getGsg().getDriverRenderer(),
+            "renderer": renderer,
+            "software_renderer": quality.is_software(renderer),
+            "automatic_quality": quality.automatic(renderer),
             "llvmpipe_threads": int(os.environ.get("LP_NUM_THREADS", "0")) or None,
+            "cores": len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count(),
+            "load_average": round(os.getloadavg()[0], 2),
             "display": display,
-        }
+        })
         close_window()
     if args.json:
         print(json.dumps(result))
     else:
         for key, value in result.items():
-            print(f"{key:>36}: {value}")
+            print(f"{key:>42}: {value}")
 
 
 if __name__ == "__main__":

@@ -161,6 +161,21 @@ def test_settings_are_reported_and_the_language_changes_at_once(stage, pointer, 
     assert calls.log[-1][1][0].language == "de"
 
 
+def test_settings_leave_the_graphics_to_the_game_and_say_it_picks_low_on_a_software_renderer(stage, screens,
+                                                                                             calls):
+    from villa.presentation import quality
+    from villa.presentation.menus import SettingsScreen
+    i18n.install("en")
+    screen = SettingsScreen(settings=Settings(), on_close=calls.of("close"))
+    screens.append(screen)
+    screen.show()
+    choice = screen.widgets["graphics_quality"]
+    assert list(choice.buttons) == ["auto", "low", "medium", "high"] and choice.value == "auto"
+    note = screen.widgets["automatic_quality"]["text"]
+    assert quality.is_software(quality.renderer_of(stage)), "the suite's virtual screen draws in software"
+    assert note == "Auto picks Low here: this computer draws the pictures without a graphics chip."
+
+
 def test_settings_sliders(stage, pointer, frames, screens, calls):
     from villa.presentation.menus import SettingsScreen
     screen = SettingsScreen(settings=Settings(), on_close=calls.of("close"))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from panda3d.core import NodePath, PerspectiveLens, Point3, Vec3
@@ -51,3 +52,56 @@ def test_the_camera_glides_to_its_goal():
         orbit.update(1 / 60)
     assert (orbit.view.target - Point3(5, 5, 20)).length() < 0.1
     assert math.isclose((camera.getPos() - Point3(5, 5, 20)).length(), 80, rel_tol=0.01)
+
+
+def _film(camera, lens, point):
+    """Where a world point in front of the camera falls on the lens's film (-1 .. 1 each way on it)."""
+    from panda3d.core import LMatrix4f, LVecBase4f, Point2
+    to_camera = LMatrix4f(camera.getMat())
+    to_camera.invertInPlace()
+    p = to_camera.xformPoint(point)
+    clip = lens.getProjectionMat().xform(LVecBase4f(p.x, p.y, p.z, 1.0))
+    assert clip.w > 0
+    return Point2(clip.x / clip.w, clip.y / clip.w)
+
+
+def _wide_lens():
+    lens = PerspectiveLens()
+    lens.setAspectRatio(16 / 9)
+    return lens
+
+
+VILLA_BOX = [Point3(x, y, z) for x in (-14.5, 14.5) for y in (-14.5, 14.5) for z in (0.0, 9.8)]
+
+
+@pytest.mark.parametrize("heading, pitch", [(-35.0, 24.0), (120.0, 24.0), (10.0, 40.0)])
+def test_a_turn_starts_with_the_villa_filling_sixty_percent_of_the_view_s_height(heading, pitch):
+    camera, lens = NodePath("camera"), _wide_lens()
+    orbit = OrbitCamera(camera, lens, lambda: [])
+    orbit.goal.heading, orbit.goal.pitch = heading, pitch
+    orbit.frame(VILLA_BOX, 0.6)
+    orbit.snap()
+    films = [_film(camera, lens, p) for p in VILLA_BOX]
+    ys = [f.y for f in films]
+    xs = [f.x for f in films]
+    assert max(ys) - min(ys) == pytest.approx(2 * 0.6, abs=0.02)   # the film runs from -1 to 1
+    assert (max(ys) + min(ys)) / 2 == pytest.approx(0.0, abs=0.02)
+    assert (max(xs) + min(xs)) / 2 == pytest.approx(0.0, abs=0.02)
+
+
+def test_the_view_draws_back_to_keep_a_pulled_column_in_sight():
+    camera, lens = NodePath("camera"), _wide_lens()
+    orbit = OrbitCamera(camera, lens, lambda: [])
+    orbit.frame(VILLA_BOX, 0.6)
+    orbit.snap()
+    before = orbit.goal.distance
+    orbit.keep_in_view([Point3(0, 0, 5)])   # already in sight: nothing changes
+    assert orbit.goal.distance == before
+    column = Point3(40.0, -30.0, 12.0)      # carried far out to the side
+    assert abs(_film(camera, lens, column).x) > 1 or abs(_film(camera, lens, column).y) > 1
+    for _ in range(120):
+        orbit.keep_in_view([column])
+        orbit.update(1 / 60)
+    film = _film(camera, lens, column)
+    assert abs(film.x) <= 0.86 and abs(film.y) <= 0.86
+    assert orbit.goal.distance > before

@@ -32,7 +32,10 @@ def test_a_collapse_ends_the_round_and_the_next_starts_on_a_fresh_villa(stage, f
         assert match.state.round == 2 and match.state.scores[culprit] == 1
         assert "round 2 of 3" in screen.hud.info.getText()
         screen.escape()   # skips the replay
-        frames(3)
+        for _ in range(1200):   # the fallen pieces come to rest, then the villa is built anew
+            frames()
+            if match.villa is not villa:
+                break
         assert match.villa is not villa and match.villa.collapse is None
         assert len(match.villa.columns) == 20 and screen.panel is None and not match.over
         assert screen.mode == "Idle"

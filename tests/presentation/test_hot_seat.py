@@ -25,7 +25,7 @@ ALREADY_UP = {"blue-thin-1": (0.0, 3.5)}   # one column on the green floor, so a
 def _villa_with_the_green_floor_on():
     """The free corners layout (a thin column of each colour stands free in front), with the green
     floor laid on the four hexagonal columns set up on the blue floor."""
-    from villa.physics.layouts import preset, supports
+    from villa.physics.layouts import preset
     layout = preset("free corners")
     blue = layout.floors[0]
 

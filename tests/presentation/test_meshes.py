@@ -93,3 +93,73 @@ def test_the_table_top_s_middle_reaches_past_the_corners_of_the_shadows_square()
     assert max(p.getXy().length() for p in used(rim, rim_points)) == pytest.approx(99.4, rel=1e-4)
     area = sum(node.getGeom(0).getPrimitive(0).getNumPrimitives() for node in (middle, rim))
     assert area == len(meshes.cap_triangles(meshes.circle(99.4, 128))[1])
+
+
+def _frames(node):
+    """Per vertex: position, uv, normal, tangent, binormal, baked light."""
+    data = node.getGeom(0).getVertexData()
+    readers = [GeomVertexReader(data, name) for name in ("vertex", "texcoord", "normal", "tangent", "binormal",
+                                                          "color")]
+    rows = []
+    while not readers[0].isAtEnd():
+        rows.append([Vec3(readers[0].getData3()), readers[1].getData2(), *(Vec3(r.getData3()) for r in readers[2:5]),
+                     readers[5].getData4()])
+    return rows
+
+
+@pytest.mark.parametrize("make", [
+    lambda: meshes.extrusion("floor", dim.FLOORS[1].outline, -0.3, 0.3, chamfer=0.12,
+                             uv=meshes.FaceUV(meshes.FLOOR_FACE_CM)),
+    lambda: meshes.extrusion("column", meshes.circle(1.6, 40), -4, 4, chamfer=0.09, uv=meshes.ColumnUV(),
+                             rings=(-3.0, 3.0)),
+    lambda: meshes.extrusion("hex", dim.COLUMNS["hex"].corners(), -4, 4, chamfer=0.09, smooth=False,
+                             uv=meshes.ColumnUV()),
+], ids=["floor", "round column", "hex column"])
+def test_normal_maps_find_their_way_the_tangent_follows_u_and_the_binormal_v(make):
+    node = make()
+    rows = _frames(node)
+    triangles = node.getGeom(0).getPrimitive(0).decompose()
+    checked = 0
+    for t in range(triangles.getNumPrimitives()):
+        start = triangles.getPrimitiveStart(t)
+        (p0, uv0, n0, t0, b0, _), (p1, uv1, *_), (p2, uv2, *_) = (rows[triangles.getVertex(start + i)]
+                                                                   for i in range(3))
+        e1, e2 = p1 - p0, p2 - p0
+        du1, dv1, du2, dv2 = uv1.x - uv0.x, uv1.y - uv0.y, uv2.x - uv0.x, uv2.y - uv0.y
+        det = du1 * dv2 - du2 * dv1
+        if abs(det) < 1e-9 or abs(du1) > 0.5 or abs(du2) > 0.5:   # no area in the picture, or across the seam
+            continue
+        along_u = (e1 * dv2 - e2 * dv1) / det
+        along_v = (e2 * du1 - e1 * du2) / det
+        assert abs(t0.length() - 1) < 1e-3 and abs(b0.length() - 1) < 1e-3
+        assert abs(t0.dot(n0)) < 1e-3 and abs(b0.dot(n0)) < 1e-3 + abs(n0.z) * 0.2
+        assert t0.dot(along_u) > 0 and b0.dot(along_v) > 0
+        checked += 1
+    assert checked > 40
+
+
+def test_a_column_s_ends_are_darker_where_it_meets_the_floors():
+    import importlib.util
+    from pathlib import Path
+    spec = importlib.util.spec_from_file_location("make_models", Path(meshes.__file__).parents[2] / "scripts"
+                                                  / "make_models.py")
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    shade = script.column_shade(8.0)
+    assert shade(0, 0, -4.0) < 0.75 and shade(0, 0, 4.0) < 0.75
+    assert shade(0, 0, 0.0) > 0.99
+    assert shade(0, 0, -3.0) > shade(0, 0, -3.9)
+
+
+def test_the_table_top_splits_exactly_round_the_shadows_square_into_stout_triangles():
+    reach = 50.0 * math.sqrt(2) * 1.01
+    middle, rim = meshes.disc_and_ring("top", 124.4, 96, 0.0, meshes.PlanarUV(64.0), middle=reach)
+    _, middle_points, _ = _vertices(middle)
+    _, rim_points, _ = _vertices(rim)
+    assert max(p.getXy().length() for p in middle_points) == pytest.approx(reach, rel=1e-5)
+    assert min(p.getXy().length() for p in rim_points) == pytest.approx(reach, rel=1e-5)
+    assert max(p.getXy().length() for p in rim_points) == pytest.approx(124.4, rel=1e-5)
+    points = [(p.x, p.y) for p in rim_points]
+    triangles = rim.getGeom(0).getPrimitive(0).decompose()
+    shapes = [tuple(triangles.getVertex(3 * t + i) for i in range(3)) for t in range(triangles.getNumPrimitives())]
+    assert max(_stoutness(points, t) for t in shapes) < 20

@@ -182,8 +182,7 @@ class Anchors:
         `floor_tilts`: each floor's tilt (degrees) from where it last rested.
         """
         falling = {f for f, tilt in floor_tilts.items() if tilt > ANCHOR_TILT_DEG}
-        falling |= {a.upper for a in self.anchors if a.kind == SLIP
-                    and self.villa.nodes[a.upper].getZ() < a.rest_height - ANCHOR_SINK}
+        falling |= {a.upper for a in self.anchors if a.kind == SLIP and self._height(a) < a.rest_height - ANCHOR_SINK}
         loose = min((int(f[6:]) for f in falling), default=99)
         for anchor in list(self.anchors):
             if anchor.kind in FLOOR_KINDS and anchor.upper in falling:
@@ -199,24 +198,27 @@ class Anchors:
                 self._connect(anchor)
 
     def _resting_again(self, anchor: Anchor) -> bool:
+        if abs(self._height(anchor) - anchor.rest_height) > REANCHOR_GAP:
+            return False
         lower, upper = self.villa.nodes[anchor.lower], self.villa.nodes[anchor.upper]
         point = self._point(anchor)
-        if abs(lower.getRelativePoint(self.villa.root, point).z - anchor.rest_height) > REANCHOR_GAP:
-            return False
         return (_velocity_at(upper, point) - _velocity_at(lower, point)).length() < REANCHOR_SPEED
 
     # --- the constraints ---
 
     def _add(self, anchor: Anchor, at_rest: bool) -> None:
         self.anchors.append(anchor)
-        point = self._point(anchor)
-        anchor.rest_height = self.villa.nodes[anchor.lower].getRelativePoint(self.villa.root, point).z
+        anchor.rest_height = self._height(anchor)
         if not anchor.gives and (at_rest or self._resting_again(anchor)):
             self._connect(anchor)
 
     def _drop(self, anchor: Anchor) -> None:
         self._disconnect(anchor)
         self.anchors.remove(anchor)
+
+    def _height(self, anchor: Anchor) -> float:
+        """How high the anchor point is over the lower piece, in that piece's frame."""
+        return self.villa.nodes[anchor.lower].getRelativePoint(self.villa.root, self._point(anchor)).z
 
     def _point(self, anchor: Anchor) -> Point3:
         np = self.villa.nodes[anchor.upper]

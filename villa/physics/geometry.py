@@ -5,6 +5,8 @@ from __future__ import annotations
 import math
 from typing import Sequence
 
+from panda3d.core import Point3, Vec3
+
 Point = tuple[float, float]
 Polygon = Sequence[Point]
 
@@ -119,3 +121,12 @@ def second_moments(poly: Polygon) -> tuple[float, float]:
         ixx += k * (x0 * x0 + x0 * x1 + x1 * x1)
         iyy += k * (y0 * y0 + y0 * y1 + y1 * y1)
     return ixx / 12.0, iyy / 12.0
+
+
+def on_plane(origin: Point3, direction: Vec3, z: float) -> Point3 | None:
+    """Where a ray (the mouse's, say) meets the horizontal plane at height `z` (None: it runs
+    parallel to it, or away from it)."""
+    if abs(direction.z) < 1e-9:
+        return None
+    t = (z - origin.z) / direction.z
+    return Point3(origin) + Vec3(direction) * t if t > 0 else None

@@ -86,10 +86,9 @@ class FloorLay:
 
     def aim_ray(self, origin: Point3, direction: Vec3) -> None:
         """Aim where a mouse ray meets the plane the floor hovers in."""
-        if abs(direction.z) > 1e-9:
-            t = (self.z - origin.z) / direction.z
-            if t > 0:
-                self.aim(Point3(origin) + Vec3(direction) * t)
+        point = geometry.on_plane(origin, direction, self.z)
+        if point is not None:
+            self.aim(point)
 
     def turn(self, degrees: float) -> None:
         """Turn the floor by this many degrees (counter-clockwise seen from above)."""

@@ -113,12 +113,9 @@ class Pull:
         """Aim where a mouse ray meets the working plane: the grab height while pulling,
         the carrying height once the column is free."""
         z = self.grab_z if self.state == Grip.PULLING else self.carry_z()
-        direction = Vec3(direction)
-        if abs(direction.z) < 1e-9:
-            return
-        t = (z - origin.z) / direction.z
-        if t > 0:
-            self.aim(Point3(origin) + direction * t)
+        point = geometry.on_plane(origin, direction, z)
+        if point is not None:
+            self.aim(point)
 
     @property
     def steady(self) -> bool:

@@ -28,12 +28,12 @@ from panda3d.core import (Geom, GeomNode, GeomTriangles, GeomVertexData, GeomVer
 
 from villa.physics import layouts
 from villa.physics.dimensions import BASE, COLUMN_HEIGHT, FLOORS, Layout, column_spec, surface_z
+from villa.physics.geometry import on_plane
 from villa.presentation.arrangement import COLUMN_CHECKS, Arrangement
-from villa.presentation.camera import mouse_ray, on_plane
+from villa.presentation.camera import mouse_ray
 from villa.presentation.controls import Controls, Handlers
 from villa.presentation.fonts import font
 from villa.presentation.i18n import _
-from villa.presentation.menus import style
 from villa.presentation.menus.arrange import EDGE, WIDTH, ArrangePanel
 from villa.presentation.palette import LIGHT_INK
 from villa.presentation.scene import BASE_POSE, floor_id

@@ -120,7 +120,7 @@ class Arrangement:
     def _pushed_clear(self, column: str, x: float, y: float) -> tuple[float, float]:
         """(x, y) pulled into the site and pushed out of the columns it would overlap (sliding along them)."""
         r = column_spec(column).radius
-        for _ in range(12):
+        for _attempt in range(12):
             limit = BASE.site_radius - r - EASE
             reach = math.hypot(x, y)
             if reach > limit:

@@ -63,6 +63,7 @@ def clear_distance(target: Point3, direction: Vec3, distance: float, obstacles: 
 class OrbitCamera:
     def __init__(self, camera, lens, obstacles: Callable[[], Iterable[Sphere]]) -> None:
         self.camera = camera
+        self.lens = lens
         lens.setNearFar(NEAR, 600.0)
         lens.setFov(42.0)
         self.obstacles = obstacles
@@ -94,6 +95,59 @@ class OrbitCamera:
         self.goal.target = Point3(point)
         if distance is not None:
             self.goal.distance = min(MAX_DISTANCE, max(MIN_DISTANCE, distance))
+
+    def frame(self, points: list[Point3], share: float) -> None:
+        """Aim the goal (at its heading and pitch) so that `points` fill `share` of the view's height
+        (and no more than nine tenths of its width), centred."""
+        right, up, forward = self._axes(self.goal)
+        tan_h, tan_v = self._half_tangents()
+        target = sum(points, Point3(0, 0, 0)) / len(points)
+
+        def spans(distance: float):
+            offsets = [p - target for p in points]
+            depths = [max(o.dot(forward) + distance, 1e-3) for o in offsets]
+            ys = [o.dot(up) / d for o, d in zip(offsets, depths)]
+            xs = [o.dot(right) / d for o, d in zip(offsets, depths)]
+            return (min(xs), max(xs)), (min(ys), max(ys))
+
+        def fills(distance: float) -> float:
+            (x0, x1), (y0, y1) = spans(distance)
+            return max((y1 - y0) / (2 * tan_v * share), (x1 - x0) / (2 * tan_h * 0.9))
+
+        distance = self.goal.distance
+        for _ in range(3):   # fit, centre the picture on what it shows, fit again
+            near, far = MIN_DISTANCE, MAX_DISTANCE
+            for _ in range(40):   # things look smaller the further away: halve the bracket
+                middle = (near + far) / 2
+                near, far = (middle, far) if fills(middle) > 1.0 else (near, middle)
+            distance = far
+            (x0, x1), (y0, y1) = spans(distance)
+            target = target + right * ((x0 + x1) / 2 * distance) + up * ((y0 + y1) / 2 * distance)
+        self.focus(target, distance)
+
+    def keep_in_view(self, points: Iterable[Point3], margin: float = 0.85) -> None:
+        """Draw the goal back just enough that every point lies within `margin` of the view's
+        half-width and half-height from its centre."""
+        right, up, forward = self._axes(self.goal)
+        tan_h, tan_v = self._half_tangents()
+        needed = self.goal.distance
+        for point in points:
+            offset = Point3(point) - self.goal.target
+            depth = offset.dot(forward)
+            needed = max(needed, abs(offset.dot(right)) / (tan_h * margin) - depth,
+                         abs(offset.dot(up)) / (tan_v * margin) - depth)
+        self.goal.distance = min(MAX_DISTANCE, needed)
+
+    def _axes(self, view: View) -> tuple[Vec3, Vec3, Vec3]:
+        """The view's right, up and forward (towards the target) directions."""
+        forward = -view.direction()
+        right = forward.cross(Vec3(0, 0, 1))
+        right.normalize()
+        up = right.cross(forward)
+        return right, up, forward
+
+    def _half_tangents(self) -> tuple[float, float]:
+        return (math.tan(math.radians(self.lens.getHfov() / 2)), math.tan(math.radians(self.lens.getVfov() / 2)))
 
     def snap(self) -> None:
         """Jump to the goal at once (screenshots)."""
@@ -134,10 +188,3 @@ def mouse_ray(stage, mouse: tuple[float, float]) -> tuple[Point3, Vec3]:
     direction.normalize()
     return origin, direction
 
-
-def on_plane(origin: Point3, direction: Vec3, z: float) -> Point3 | None:
-    """Where the ray meets the horizontal plane at height `z` (None: it runs parallel to it, or away)."""
-    if abs(direction.z) < 1e-9:
-        return None
-    t = (z - origin.z) / direction.z
-    return Point3(origin) + Vec3(direction) * t if t > 0 else None

@@ -25,10 +25,11 @@ from panda3d.core import Point3, Vec3
 from villa import rules
 from villa.match import Accepted, Collapsed, Match, Refused, RoundStarted
 from villa.physics.dimensions import BASE, COLUMN_HEIGHT, FLOORS
+from villa.physics.geometry import on_plane
 from villa.physics.laying import FloorLay, Laying
 from villa.physics.pulling import Grip, Pull
 from villa.presentation import panels, palette, words
-from villa.presentation.camera import mouse_ray, on_plane
+from villa.presentation.camera import mouse_ray
 from villa.presentation.collapse_replay import CollapseRecorder, Playback
 from villa.presentation.controls import Controls, Handlers
 from villa.presentation.fonts import font
@@ -191,6 +192,10 @@ class GameScreen(FSM):
         self.recorder.stop()   # the fallen villa lay still: it is built anew for the next round
         for piece in self.view.scene.pieces.values():
             piece.clearColorScale()
+        if self.mode == "Falling" and self.recorder.fell_at is None:
+            # the fall was shown again (or skipped) before the fallen pieces lay still
+            self.request(self._mode_now())
+            self.view.focus_top()
 
     def _humans(self) -> int:
         return sum(not seat.is_computer for seat in self.match.setup.seats)

@@ -9,6 +9,7 @@ import math
 from dataclasses import dataclass, fields, replace
 
 GRAPHICS_QUALITIES = ("low", "medium", "high")
+AUTOMATIC_QUALITY = "auto"   # the game picks: Low on a software renderer (villa.presentation.quality)
 LANGUAGES = ("system", "en", "de", "fr", "nl")
 SENSITIVITY = (0.25, 3.0)
 VOLUME = (0.0, 1.0)
@@ -19,7 +20,7 @@ MAX_NAME = 24
 
 @dataclass(frozen=True)
 class Settings:
-    graphics_quality: str = "medium"   # low: no shadows; medium: 512² shadows; high: 1024² shadows
+    graphics_quality: str = AUTOMATIC_QUALITY   # or low, medium, high (see villa.presentation.quality)
     mouse_sensitivity: float = 1.0     # camera orbit speed factor, 0.25 .. 3
     invert_camera: bool = False        # invert the vertical orbit direction
     language: str = "system"           # "system" follows the system's locale
@@ -30,8 +31,9 @@ class Settings:
     def validated(self) -> "Settings":
         """A copy with every number inside its range; ValueError for a value of the wrong kind (text where a
         number belongs, true for a number, not a number at all, one of no known choices)."""
-        if not isinstance(self.graphics_quality, str) or self.graphics_quality not in GRAPHICS_QUALITIES:
-            raise ValueError(f"graphics quality must be one of {', '.join(GRAPHICS_QUALITIES)}")
+        if not isinstance(self.graphics_quality, str) or self.graphics_quality not in (AUTOMATIC_QUALITY,
+                                                                                       *GRAPHICS_QUALITIES):
+            raise ValueError(f"graphics quality must be one of {', '.join((AUTOMATIC_QUALITY, *GRAPHICS_QUALITIES))}")
         if not isinstance(self.language, str) or self.language not in LANGUAGES:
             raise ValueError(f"language must be one of {', '.join(LANGUAGES)}")
         if not isinstance(self.invert_camera, bool):

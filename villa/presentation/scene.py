@@ -1,14 +1,18 @@
-"""The villa's pieces on the table: base plate, five floors, twenty columns, each a node named by piece id."""
+"""The villa's pieces on the table: base plate, five floors, twenty columns, each a node named by piece id.
+
+The pieces are loaded from models/ (see models.py); the table is made here.
+"""
 
 from __future__ import annotations
 
 import math
 
-from panda3d.core import BitMask32, NodePath, Point3, Quat, SamplerState, Vec3, Vec4
+from panda3d.core import BitMask32, NodePath, Point3, Quat, SamplerState, Vec3
 
 from villa.physics import dimensions as dim
-from villa.presentation import meshes, shading
-from villa.presentation.shadows import casts_shadow
+from villa.presentation import meshes, models, shading
+from villa.presentation.contact import ContactShade, stands
+from villa.presentation.shadows import TABLE_CASTER_MASK, casts_shadow
 from villa.rules.pieces import ALL_COLUMNS, FLOOR_COLOURS
 
 Pose = tuple[tuple[float, float, float], tuple[float, float, float, float]]  # (x, y, z), (w, x, y, z)
@@ -17,22 +21,13 @@ PIECE_TAG = "piece"                  # every piece's node carries its id under t
 PICK_MASK = BitMask32.bit(4)         # what the mouse ray can hit
 MAIN_CAMERA_MASK = BitMask32.bit(0)
 
-TABLE_RADIUS = 100.0
+TABLE_RADIUS = 125.0
 TABLE_THICKNESS = 3.0
 TABLE_CHAMFER = 0.6
-TABLE_WOOD_REPEAT = 70.0  # cm of table per repeat of its wood texture
+TABLE_WOOD_REPEAT = meshes.TABLE_WOOD_REPEAT
 TABLE_LIGHT_REACH = 50.0  # cm each way from the centre: the square where the villa's shadows fall
 
-# Stains for the floors, multiplied with light plywood.
-FLOOR_TINTS = {
-    "blue": Vec4(0.36, 0.56, 1.00, 1),
-    "green": Vec4(0.46, 0.82, 0.42, 1),
-    "yellow": Vec4(1.00, 0.88, 0.40, 1),
-    "orange": Vec4(1.00, 0.60, 0.26, 1),
-    "red": Vec4(0.98, 0.32, 0.26, 1),
-}
 TABLE_CONTACT_SHADE = Vec3(0.45, dim.BASE.radius - 1.0, dim.BASE.radius + 9.0)  # (strength, from, to radius)
-BORDER_TINT = Vec4(0.62, 0.50, 0.42, 1)  # the base plate's no-build ring, stained darker
 
 
 def floor_id(level: int) -> str:
@@ -63,56 +58,53 @@ class VillaScene:
 
         table_wood = meshes.PlanarUV(TABLE_WOOD_REPEAT)
         self.table = self.root.attachNewNode(meshes.extrusion(
-            "table", meshes.circle(TABLE_RADIUS, 128), -TABLE_THICKNESS, 0.0, chamfer=TABLE_CHAMFER,
+            "table", meshes.circle(TABLE_RADIUS, 96), -TABLE_THICKNESS, 0.0, chamfer=TABLE_CHAMFER,
             uv=table_wood, bottom=False, top=False))
         # its top in two parts: the middle, round the shadows' square, and the rim
-        middle, rim = meshes.disc_parts("table top", TABLE_RADIUS - TABLE_CHAMFER, 128, 0.0, table_wood,
-                                        middle=TABLE_LIGHT_REACH * math.sqrt(2))
+        middle, rim = meshes.disc_and_ring("table top", TABLE_RADIUS - TABLE_CHAMFER, 96, 0.0, table_wood,
+                                        middle=TABLE_LIGHT_REACH * math.sqrt(2) * 1.01)
         self.table.attachNewNode(rim)
         self.table_middle = self.table.attachNewNode(middle)
-        self.table.setTexture(_texture(loader, "wood_table.jpg"))
+        self.table_wood = _texture(loader, "wood_table.jpg")
+        self.table_wood_normals = _texture(loader, "wood_table_normal.jpg")
+        self.table.setTexture(self.table_wood)
+        self.table_radius = TABLE_RADIUS
+        self.table_middle_reach = _reach(self.table_middle)
+        self.table_wood_repeat = TABLE_WOOD_REPEAT
         casts_shadow(self.table, False)
 
-        base = self._add("base", meshes.extrusion(
-            "base", meshes.circle(dim.BASE.radius, 96), -dim.BASE.thickness / 2, dim.BASE.thickness / 2,
-            chamfer=0.25, uv=meshes.PlanarUV(30.0)), _texture(loader, "wood_base.jpg"))
-        border = base.attachNewNode(meshes.annulus(
-            "border", dim.BASE.site_radius, dim.BASE.radius - 0.25, dim.BASE.thickness / 2 + 0.01, repeat=30.0))
-        border.setShaderInput("tint", BORDER_TINT)
-        line = base.attachNewNode(meshes.annulus(
-            "site line", dim.BASE.site_radius - 0.12, dim.BASE.site_radius, dim.BASE.thickness / 2 + 0.015))
-        line.setShaderInput("tint", Vec4(0.35, 0.22, 0.14, 1))
+        self._add("base", models.load(loader, models.piece_model("base")))
+        for level in dim.FLOORS:
+            self._add(floor_id(level), models.load(loader, models.floor_model(level)))
 
-        floor_wood = _texture(loader, "wood_floor.jpg")
-        for level, spec in dim.FLOORS.items():
-            node = self._add(floor_id(level), meshes.extrusion(
-                floor_id(level), spec.outline, -spec.thickness / 2, spec.thickness / 2, chamfer=0.12,
-                uv=meshes.PlanarUV(22.0)), floor_wood)
-            node.setShaderInput("tint", FLOOR_TINTS[spec.colour])
-
-        column_meshes = {}
-        for kind, spec in dim.COLUMNS.items():
-            outline = list(spec.corners()) if spec.sides else meshes.circle(spec.radius, 20 if kind == "thin" else 36)
-            column_meshes[kind] = meshes.extrusion(
-                kind, outline, -spec.height / 2, spec.height / 2, chamfer=0.09,
-                smooth=not spec.sides, uv=meshes.ColumnUV())
-        column_textures = {colour: _texture(loader, f"column_{colour}.jpg")
-                           for colour in ("blue", "red", "yellow", "green")}
         for column in ALL_COLUMNS:
-            node = self._add(column.id, column_meshes[column.kind.value].makeCopy(), column_textures[column.colour.value])
+            node = self._add(column.id, models.load(loader, models.column_model(column.kind.value)))
+            models.paint(loader, node, column.colour.value)
             node.hide()
+        self.contact = ContactShade(self.root, [column.id for column in ALL_COLUMNS])
 
         for level in range(1, len(FLOOR_COLOURS) + 1):
             self.pieces[floor_id(level)].hide()
         self.set_pose("base", BASE_POSE)
 
-    def _add(self, piece: str, geom_node, texture) -> NodePath:
-        node = self.root.attachNewNode(geom_node)
+    def show_contact_rings(self, shown: bool) -> None:
+        """Baked contact shadows round the columns' feet (off where ambient occlusion does it)."""
+        self.contact.node.show() if shown else self.contact.node.hide()
+
+    def _add(self, piece: str, model: NodePath) -> NodePath:
+        node = model
+        node.reparentTo(self.root)
         node.setName(piece)
-        node.setTexture(texture)
         node.setTag(PIECE_TAG, piece)
         node.setCollideMask(PICK_MASK)
         casts_shadow(node, True)
+        # the model is for the eye; a plain shape of the piece casts its shadow
+        for look in node.getChildren():
+            casts_shadow(look, False)
+        caster = node.attachNewNode(_caster(piece))
+        caster.hide(MAIN_CAMERA_MASK)
+        if piece == "base":   # it lies on the table: nothing of it shades the table's light map
+            caster.hide(TABLE_CASTER_MASK)
         self.pieces[piece] = node
         return node
 
@@ -126,6 +118,8 @@ class VillaScene:
             moved = not node.isHidden()
             node.hide()
             self._poses.pop(piece, None)
+            if piece in self.contact.index:
+                self.contact.place(piece, None)
             return moved
         previous = self._poses.get(piece)
         if node.isHidden():
@@ -136,6 +130,8 @@ class VillaScene:
         (x, y, z), (qw, qx, qy, qz) = pose
         node.setPosQuat(Point3(x, y, z), Quat(qw, qx, qy, qz))
         self._poses[piece] = pose
+        if piece in self.contact.index:
+            self.contact.place(piece, node.getMat(self.root) if stands(piece, pose) else None)
         return True
 
     def set_poses(self, poses: dict[str, Pose]) -> bool:
@@ -144,22 +140,6 @@ class VillaScene:
         for piece in self.pieces:
             moved |= self.set_pose(piece, poses.get(piece))
         return moved
-
-    def show_layout(self, layout: dim.Layout) -> None:
-        """Stand the pieces exactly where a layout puts them (no physics: for previews)."""
-        shown = set()
-        for spot in layout.columns:
-            spec = dim.column_spec(spot.column)
-            self.set_pose(spot.column, _pose(spot.x, spot.y, dim.surface_z(spot.level) + spec.height / 2, spot.yaw))
-            shown.add(spot.column)
-        for spot in layout.floors:
-            spec = dim.FLOORS[spot.level]
-            self.set_pose(floor_id(spot.level),
-                          _pose(spot.x, spot.y, dim.surface_z(spot.level) - spec.thickness / 2, spot.yaw))
-            shown.add(floor_id(spot.level))
-        for piece in self.pieces:
-            if piece not in shown:
-                self.set_pose(piece, BASE_POSE if piece == "base" else None)
 
     def obstacles(self) -> list[tuple[Point3, float]]:
         """A bounding sphere per piece shown (what the camera must keep out of)."""
@@ -176,13 +156,27 @@ class VillaScene:
         return spheres
 
 
+def _caster(piece: str):
+    """The shape casting a piece's shadow: its outline, with fewer corners where round."""
+    if piece == "base":
+        outline, half = meshes.circle(dim.BASE.radius, 48), dim.BASE.thickness / 2
+    elif piece.startswith("floor-"):
+        spec = dim.FLOORS[level_of_floor(piece)]
+        outline, half = spec.outline[::2], spec.thickness / 2
+    else:
+        spec = dim.column_spec(piece)
+        outline, half = spec.corners() or meshes.circle(spec.radius, 12), spec.height / 2
+    return meshes.prism(f"{piece} shadow", outline, -half, half)
+
+
+def _reach(node: NodePath) -> float:
+    """How far from the table's centre a part of its top reaches."""
+    low, high = node.getTightBounds()
+    return max(abs(low.x), abs(low.y), abs(high.x), abs(high.y))
+
+
 def _close(a: Pose, b: Pose, tolerance: float = 2e-3) -> bool:
     return all(abs(p - q) < tolerance for p, q in zip(a[0] + a[1], b[0] + b[1]))
-
-
-def _pose(x: float, y: float, z: float, yaw_degrees: float) -> Pose:
-    half = math.radians(yaw_degrees) / 2
-    return (x, y, z), (math.cos(half), 0.0, 0.0, math.sin(half))
 
 
 BASE_POSE: Pose = ((0.0, 0.0, dim.BASE.thickness / 2), (1.0, 0.0, 0.0, 0.0))

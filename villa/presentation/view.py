@@ -1,81 +1,161 @@
-"""The villa on screen: the scene, its shadows and the camera, kept in step with the physics."""
+"""The villa on screen: the scene, its light and the camera, kept in step with the physics."""
 
 from __future__ import annotations
 
-from panda3d.core import PTA_LVecBase3f, BitMask32, CullBinEnums, CullBinManager, Point3
+from panda3d.core import PTA_LVecBase3f, CullBinEnums, CullBinManager, Point3
 
 from villa.physics import dimensions as dim
-from villa.presentation import shading
+from villa.presentation import meshes, quality, shading
 from villa.presentation.camera import OrbitCamera
-from villa.presentation.scene import (MAIN_CAMERA_MASK, TABLE_CONTACT_SHADE, TABLE_LIGHT_REACH, TABLE_RADIUS,
-                                      TABLE_WOOD_REPEAT, VillaScene, floor_id)
+from villa.presentation.multisample import Multisampling
+from villa.presentation.occlusion import Occluders
+from villa.presentation.contact import CONTACT_BIN
+from villa.presentation.scene import (MAIN_CAMERA_MASK, TABLE_CONTACT_SHADE, TABLE_LIGHT_REACH, VillaScene, floor_id,
+                                      level_of_floor)
 from villa.presentation.shadows import Shadows
 
 BACKGROUND = (0.10, 0.085, 0.075, 1)
 TABLE_BIN = "table"   # after the opaque pieces, before the see-through ghost and marks
-SHADOW_SIZES = {"low": None, "medium": 512, "high": 1024}   # graphics quality -> the sun's shadow map
+VILLA_SHARE = 0.6     # how much of the view's height the villa fills at the start of a turn
+PLAY_PITCH = 24.0     # degrees above the horizon the view looks down from at the start of a turn
 
 
 class VillaView:
-    def __init__(self, stage) -> None:
+    """`quality_setting`: the settings' graphics quality ("auto": the game chooses, Low on a
+    software renderer; see set_graphics_quality)."""
+
+    def __init__(self, stage, quality_setting: str = quality.AUTOMATIC) -> None:
         self.stage = stage
         stage.base.setBackgroundColor(*BACKGROUND)
         stage.cam.node().setCameraMask(MAIN_CAMERA_MASK)
         # Software rendering pays per pixel: draw near pieces first, and the table (most
         # of the screen) after them, so hidden pixels are rejected by the depth test unshaded;
-        # but before anything see-through, which writes no depth the table would respect.
+        # then the shade round the columns' feet (multiplied into what is drawn), but before
+        # anything see-through, which writes no depth the table would respect.
         bins = CullBinManager.getGlobalPtr()
         bins.setBinType("opaque", CullBinEnums.BT_front_to_back)
+        opaque = bins.getBinSort(bins.findBin("opaque"))
         if bins.findBin(TABLE_BIN) < 0:
-            bins.addBin(TABLE_BIN, CullBinEnums.BT_unsorted, bins.getBinSort(bins.findBin("opaque")) + 1)
+            bins.addBin(TABLE_BIN, CullBinEnums.BT_unsorted, opaque + 1)
+        if bins.findBin(CONTACT_BIN) < 0:
+            bins.addBin(CONTACT_BIN, CullBinEnums.BT_unsorted, opaque + 2)
         self.scene = VillaScene(stage)
         self.scene.table.setBin(TABLE_BIN, 0)
-        self.shadows = self._make_shadows(SHADOW_SIZES["medium"])
+        self.occluders = Occluders()
+        self.occluders.bind(self.scene.root)
         self.camera = OrbitCamera(stage.camera, stage.cam.node().getLens(), self.scene.obstacles)
+        self.camera.goal.pitch = self.camera.view.pitch = PLAY_PITCH
         # updated in place each frame: a new shader input every frame would mean a new render state
         self.camera_pos = PTA_LVecBase3f.emptyArray(1)
         self.scene.root.setShaderInput("camera_pos", self.camera_pos)
         self.top_level = 0
-        self.shadow_size: int | None = SHADOW_SIZES["medium"]
+        self.renderer = quality.renderer_of(stage)
+        self.quality: str | None = None     # the preset drawn: "low", "medium" or "high"
+        self.occlusion = False
+        self.shadows: Shadows | None = None
+        self.multisampling: Multisampling | None = None
+        self.set_graphics_quality(quality_setting)
 
-    def _make_shadows(self, size: int | None) -> Shadows:
-        shadows = Shadows(self.stage, self.scene.root, self.scene.table, self.scene.table_middle, TABLE_RADIUS,
-                          TABLE_LIGHT_REACH, TABLE_WOOD_REPEAT, TABLE_CONTACT_SHADE, shading.SUN_DIRECTION,
-                          size=size or SHADOW_SIZES["medium"])
-        if size is None:   # no shadows: the sun's camera sees no piece, so its map says "lit" everywhere
-            shadows.sun.camera.node().setCameraMask(BitMask32.allOff())
-        return shadows
+    # --- graphics quality ---
 
-    def set_graphics_quality(self, quality: str) -> None:
-        """The settings' graphics quality: the size of the sun's shadow map (low: no shadows)."""
-        size = SHADOW_SIZES.get(quality, SHADOW_SIZES["medium"])
-        if size != self.shadow_size:
+    @property
+    def software_renderer(self) -> bool:
+        return quality.is_software(self.renderer)
+
+    @property
+    def shadow_size(self) -> int | None:
+        """The sun's shadow map, texels a side (None: no shadow map)."""
+        return quality.PRESETS[self.quality].shadow_map
+
+    def set_graphics_quality(self, setting: str) -> None:
+        """The settings' graphics quality: "low", "medium", "high", or "auto" (Low on a software
+        renderer, Medium otherwise)."""
+        name = quality.resolve(setting, self.renderer)
+        if name == self.quality:
+            return
+        preset = quality.PRESETS[name]
+        if self.shadows is not None:
             self.shadows.close()
-            self.shadows = self._make_shadows(size)
-            self.shadow_size = size
+        root = self.scene.root
+        root.setShader(shading.piece_shader(preset))
+        base = self.scene.pieces["base"]
+        if preset.per_pixel:
+            base.clearShader()
+        else:
+            base.setShader(shading.receiver_shader())
+        self.scene.show_contact_rings(preset.contact_rings)
+        self.shadows = Shadows(self.stage, self.scene, preset, TABLE_CONTACT_SHADE, TABLE_LIGHT_REACH)
+        base.setShaderInput("table_shade", self.shadows.table.shade_buffer.getTexture())
+        root.setShaderInput("table_shade_extent", TABLE_LIGHT_REACH)
+        if self.multisampling is not None:
+            self.multisampling.close()
+            self.multisampling = None
+        if preset.multisamples:
+            self.multisampling = Multisampling.start(self.stage, preset.multisamples)
+        self.quality = name
+        self.occlusion = preset.occlusion
+        self.occluders.update(self.scene.pieces, self.stage.render)
 
     def close(self) -> None:
+        if self.multisampling is not None:
+            self.multisampling.close()
+            self.multisampling = None
         self.shadows.close()
         self.scene.root.removeNode()
+
+    # --- the pieces ---
 
     def show_poses(self, poses) -> bool:
         """Pose every piece; returns whether anything moved."""
         moved = self.scene.set_poses(poses)
         if moved:
+            if self.occlusion:
+                self.occluders.update(self.scene.pieces, self.stage.render)
             self.shadows.refresh()
         return moved
 
-    def top_floor_centre(self) -> Point3:
-        levels = [lv for lv in range(1, 6) if not self.scene.pieces[floor_id(lv)].isHidden()]
-        if not levels:
-            return Point3(0, 0, dim.BASE.top_z)
-        return self.scene.pieces[floor_id(max(levels))].getPos(self.stage.render)
+    # --- framing ---
+
+    def villa_points(self) -> list[Point3]:
+        """Points round the villa standing: the base plate's rim, each floor's outline, each column's
+        ends (pieces fallen far from the base plate are not the villa)."""
+        render = self.stage.render
+        points = [Point3(x, y, z) for x, y in meshes.circle(dim.BASE.radius, 24) for z in (0.0, dim.BASE.top_z)]
+        for piece, node in self.scene.pieces.items():
+            if node.isHidden() or piece == "base" or node.getPos(render).getXy().length() > dim.BASE.radius + 10:
+                continue
+            level = level_of_floor(piece)
+            if level is not None:
+                spec = dim.FLOORS[level]
+                points += [render.getRelativePoint(node, Point3(x, y, z)) for x, y in spec.outline[::3]
+                           for z in (-spec.thickness / 2, spec.thickness / 2)]
+            else:
+                spec = dim.column_spec(piece)
+                points += [render.getRelativePoint(node, Point3(x, y, z)) for x, y in meshes.circle(spec.radius, 4)
+                           for z in (-spec.height / 2, spec.height / 2)]
+        return points
 
     def focus_top(self, snap: bool = False) -> None:
-        centre = self.top_floor_centre()
-        self.camera.focus(Point3(centre.x, centre.y, centre.z * 0.55), distance=78.0 + centre.z * 1.2)
+        """Glide to the start of a turn's view: the villa filling about 60 % of the view's height,
+        seen from slightly above."""
+        self.camera.goal.pitch = PLAY_PITCH
+        self.camera.frame(self.villa_points(), VILLA_SHARE)
         if snap:
             self.camera.snap()
+
+    def keep_in_view(self, *points: Point3) -> None:
+        """Call each frame with what must stay on screen besides the top floor (the column in hand,
+        `node.getPos(render)`): the view draws back just enough to keep it and the top floor there."""
+        self.camera.keep_in_view([*points, *self.top_floor_rim()])
+
+    def top_floor_rim(self) -> list[Point3]:
+        """A few points round the top floor's rim (none before the blue floor is laid)."""
+        levels = [lv for lv in range(1, 6) if not self.scene.pieces[floor_id(lv)].isHidden()]
+        if not levels:
+            return []
+        top = max(levels)
+        node = self.scene.pieces[floor_id(top)]
+        return [self.stage.render.getRelativePoint(node, Point3(x, y, 0)) for x, y in dim.FLOORS[top].outline[::9]]
 
     def focus_all(self) -> None:
         """Glide to take in the pieces near the base plate (after a collapse they are all over the table;

@@ -10,13 +10,13 @@ offer. `RollingSeal` is the die itself, also tumbled for the family edition's tu
 from __future__ import annotations
 
 import math
-from typing import Callable, Sequence
+from typing import Callable
 
 from direct.gui.DirectGui import DirectFrame
-from panda3d.core import (AmbientLight, CullFaceAttrib, DirectionalLight, Geom, GeomNode, GeomTriangles, LRotationf,
-                          GeomVertexData, GeomVertexFormat, GeomVertexWriter, NodePath)
+from panda3d.core import AmbientLight, CullFaceAttrib, DirectionalLight, LRotationf, TextureStage
 
 from villa import rules
+from villa.presentation import models
 from villa.presentation.i18n import N_, _
 from villa.presentation.menus import style
 from villa.presentation.menus.base import Screen
@@ -30,57 +30,12 @@ COLOUR_NAMES = {Colour.BLUE: N_("blue"), Colour.RED: N_("red"), Colour.YELLOW: N
 # The die's four long faces, and the pitch (rotation about its long axis) that turns each one up.
 FACE_PITCH = {Colour.BLUE: 0.0, Colour.GREEN: 90.0, Colour.YELLOW: 180.0, Colour.RED: 270.0}
 ROLL_SECONDS = 2.2
-END_COLOUR = (0.86, 0.72, 0.52, 1)
-SEAL_LENGTH, SEAL_SIDE = 0.62, 0.15
+SEAL_SCALE = 0.1   # the seal's model (cm) on the panel
+SEAL_LENGTH, SEAL_SIDE = models.SEAL.length * SEAL_SCALE, models.SEAL.side * SEAL_SCALE
 
 
 def colour_name(colour: Colour) -> str:
     return _(COLOUR_NAMES[colour])
-
-
-def make_seal(length: float = SEAL_LENGTH, side: float = SEAL_SIDE) -> NodePath:
-    """The seal as a long square prism along x: blue on top (+z), green at the back (+y), yellow below, red in front."""
-    fmt = GeomVertexFormat.getV3n3c4()
-    data = GeomVertexData("seal", fmt, Geom.UH_static)
-    vertex, normal, colour = (GeomVertexWriter(data, n) for n in ("vertex", "normal", "color"))
-    tris = GeomTriangles(Geom.UH_static)
-    a, h = length / 2, side / 2
-    bevel = 0.82  # the colour inlay: a slightly smaller square on each long face, with a wooden rim
-
-    def quad(corners, n, rgba) -> None:
-        start = data.getNumRows()
-        for c in corners:
-            vertex.addData3(*c)
-            normal.addData3(*n)
-            colour.addData4(*rgba)
-        tris.addVertices(start, start + 1, start + 2)
-        tris.addVertices(start, start + 2, start + 3)
-
-    faces = {  # normal, u axis, v axis (u × v = normal, counter-clockwise seen from outside)
-        Colour.BLUE: ((0, 0, 1), (1, 0, 0), (0, 1, 0)),
-        Colour.GREEN: ((0, 1, 0), (-1, 0, 0), (0, 0, 1)),
-        Colour.YELLOW: ((0, 0, -1), (-1, 0, 0), (0, 1, 0)),
-        Colour.RED: ((0, -1, 0), (1, 0, 0), (0, 0, 1)),
-    }
-    for col, (n, u, v) in faces.items():
-        centre = [h * c for c in n]
-
-        def point(su, sv, lift=0.0):
-            return tuple(centre[i] + su * u[i] + sv * v[i] + lift * n[i] for i in range(3))
-        quad([point(-a, -h), point(a, -h), point(a, h), point(-a, h)], n, END_COLOUR)
-        inset_u, inset_v = a - h * (1 - bevel), h * bevel
-        quad([point(-inset_u, -inset_v, 0.001), point(inset_u, -inset_v, 0.001), point(inset_u, inset_v, 0.001),
-              point(-inset_u, inset_v, 0.001)], n, PAINT[col])
-    for sign in (1, -1):  # the end faces: free choice in the family edition
-        n = (sign, 0, 0)
-        ys = (-h, h) if sign > 0 else (h, -h)
-        quad([(sign * a, ys[0], -h), (sign * a, ys[1], -h), (sign * a, ys[1], h), (sign * a, ys[0], h)], n,
-             END_COLOUR)
-    geom = Geom(data)
-    geom.addPrimitive(tris)
-    node = GeomNode("seal")
-    node.addGeom(geom)
-    return NodePath(node)
 
 
 class RollingSeal:
@@ -105,9 +60,14 @@ class RollingSeal:
                                                         (0, 0, 0, 0.0), 0.002))
         holder = self.table.attachNewNode("seal holder")
         holder.setPos(0, 0, -0.03)
-        self.die = make_seal()
+        # the seal's model from models/: blue on top (+z), green at the back (+y), yellow below, red in front
+        self.die = models.load(stage.loader, "seal.bam")
         self.die.reparentTo(holder)
+        self.die.setScale(SEAL_SCALE)
         self.die.setAttrib(CullFaceAttrib.make(CullFaceAttrib.M_cull_clockwise), 1)
+        for texture_stage in self.die.findAllTextureStages():   # lit without shaders here: no relief
+            if texture_stage.getMode() == TextureStage.M_normal:
+                self.die.setTextureOff(texture_stage, 1)
         sun = DirectionalLight("seal light")
         sun.setColor((0.85, 0.82, 0.76, 1))
         sun_np = holder.attachNewNode(sun)

@@ -1,4 +1,4 @@
-"""Settings: graphics quality, mouse sensitivity, invert camera, volume, computer players' speed, language.
+"""Settings: graphics quality (Auto, or a preset; the screen says what Auto picks here and why), mouse sensitivity, invert camera, volume, computer players' speed, language.
 
 Each change is reported to `on_change(settings)`, so the game can keep it and apply it live; a
 new language is installed at once and this screen redraws in it. `on_close(settings)` when the
@@ -10,14 +10,24 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Callable
 
-from villa.presentation import i18n
+from villa.presentation import i18n, quality
 from villa.presentation.i18n import N_, _
 from villa.presentation.menus import style
 from villa.presentation.menus.base import Screen
-from villa.presentation.preferences import COMPUTER_SPEEDS, GRAPHICS_QUALITIES, Settings
+from villa.presentation.preferences import AUTOMATIC_QUALITY, COMPUTER_SPEEDS, GRAPHICS_QUALITIES, Settings
 from villa.presentation.stage import stage
 
-QUALITY_NAMES = {"low": N_("Low"), "medium": N_("Medium"), "high": N_("High")}
+QUALITY_NAMES = {AUTOMATIC_QUALITY: N_("Auto"), "low": N_("Low"), "medium": N_("Medium"), "high": N_("High")}
+
+
+def automatic_note() -> str:
+    """What Auto picks on this machine, and why: Low where the pictures are drawn without a graphics chip."""
+    choice = quality.automatic_choice(stage)
+    name = _(QUALITY_NAMES[choice.quality])
+    if choice.software:
+        return _("Auto picks {quality} here: this computer draws the pictures without a graphics chip.").format(
+            quality=name)
+    return _("Auto picks {quality} here.").format(quality=name)
 
 
 class SettingsScreen(Screen):
@@ -32,7 +42,7 @@ class SettingsScreen(Screen):
         style.panel(root, (-1.12, 1.12, -0.86, 0.86))
         style.title(root, _("Settings"), pos=(0, 0.68), scale=0.1)
         label_x, widget_x = -0.98, 0.36
-        rows = iter((0.5, 0.34, 0.18, 0.02, -0.14, -0.32))
+        rows = iter((0.5, 0.28, 0.12, -0.04, -0.2, -0.38))
 
         def label(words: str, y: float) -> None:
             style.text(root, words, pos=(label_x, y - 0.014), scale=0.042, align="left", kind="bold")
@@ -40,8 +50,10 @@ class SettingsScreen(Screen):
         y = next(rows)
         label(_("Graphics quality"), y)
         self.widgets["graphics_quality"] = style.Choice(
-            root, [(q, _(QUALITY_NAMES[q])) for q in GRAPHICS_QUALITIES], s.graphics_quality,
-            lambda v: self._set(graphics_quality=v), pos=(widget_x, y), width=0.9)
+            root, [(q, _(QUALITY_NAMES[q])) for q in (AUTOMATIC_QUALITY, *GRAPHICS_QUALITIES)], s.graphics_quality,
+            lambda v: self._set(graphics_quality=v), pos=(widget_x + 0.02, y), width=1.24, text_scale=0.032)
+        self.widgets["automatic_quality"] = style.text(root, automatic_note(), pos=(label_x, y - 0.1), scale=0.03,
+                                                       align="left", fg=style.INK_SOFT, kind="serif")
         y = next(rows)
         label(_("Mouse sensitivity"), y)
         self.widgets["sensitivity_value"] = style.text(root, f"× {s.mouse_sensitivity:.2f}", pos=(1.0, y - 0.014),
@@ -69,7 +81,7 @@ class SettingsScreen(Screen):
         languages = [("system", _("System"))] + [(code, i18n.LANGUAGE_NAMES[code]) for code in i18n.LANGUAGES]
         self.widgets["language"] = style.Choice(root, languages, s.language, self._language,
                                                 pos=(widget_x + 0.02, y), width=1.24, text_scale=0.03)
-        style.text(root, _("Changes are saved at once."), pos=(0, -0.52), scale=0.034, fg=style.INK_SOFT,
+        style.text(root, _("Changes are saved at once."), pos=(0, -0.54), scale=0.034, fg=style.INK_SOFT,
                    kind="serif")
         self.widgets["back"] = style.button(root, _("Done"), lambda: self.on_close(self.settings), pos=(0, -0.7),
                                             width=0.6, kind="primary")

@@ -13,7 +13,7 @@ from typing import Callable, Sequence
 import numpy as np
 from direct.gui import DirectGuiGlobals as DGG
 from direct.gui.DirectGui import DirectButton, DirectEntry, DirectFrame, DirectLabel, DirectSlider
-from panda3d.core import (Filename, LRotationf, SamplerState, TextNode, Texture, TexturePool, TextureStage,
+from panda3d.core import (Filename, SamplerState, TextNode, Texture, TexturePool, TextureStage,
                           TransparencyAttrib)
 
 from villa.presentation import assets
