@@ -12,10 +12,11 @@ import pytest
 
 from villa import rules
 from villa.match import Match, MatchSetup, Seat, Strength
-from villa.match.computer import brain
+from villa.match.computer import brain, reading
 from villa.match.computer.plans import Request
-from villa.physics import layouts
-from villa.physics.dimensions import ColumnSpot, FloorSpot, Layout
+from villa.physics import geometry, layouts
+from villa.physics.dimensions import FLOORS, ColumnSpot, FloorSpot, Layout, column_spec
+from villa.physics.world import Villa
 from villa.rules.setup import pick_order, seeded_deal
 
 SEED = 5
@@ -210,3 +211,39 @@ def test_a_floor_that_cannot_be_laid_is_claimed_by_the_seal_holder_rather_than_a
         claimed = rules.apply(claimed, rules.Decline())
     assert claimed.turn.step is rules.Step.LAY_FLOOR
     assert _decide(match, claimed).action == rules.GiveUpFloor()
+
+
+def test_columns_set_on_the_top_floor_leave_the_next_floor_room_to_lie_on_them():
+    """A column set down on the green floor stands wholly inside the smaller yellow floor laid over the
+    green one: spread to the green floor's rim, the columns would stand half under the yellow floor's
+    edge wherever it went, and nobody could lay it."""
+    free = ColumnSpot("red-thick", 1, *FREE_ON_BLUE[0])
+    villa = Villa.from_layout(_villa(_green_on(["red-thin-1", "blue-thin-1", "green-thin-1"]) + [free]))
+    frame = reading.Frame(villa)
+    narrowest = min(math.hypot(x, y) for x, y in FLOORS[3].outline)
+    spots = reading.landings(villa, "red-thick", 2, frame, count=5)
+    assert spots
+    for x, y in spots:
+        assert math.hypot(x - GREEN_AT[0], y - GREEN_AT[1]) + column_spec("red-thick").radius <= narrowest
+
+
+def test_the_next_floor_may_lie_on_columns_standing_half_under_its_edge():
+    """Eight columns in a ring 6.2 cm round the green floor's middle and one in it: wherever the yellow
+    floor lies, some stand half under its edge. It carries on them (they hold it up; the floor stands on
+    the others well inside), so the floor finds a place, and no column meets it with a sliver of its top."""
+    ring_ids = [f"{c}-thin-{k}" for c in ("red", "yellow", "green", "blue") for k in (1, 2)]
+    ring = [ColumnSpot(c, 2, GREEN_AT[0] + 6.2 * math.cos(math.radians(a)),
+                       GREEN_AT[1] + 6.2 * math.sin(math.radians(a)))
+            for c, a in zip(ring_ids, range(0, 360, 45))]
+    middle = ColumnSpot("red-thick", 2, *GREEN_AT)
+    villa = Villa.from_layout(_villa(_green_on(["blue-thick", "green-thick", "yellow-thick"]) + ring + [middle]))
+    frame = reading.Frame(villa)
+    spots = reading.floor_spots(villa, frame, 3, 3)
+    assert spots
+    best = spots[0]
+    for column in frame.on_level(2):
+        piece = frame.pieces[column]
+        lx, ly = geometry.to_local(piece.x, piece.y, best.x, best.y, best.yaw)
+        inside = geometry.signed_distance(FLOORS[3].outline, lx, ly)
+        assert inside > 0 or inside < -column_spec(column).radius, column   # under it by half, or clear of it
+        assert (inside > 0) == (column in best.supports)

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any
 
 Point = tuple[float, float]
@@ -72,8 +72,7 @@ class ColumnSpec:
         """The end face as a polygon (a round face as a `segments`-gon)."""
         if self.sides:
             return self.corners()
-        return tuple((self.radius * math.cos(2 * math.pi * i / segments),
-                      self.radius * math.sin(2 * math.pi * i / segments)) for i in range(segments))
+        return _round_face(self.radius, segments)
 
     @cached_property
     def volume(self) -> float:
@@ -112,6 +111,13 @@ COLUMNS: dict[str, ColumnSpec] = {
     "hex": ColumnSpec("hex", radius=2.5 / math.sqrt(3), sides=6),      # 2.5 cm across the flats
     "thick": ColumnSpec("thick", radius=1.6),                            # 3.2 cm across
 }
+
+
+@lru_cache(maxsize=None)
+def _round_face(radius: float, segments: int) -> tuple[Point, ...]:
+    """A disc as a `segments`-gon (asked for thousands of times a decision by the computer players)."""
+    return tuple((radius * math.cos(2 * math.pi * i / segments), radius * math.sin(2 * math.pi * i / segments))
+                 for i in range(segments))
 
 
 def column_kind(column_id: str) -> str:

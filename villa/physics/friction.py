@@ -117,17 +117,18 @@ class Anchors:
 
     def _anchor_floor(self, floor: str, statics: loads.Resting, at_rest: bool) -> None:
         if statics.supports.get(floor):
+            limits = self._floor_limits(floor, statics)
             for kind in FLOOR_KINDS:
                 anchor = Anchor("base", floor, kind, 0.0)
-                self._weigh(anchor, statics)
+                self._weigh(anchor, statics, limits)
                 self._add(anchor, at_rest)
 
-    def _weigh(self, anchor: Anchor, statics: loads.Resting) -> None:
+    def _weigh(self, anchor: Anchor, statics: loads.Resting, limits: tuple[float, float, float]) -> None:
         """Set a floor anchor's limit from the statics; a column in hand drags the floor with
         μ × its load: dragged harder than its other supports hold, the floor gives way and
         slides (Coulomb, on the statics' loads); its load outside its other supports, it is
         not held level."""
-        limits = dict(zip(FLOOR_KINDS, self._floor_limits(anchor.upper, statics)))
+        limits = dict(zip(FLOOR_KINDS, limits))   # `_floor_limits` of its floor
         anchor.limit = limits[anchor.kind]
         drag = MU * sum(s.load for s in statics.supports.get(anchor.upper, ()) if s.column in self.villa.in_hand)
         anchor.gives = anchor.limit <= 0 if anchor.kind == LEVEL else drag > limits[SLIP]
@@ -162,8 +163,9 @@ class Anchors:
         if not floors:
             return
         statics = loads.resting(self.villa)
+        limits = {floor: self._floor_limits(floor, statics) for floor in {a.upper for a in floors}}
         for anchor in floors:
-            self._weigh(anchor, statics)
+            self._weigh(anchor, statics, limits[anchor.upper])
             if anchor.gives:
                 self._disconnect(anchor)
             elif anchor.constraint is not None:

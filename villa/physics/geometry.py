@@ -98,7 +98,11 @@ def support_margin(points: Sequence[Point], x: float, y: float) -> float:
     With fewer than three points the hull has no inside: the margin is minus the
     distance to the segment or point.
     """
-    hull = convex_hull(points)
+    return hull_margin(convex_hull(points), x, y)
+
+
+def hull_margin(hull: Polygon, x: float, y: float) -> float:
+    """`support_margin` for a hull already worked out (`convex_hull`)."""
     if len(hull) == 1:
         return -math.hypot(x - hull[0][0], y - hull[0][1])
     if len(hull) == 2:

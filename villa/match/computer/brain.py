@@ -38,7 +38,6 @@ class Profile:
     shortlist: int        # columns tried on a copy of the villa
     trials: int           # pulls it may try on copies for one decision, looking past its shortlist
     ways: int             # ways out tried for the best of them
-    unsteady: bool        # always also tries pulls without steadying the floor (else only when steadying fails)
     speed: float          # cm/s it pulls at
     shake_deg: float      # noise on its pull direction
     shake_speed: float    # noise on its speed (a fraction)
@@ -47,11 +46,11 @@ class Profile:
 
 
 PROFILES = {
-    "easy": Profile(shortlist=1, trials=2, ways=1, unsteady=False, speed=7.0, shake_deg=8.0, shake_speed=0.25,
+    "easy": Profile(shortlist=1, trials=2, ways=1, speed=7.0, shake_deg=8.0, shake_speed=0.25,
                     seal=False, prudent=False),
-    "medium": Profile(shortlist=2, trials=5, ways=1, unsteady=False, speed=8.0, shake_deg=5.0, shake_speed=0.15,
+    "medium": Profile(shortlist=2, trials=5, ways=1, speed=8.0, shake_deg=5.0, shake_speed=0.15,
                       seal=False, prudent=True),
-    "hard": Profile(shortlist=3, trials=10, ways=2, unsteady=True, speed=9.0, shake_deg=0.0, shake_speed=0.0,
+    "hard": Profile(shortlist=3, trials=6, ways=2, speed=9.0, shake_deg=0.0, shake_speed=0.0,
                     seal=True, prudent=True),
 }
 
@@ -309,7 +308,7 @@ class Brain:
                 tried += way.direction is not None
                 options.append(option)
                 # the floor held steady did not help (or the copy fell with it): without steadying
-                if carried and way.direction is not None and (profile.unsteady or not option.safe(firm)):
+                if carried and way.direction is not None and not option.safe(firm):
                     options.append(self._try(c, way, False, landing[c], proof, taking_out))
                     tried += 1
         if not options:   # no clear way out for any: the least bad straight pull

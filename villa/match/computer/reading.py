@@ -26,6 +26,9 @@ LANDING_EDGE = 0.8       # cm kept between a set-down column and its floor's edg
 LANDING_GAP = 0.8        # cm kept between columns on the top floor
 FLOOR_EDGE = 0.3         # cm a new floor's supports lie inside its outline
 FLOOR_MARGIN = 1.0       # cm the new floor's load lies inside its supports, at least
+NEXT_FLOOR_EDGE = 1.0    # cm a column set down keeps inside the next floor's narrowest reach
+FLOOR_SHIFTS = (-2.0, -1.0, 0.0, 1.0, 2.0)   # cm the next floor is tried off the top columns' middle
+FLOOR_TURNS = tuple(range(0, 360, 20))      # degrees it is tried turned
 
 
 @dataclass(frozen=True)
@@ -56,6 +59,7 @@ class Frame:
 
     def __init__(self, villa) -> None:
         self.pieces: dict[str, Piece] = {}
+        self._hulls: dict[tuple[int, str | None], list[geometry.Point]] = {}
         floors = [lv for lv in villa.floor_levels if f"floor-{lv}" not in villa.in_hand]
         self.floors = floors
         self.top = max(floors, default=0)
@@ -86,6 +90,16 @@ class Frame:
     def supports(self, level: int) -> list[str]:
         return [c for c in self.columns if self.pieces[c].carries == level]
 
+    def _hull(self, level: int, without: str | None) -> list[geometry.Point]:
+        """The convex hull of the feet under the floor forming `level` (without one of them): asked for
+        again and again while a decision weighs its pulls, and the same for every one of them."""
+        key = (level, without)
+        if key not in self._hulls:
+            feet = [p for c in self.supports(level) if c != without
+                    for p in geometry.transform(column_spec(c).footprint(8), self.pieces[c].x, self.pieces[c].y, 0)]
+            self._hulls[key] = geometry.convex_hull(feet)
+        return self._hulls[key]
+
     def margin(self, level: int, without: str | None = None, added: Piece | None = None) -> float:
         """How far inside its supports the load on the floor forming `level` lies (cm; negative: it tips),
         with `without` taken away and `added` set on some level."""
@@ -97,11 +111,10 @@ class Frame:
                 mass, sx, sy = mass + piece.mass, sx + piece.mass * piece.x, sy + piece.mass * piece.y
         if added is not None and added.level >= level:
             mass, sx, sy = mass + added.mass, sx + added.mass * added.x, sy + added.mass * added.y
-        feet = [p for c in self.supports(level) if c != without
-                for p in geometry.transform(column_spec(c).footprint(8), self.pieces[c].x, self.pieces[c].y, 0)]
-        if not feet or mass == 0:
+        hull = self._hull(level, without)
+        if not hull or mass == 0:
             return -math.inf
-        return geometry.support_margin(feet, sx / mass, sy / mass)
+        return geometry.hull_margin(hull, sx / mass, sy / mass)
 
     def weakest(self, without: str | None = None, added: Piece | None = None) -> float:
         """The smallest margin of any floor above the base (the villa stands as firmly as its weakest floor)."""
@@ -196,6 +209,10 @@ def landings(villa, column: str, level: int, frame: Frame, count: int = 1,
               if c != column]
     reach = min(math.hypot(x, y) for x, y in outline)
     ring = 0.55 * reach
+    if level + 1 in FLOORS:
+        # the next floor is smaller: its supports must stand well inside it, not half under its edge
+        reach = min(reach, min(math.hypot(x, y) for x, y in FLOORS[level + 1].outline) - r - NEXT_FLOOR_EDGE)
+        ring = min(ring, 0.7 * reach)
     mass = villa.nodes[column].node().getMass()
     inner = _inner_points(level, r + LANDING_EDGE)
     world = outlines.to_world(inner, fx, fy, yaw)
@@ -206,7 +223,9 @@ def landings(villa, column: str, level: int, frame: Frame, count: int = 1,
             continue
         if any(math.hypot(wx - ax, wy - ay) < 0.5 for ax, ay in avoid):
             continue
-        scored.append((-abs(math.hypot(lx, ly) - ring) + 0.3 * min(min(gaps, default=6.0), 6.0), wx, wy))
+        out = math.hypot(lx, ly)
+        scored.append((-abs(out - ring) - 3.0 * max(0.0, out - reach) + 0.3 * min(min(gaps, default=6.0), 6.0),
+                       wx, wy))
     scored.sort(reverse=True)
     best = []
     for _, wx, wy in scored[:12]:
@@ -234,8 +253,9 @@ class FloorSpot:
 
 
 def floor_spots(villa, frame: Frame, level: int, need: int, inside_base: bool = False) -> list[FloorSpot]:
-    """Where the next floor can lie: on at least `need` top columns, no column half under its edge,
-    its own centre well inside them; best first."""
+    """Where the next floor can lie: on at least `need` top columns well inside its outline (others may
+    stand half under its edge, none under its rim on a sliver of its top), its own centre well inside
+    them; best first."""
     if level not in FLOORS or f"floor-{level}" in villa.nodes:
         return []
     tops = frame.on_level(level - 1)
@@ -249,23 +269,31 @@ def floor_spots(villa, frame: Frame, level: int, need: int, inside_base: bool = 
     where = np.array([points[c] for c in names])
     radii = np.array([column_spec(c).radius for c in names])
     spots: list[FloorSpot] = []
-    for dx in (-1.0, 0.0, 1.0):
-        for dy in (-1.0, 0.0, 1.0):
+    hulls: dict[tuple[str, ...], list[geometry.Point]] = {}   # by the columns well under the floor
+    for dx in FLOOR_SHIFTS:
+        for dy in FLOOR_SHIFTS:
             x, y = cx + dx, cy + dy
-            for yaw in range(0, 360, 20):
-                d = outlines.signed_distance(level, outlines.to_local(where, x, y, yaw))
+            # every turn at once: the top columns seen from the floor placed here, turned each way
+            local = np.concatenate([outlines.to_local(where, x, y, yaw) for yaw in FLOOR_TURNS])
+            distances = outlines.signed_distance(level, local).reshape(len(FLOOR_TURNS), len(names))
+            for yaw, d in zip(FLOOR_TURNS, distances):
                 inside = d > radii + FLOOR_EDGE
-                edge = (~inside) & (d > -(radii + 0.6))   # half under the edge: it would tip the floor
-                under = [c for c, yes in zip(names, inside.tolist()) if yes]
-                if edge.any() or len(under) < need:
+                sliver = (d <= 0.0) & (d > -(radii + 0.6))   # a rim on a sliver of a top: it would tip
+                if sliver.any() or int(inside.sum()) < need:
                     continue
+                under = [c for c, yes in zip(names, (d > 0.0).tolist()) if yes]   # half under the edge too
                 if inside_base and any(math.hypot(*p) > BASE.radius - 0.2
                                        for p in geometry.transform(outline, x, y, yaw)):
                     continue
-                feet = [p for c in under for p in geometry.transform(column_spec(c).footprint(8), *points[c], 0)]
-                margin = geometry.support_margin(feet, x, y)
+                firm = tuple(c for c, yes in zip(names, inside.tolist()) if yes)
+                if firm not in hulls:
+                    hulls[firm] = geometry.convex_hull(
+                        [p for c in firm for p in geometry.transform(column_spec(c).footprint(8), *points[c], 0)])
+                margin = geometry.hull_margin(hulls[firm], x, y)
                 if margin < FLOOR_MARGIN:
                     continue
-                spots.append(FloorSpot(x, y, float(yaw), frozenset(under), margin - 0.1 * math.hypot(dx, dy)))
+                halves = len(under) - int(inside.sum())
+                spots.append(FloorSpot(x, y, float(yaw), frozenset(under),
+                                       margin - 0.1 * math.hypot(dx, dy) - 0.3 * halves))
     spots.sort(key=lambda s: (-s.margin, s.x, s.y, s.yaw))
     return spots

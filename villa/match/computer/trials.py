@@ -21,7 +21,9 @@ from villa.physics.world import Villa
 FRAME = 1.0 / 60.0          # the match's frame (villa.match.table.FRAME)
 PULL_SPEED = 5.0            # cm/s: a careful person's pull
 SLACK = 1.0                 # cm the hand starts ahead of the column's centre
-EXTRA_S = 2.5               # s a pull may take beyond what its distance needs before it is given up
+EXTRA_S = 1.0               # s a pull may take beyond what its distance needs before it is given up: by
+                            # then the hand, running ahead, pulls with all its force; a column still in
+                            # place is held fast
 SETTLE_S = 0.75             # s the copy is left to settle once the column is out (a floor that tips is
                             # well on its way by then)
 
