@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any, Iterable
 
-from panda3d.core import NodePath, Point3, Quat, Vec3, loadPrcFileData
+from panda3d.core import NodePath, Point3, Quat, RenderState, TransformState, Vec3, loadPrcFileData
 
 from villa.physics import bodies, survey
 from villa.physics.collapse import CollapseWatch
@@ -53,6 +53,14 @@ CRAWL = 1.0                 # cm/s: a column lying on the table that moves and r
 CARRIED_TIME = math.floor((STEP - 2 ** -20) * 2 ** 28) / 2 ** 28
 
 Pose = tuple[tuple[float, float, float], tuple[float, float, float, float]]  # (x, y, z), (w, x, y, z)
+
+
+def _let_go_of_old_poses() -> None:
+    """Panda3D keeps every transform it has made (each pose of each body after each call to Bullet) until
+    asked to let go of those nobody uses. A window asks once a frame as it draws; a villa stepped with no
+    window (headless play, a computer player's copies) must ask itself, or it grows by megabytes a turn."""
+    TransformState.garbageCollect()
+    RenderState.garbageCollect()
 
 
 def _power_of_two_at_most(n: int) -> int:
@@ -225,6 +233,7 @@ class Villa:
             ticks -= batch
             if self.ticks % TICKS_PER_CHECK == 0:
                 self._check()
+        _let_go_of_old_poses()
 
     def _check(self) -> None:
         """Every 1/60 s of simulated time: collapse, anchors, rolling on the table, hands, sleep."""
