@@ -20,13 +20,14 @@ from villa.match.computer import seat_computers
 STRENGTHS = (Strength.EASY, Strength.MEDIUM, Strength.HARD)
 
 
-def setups(count: int, first_seed: int = 1) -> Iterator[MatchSetup]:
-    """`count` games going round every player count, layout and rule set (with its variants)."""
+def setups(count: int, first_seed: int = 1, strength: Strength | None = None) -> Iterator[MatchSetup]:
+    """`count` games going round every player count, layout and rule set (with its variants); the computer
+    players' strengths go round too, unless one `strength` is asked for."""
     kinds = itertools.cycle(itertools.product((2, 3, 4), LAYOUT_NAMES, sorted(rules.RULE_SETS)))
     for number in range(count):
         players, layout, ruleset = next(kinds)
         seed = first_seed + number
-        seats = tuple(Seat(f"Computer {i + 1}", STRENGTHS[(seed + i) % 3]) for i in range(players))
+        seats = tuple(Seat(f"Computer {i + 1}", strength or STRENGTHS[(seed + i) % 3]) for i in range(players))
         yield MatchSetup(seats, layout_named(layout, seed), rules.RULE_SETS[ruleset], seed)
 
 
