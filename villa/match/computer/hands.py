@@ -31,6 +31,9 @@ SET_DOWN_FRAMES = 1200       # for it to come down and be judged
 LAY_FRAMES = 240             # to carry the floor over its place
 LOWER_FRAMES = 1500          # for the floor to come down and be judged
 SET_DOWN_TRIES = 4
+CROWDED = ((reading.LANDING_EDGE, reading.LANDING_GAP),   # cm from the top floor's edge and the others:
+           (0.15, 0.15),                                 # where none is free, closer in,
+           (0.02, -math.inf))                            # and at last squeezed in where most room is left
 FEEL_SHIFT = 0.5             # cm the floors may move beyond what the trial foresaw before the hand lets go
 STUCK_S = 20.0               # s a column may resist (no abort in the family edition) before it is left
 
@@ -118,9 +121,13 @@ def set_down(match: Match, hand: Pull, landing: tuple[float, float] | None, trie
         if hand.state != "carrying":
             break
         if landing is None:
-            spots = reading.landings(match.villa, hand.column, match.state.top_level,
-                                     reading.Frame(match.villa), count=len(tried) + 1, avoid=tuple(tried))
-            spots = [spot for spot in spots if spot not in tried]
+            frame = reading.Frame(match.villa)
+            for edge, room in CROWDED:
+                spots = reading.landings(match.villa, hand.column, match.state.top_level, frame,
+                                         count=len(tried) + 1, avoid=tuple(tried), edge=edge, room=room)
+                spots = [spot for spot in spots if spot not in tried]
+                if spots:
+                    break
             landing = spots[0] if spots else None
         if landing is None:
             break

@@ -195,10 +195,11 @@ def _to_world(lx: float, ly: float, ox: float, oy: float, yaw_deg: float) -> tup
 
 
 def landings(villa, column: str, level: int, frame: Frame, count: int = 1,
-             avoid: tuple[tuple[float, float], ...] = ()) -> list[tuple[float, float]]:
+             avoid: tuple[tuple[float, float], ...] = (), edge: float = LANDING_EDGE,
+             room: float = LANDING_GAP) -> list[tuple[float, float]]:
     """The best spots on the floor forming `level` to set `column` down: inside, clear of the others,
     keeping the villa's weakest floor as firm as can be, round the floor's middle so that the next
-    floor finds supports all round."""
+    floor finds supports all round; `edge` and `room` (cm) kept from the floor's edge and the others."""
     if level < 1 or f"floor-{level}" not in villa.nodes:
         return []
     floor = villa.nodes[f"floor-{level}"]
@@ -214,12 +215,12 @@ def landings(villa, column: str, level: int, frame: Frame, count: int = 1,
         reach = min(reach, min(math.hypot(x, y) for x, y in FLOORS[level + 1].outline) - r - NEXT_FLOOR_EDGE)
         ring = min(ring, 0.7 * reach)
     mass = villa.nodes[column].node().getMass()
-    inner = _inner_points(level, r + LANDING_EDGE)
+    inner = _inner_points(level, r + edge)
     world = outlines.to_world(inner, fx, fy, yaw)
     scored = []
     for (lx, ly), (wx, wy) in zip(inner.tolist(), world.tolist()):
         gaps = [math.hypot(wx - ox, wy - oy) - orr - r for ox, oy, orr in others]
-        if gaps and min(gaps) < LANDING_GAP:
+        if gaps and min(gaps) < room:
             continue
         if any(math.hypot(wx - ax, wy - ay) < 0.5 for ax, ay in avoid):
             continue
