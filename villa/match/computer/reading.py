@@ -95,9 +95,8 @@ class Frame:
         again and again while a decision weighs its pulls, and the same for every one of them."""
         key = (level, without)
         if key not in self._hulls:
-            feet = [p for c in self.supports(level) if c != without
-                    for p in geometry.transform(column_spec(c).footprint(8), self.pieces[c].x, self.pieces[c].y, 0)]
-            self._hulls[key] = geometry.convex_hull(feet)
+            self._hulls[key] = feet_hull({c: (self.pieces[c].x, self.pieces[c].y)
+                                          for c in self.supports(level) if c != without})
         return self._hulls[key]
 
     def margin(self, level: int, without: str | None = None, added: Piece | None = None) -> float:
@@ -124,6 +123,12 @@ class Frame:
     def carried_by(self, column: str) -> int | None:
         piece = self.pieces.get(column)
         return None if piece is None else piece.carries
+
+
+def feet_hull(feet: dict[str, tuple[float, float]]) -> list[geometry.Point]:
+    """The convex hull of the columns' feet standing at these points: what a floor on them can lean over."""
+    return geometry.convex_hull([p for c, (x, y) in feet.items()
+                                 for p in geometry.transform(column_spec(c).footprint(8), x, y, 0)])
 
 
 def stands_free(villa, column: str) -> bool:
@@ -288,8 +293,7 @@ def floor_spots(villa, frame: Frame, level: int, need: int, inside_base: bool = 
                     continue
                 firm = tuple(c for c, yes in zip(names, inside.tolist()) if yes)
                 if firm not in hulls:
-                    hulls[firm] = geometry.convex_hull(
-                        [p for c in firm for p in geometry.transform(column_spec(c).footprint(8), *points[c], 0)])
+                    hulls[firm] = feet_hull({c: points[c] for c in firm})
                 margin = geometry.hull_margin(hulls[firm], x, y)
                 if margin < FLOOR_MARGIN:
                     continue
