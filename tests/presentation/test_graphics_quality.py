@@ -86,3 +86,18 @@ def test_each_preset_draws_the_villa_and_its_shadow_without_errors(stage, game, 
     sunlit = [image.getRed(x, y) for x in range(0, image.getXSize(), 4) for y in range(0, image.getYSize(), 4)]
     assert min(sunlit) < 0.4, "the villa's shadow"
     assert max(sunlit) > 0.95, "open table round it"
+
+
+def test_a_view_is_drawn_at_the_chosen_quality_from_its_first_frame(stage, game, monkeypatch):
+    """The settings' quality reaches the view as it is made: its shadow buffers are made once."""
+    from villa.presentation import view
+    made = []
+    real = view.Shadows
+
+    def shadows(*args, **kwargs):
+        made.append(args[2].name)
+        return real(*args, **kwargs)
+    monkeypatch.setattr(view, "Shadows", shadows)
+    monkeypatch.setattr(stage, "graphics_quality", "medium")
+    screen = game(layout="rings", seed=1)
+    assert screen.view.quality == "medium" and made == ["medium"]

@@ -43,6 +43,7 @@ class Front:
         self.match: Match | None = None
         self.screen: GameScreen | None = None
         self.keeper = Keeper(on_trouble=self._save_trouble)
+        stage.graphics_quality = settings.graphics_quality
         i18n.install(settings.language)
 
     # --- screens ---
@@ -88,6 +89,7 @@ class Front:
         """Every change is kept at once; volume, the mouse and the graphics take effect at once (the language
         on redraw)."""
         self.settings = settings
+        self.stage.graphics_quality = settings.graphics_quality
         try:
             stored.save_settings(settings)
         except OSError as error:

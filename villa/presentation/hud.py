@@ -47,9 +47,11 @@ class Hud:
         self._tooltip_shown = None
         self.info = OnscreenText(parent=stage.base.a2dTopRight, pos=(-0.06, -0.22), scale=0.04, fg=DIM_INK,
                                  align=TextNode.ARight, wordwrap=24, **common)
-        self.message = OnscreenText(parent=stage.base.a2dBottomCenter, pos=(0, 0.6), scale=0.05,
+        # below the villa (framed in the middle three fifths of the view), between the command bar and the
+        # keys' line: the story of the last move never covers the pieces
+        self.message = OnscreenText(parent=stage.base.a2dBottomCenter, pos=(0, 0.18), scale=0.045,
                                     fg=(1.0, 0.85, 0.55, 1), bg=(0.08, 0.06, 0.05, 0.6), align=TextNode.ACenter,
-                                    wordwrap=36, **common)
+                                    wordwrap=60, **common)
         self.commands = CommandBar(stage.base.a2dBottomCenter, font())
         self.controls = OnscreenText(parent=stage.base.a2dBottomCenter, text=_(CONTROLS), pos=(0, 0.08), scale=0.03,
                                      fg=DIM_INK, align=TextNode.ACenter, **common)

@@ -53,6 +53,7 @@ class Stage:
     win = None
     mouse_watcher = None
     clock = None
+    graphics_quality = "auto"   # the settings' choice, for every view of the villa made on this stage
 
     @property
     def is_open(self) -> bool:

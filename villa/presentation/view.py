@@ -22,9 +22,10 @@ PLAY_PITCH = 24.0     # degrees above the horizon the view looks down from at th
 
 class VillaView:
     """`quality_setting`: the settings' graphics quality ("auto": the game chooses, Low on a
-    software renderer; see set_graphics_quality)."""
+    software renderer; see set_graphics_quality); by default the stage's, so the view is drawn
+    at the chosen quality from its first frame and its shadow buffers are made once."""
 
-    def __init__(self, stage, quality_setting: str = quality.AUTOMATIC) -> None:
+    def __init__(self, stage, quality_setting: str | None = None) -> None:
         self.stage = stage
         stage.base.setBackgroundColor(*BACKGROUND)
         stage.cam.node().setCameraMask(MAIN_CAMERA_MASK)
@@ -54,7 +55,7 @@ class VillaView:
         self.occlusion = False
         self.shadows: Shadows | None = None
         self.multisampling: Multisampling | None = None
-        self.set_graphics_quality(quality_setting)
+        self.set_graphics_quality(quality_setting or stage.graphics_quality)
 
     # --- graphics quality ---
 
