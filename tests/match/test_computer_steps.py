@@ -6,13 +6,18 @@ cleanly, by the rules."""
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
+from panda3d.core import Point3
+
 from villa import rules
-from villa.match import Match, MatchSetup, Seat, Strength, layout_named
+
+from villa.match import Match, MatchSetup, Refused, Seat, Strength, layout_named
 from villa.match.computer import ComputerSeat, brain, hands
 from villa.match.computer.plans import Plan, Request
-from villa.physics.dimensions import ColumnSpot, FloorSpot, Layout
+from villa.physics.dimensions import FLOORS, ColumnSpot, FloorSpot, Layout, column_spec
 from villa.rules import eligibility
 from villa.rules.state import Role, Step
 
@@ -152,3 +157,38 @@ def test_a_pull_the_live_villa_will_not_follow_is_given_up_by_the_rules():
         match.frame()
     assert not match.collapsed
     assert column in match.state.blocked and match.state.turn.player != state.turn.player
+
+
+def test_a_column_is_never_set_down_swinging_over_the_edge_of_the_top_floor():
+    # Carried briskly across the floor to a spot just inside its far edge, the column swings on past
+    # the spot for a moment: set down then, it would sink onto the edge and overhang (regulation 3).
+    # The hand waits until it hangs still over its spot; nothing is refused.
+    match = Match(MatchSetup((Seat("Computer 1", Strength.HARD), Seat("Computer 2", Strength.HARD)),
+                             layout_named("free corners"), seed=3, deal_colours=True))
+    refused = []
+    match.events.subscribe(Refused, refused.append)
+    column = f"{match.state.colours[match.actor][0].value}-thin-3"   # free corners: it stands free
+    start = match.villa.nodes[column].getPos()
+    floor = match.villa.nodes["floor-1"]
+    far = max(FLOORS[1].outline, key=lambda p: (p[0] - start.x) ** 2 + (p[1] - start.y) ** 2)
+    inward = 1.0 - (column_spec(column).radius + 0.2) / math.hypot(*far)
+    spot = match.villa.root.getRelativePoint(floor, Point3(far[0] * inward, far[1] * inward, 0))
+    plan = Plan(column=column, direction=None, distance=0.0, speed=9.0, steady=False, landing=(spot.x, spot.y))
+    let_go_at = []
+    set_down = match.set_down
+
+    def watched_set_down():
+        velocity = match.villa.nodes[column].node().getLinearVelocity()
+        let_go_at.append(math.hypot(velocity.x, velocity.y))
+        return set_down()
+
+    match.set_down = watched_set_down
+    move = hands.pull(match, plan)
+    for _ in range(60 * 40):
+        if match.turn == 1 or match.collapsed:
+            break
+        next(move, None)
+        match.frame()
+    assert not refused and not match.collapsed
+    assert match.state.levels[column] == 1
+    assert let_go_at and max(let_go_at) < 1.0, "cm/s the column still swung as it was set down"

@@ -32,6 +32,11 @@ REST_MOVE = 0.01            # cm: ... further than this at any point of it (its 
                             # step of gravity (g·step², 0.04 mm) when a step's contact force
                             # flickers to nothing; a floor tipping from 0.03 mm past its edge
                             # moves its rim seven times as far in half a second
+JITTER_S = 2.0              # ... or once no point of any piece strays further than
+REST_JITTER = 0.05          # cm from where it stood this long ago: a piece trembling about a fixed
+                            # pose (a column stood on a column on the red floor rocks by a few
+                            # hundredths of a millimetre for ever) is at rest, where one that tips
+                            # or creeps keeps going one way and leaves this far behind
 REST_MOVE_FALLEN = 0.5      # cm: ... or than this once the villa has collapsed: the heap has
                             # nothing anchored, and its pieces crawl over each other and the table
 FALLEN_REST_S = 4.0         # and a collapsed villa is put to rest this long after it fell, whatever
@@ -96,6 +101,8 @@ class Villa:
         self._keep_awake = False
         self._still_since: dict[str, tuple[Point3, Quat]] = {}
         self._still_ticks = 0
+        self._jitter_since: dict[str, tuple[Point3, Quat]] = {}
+        self._jitter_ticks = 0
         self._built = False              # anchored and watched as it stands (see `_run`)
         self.in_hand: set[str] = set()   # pieces held by a controller: not watched, not "settled"
         self.watch = CollapseWatch(self)
@@ -282,6 +289,7 @@ class Villa:
         """
         if self._controllers or self.in_hand or self._keep_awake:
             self._still_since = {}
+            self._jitter_since = {}
             return
         moved = not self._still_since
         limit = REST_MOVE if self.watch.collapse is None else REST_MOVE_FALLEN
@@ -294,12 +302,29 @@ class Villa:
                 break
         fallen = self.watch.collapse is not None and self.time - self.watch.collapse.at_s >= FALLEN_REST_S
         if moved and not fallen:
-            self._still_since = {p: (np.getPos(), np.getQuat()) for p, np in self.nodes.items()
-                                 if np.node().getMass() > 0}
+            self._still_since = _poses(self.nodes)
             self._still_ticks = self.ticks
         elif fallen or (self.ticks - self._still_ticks) * STEP >= QUIET_S - 1e-9:
             self.watch.lies_askew()   # a floor come to rest askew has fallen: never left hanging
             self.sleep()
+            return
+        if self.watch.collapse is None and self._trembles_in_place():
+            self.watch.lies_askew()
+            self.sleep()
+
+    def _trembles_in_place(self) -> bool:
+        """Has every piece stayed within `REST_JITTER` of where it stood `JITTER_S` ago? (Judged
+        once per `JITTER_S`; the reference poses are then taken anew.)"""
+        if not self._jitter_since:
+            self._jitter_since = _poses(self.nodes)
+            self._jitter_ticks = self.ticks
+            return False
+        if (self.ticks - self._jitter_ticks) * STEP < JITTER_S - 1e-9:
+            return False
+        still = all(_moved(self.nodes[p], start, reach(p)) <= REST_JITTER
+                    for p, start in self._jitter_since.items() if p in self.nodes)
+        self._jitter_since = {}
+        return still
 
     def run_until_settled(self, limit: float = 10.0) -> bool:
         """Step until every piece not in hand is at rest (True) or `limit` seconds pass (False)."""
@@ -342,6 +367,7 @@ class Villa:
                 body.setActive(False, True)  # forced: a body that was held refuses a plain request
         self._asleep = True
         self._still_since = {}
+        self._jitter_since = {}
 
     def keep_awake(self, awake: bool = True) -> None:
         """Keep every body awake (or let them sleep again): for measuring and debugging."""
@@ -480,6 +506,11 @@ class Villa:
     def survey(self) -> VillaSurvey:
         """Where every column stands, what carries each floor, the top level (read once settled)."""
         return survey.survey(self)
+
+
+def _poses(nodes: dict[str, NodePath]) -> dict[str, tuple[Point3, Quat]]:
+    """Where each movable piece stands now."""
+    return {p: (np.getPos(), np.getQuat()) for p, np in nodes.items() if np.node().getMass() > 0}
 
 
 def _moved(np, start: tuple[Point3, Quat], reach: float) -> float:

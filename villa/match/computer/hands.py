@@ -15,25 +15,30 @@ import logging
 import math
 from typing import Iterator
 
+import numpy as np
 from panda3d.core import Point3
 
 from villa import rules
-from villa.match.computer import reading, trials
+from villa.match.computer import outlines, reading, trials
 from villa.match.computer.plans import Plan
 from villa.match.table import Match
+from villa.physics.dimensions import column_spec
 from villa.physics.pulling import Pull
 from villa.rules.state import Step
 
 log = logging.getLogger(__name__)
 
 CARRY_FRAMES = 360           # to carry a free column over its spot
+OVER_SPOT = 0.05             # cm from its spot, and
+STILL = 0.5                  # cm/s at most: a column set down while still swinging drifts on as it sinks
+ON_FLOOR = 0.1               # cm its foot must lie inside the top floor's edge where it hangs
 SET_DOWN_FRAMES = 1200       # for it to come down and be judged
 LAY_FRAMES = 240             # to carry the floor over its place
 LOWER_FRAMES = 1500          # for the floor to come down and be judged
 SET_DOWN_TRIES = 4
 CROWDED = ((reading.LANDING_EDGE, reading.LANDING_GAP),   # cm from the top floor's edge and the others:
            (0.15, 0.15),                                 # where none is free, closer in,
-           (0.02, -math.inf))                            # and at last squeezed in where most room is left
+           (0.2, -math.inf))                             # and at last squeezed in where most room is left
 FEEL_SHIFT = 0.5             # cm the floors may move beyond what the trial foresaw before the hand lets go
 STUCK_S = 20.0               # s a column may resist (no abort in the family edition) before it is left
 
@@ -136,13 +141,16 @@ def set_down(match: Match, hand: Pull, landing: tuple[float, float] | None, trie
         node = match.villa.nodes[hand.column]
         hand.aim(Point3(x, y, 0))
         for _ in range(CARRY_FRAMES):
-            if math.hypot(node.getX() - x, node.getY() - y) < 0.05 or match.collapsed:
+            if _over_spot(node, x, y) or match.collapsed:
                 break
             yield
         if match.collapsed:
             return
-        refusal = match.set_down()
         landing = None
+        if not _on_floor(match, hand.column):
+            log.info("%s did not come over a spot on the floor: another is tried", hand.column)
+            continue
+        refusal = match.set_down()
         if refusal is not None:
             log.info("%s may not be set down there: %s", hand.column, refusal)
             continue
@@ -159,6 +167,23 @@ def set_down(match: Match, hand: Pull, landing: tuple[float, float] | None, trie
     if match.state.turn.step is Step.IN_HAND and match.hand is hand and not match.collapsed:
         log.info("no spot takes %s: it is given up", hand.column)
         match.give_up()
+
+
+def _over_spot(node, x: float, y: float) -> bool:
+    """Hanging still over its spot: set down now, it sinks straight onto it."""
+    velocity = node.node().getLinearVelocity()
+    return math.hypot(node.getX() - x, node.getY() - y) < OVER_SPOT and math.hypot(velocity.x, velocity.y) < STILL
+
+
+def _on_floor(match: Match, column: str) -> bool:
+    """Would the column, set down where it hangs, stand wholly on the top floor (regulation 3)?"""
+    level = match.state.top_level
+    floor = match.villa.nodes.get(f"floor-{level}")
+    if floor is None:
+        return True   # the base plate: the referee judges
+    node = match.villa.nodes[column]
+    local = outlines.to_local(np.array([[node.getX(), node.getY()]]), floor.getX(), floor.getY(), floor.getH())
+    return float(outlines.signed_distance(level, local)[0]) >= column_spec(column).radius + ON_FLOOR
 
 
 def carry_on(match: Match) -> Move:
