@@ -21,7 +21,7 @@ from villa.match.computer import reading, trials
 from villa.match.computer.plans import Plan, Request
 from villa.physics.world import Villa
 from villa.rules import eligibility
-from villa.rules.pieces import COLUMNS_BY_ID
+from villa.rules.pieces import COLUMNS_BY_ID, TOP_FLOOR_LEVEL
 from villa.rules.state import Role, Step
 
 GREEN = 2
@@ -134,10 +134,15 @@ class Brain:
         takes = [a.column for a in legal if isinstance(a, rules.TakeColumn)]
         may_claim = any(isinstance(a, rules.ProposeFloor) for a in legal)
         floor = self._floor_plan() if may_claim else None
-        options = self.weigh(takes) if takes else []
+        stakes = self._last_floor_stakes()
+        options = self.weigh(takes, budget=2 if stakes == "behind" else 1) if takes else []
         best = options[0] if options else None
         if floor is not None and self._propose_now(best):
             return Plan(action=rules.ProposeFloor(), why=f"proposes the next floor ({floor.why})")
+        if stakes == "ahead" and best is not None and not best.safe(PROOF_FIRM):
+            return self._token(best.plan, why="holds the seal on the red floor: risks nothing, gives a column up")
+        if stakes == "behind" and best is not None and best.safety > FELL:
+            return best.plan   # when building stops it has lost anyway: any pull the copy came through
         if best is not None and (best.safe() or (best.safety > FELL and best.firm > 0.2)):
             return best.plan
         if may_claim and self._claim_in_vain(best):
@@ -150,6 +155,18 @@ class Brain:
         if best is not None:
             return best.plan
         return Plan(action=rules.ProposeFloor(), why="the floor is claimed, though it cannot be laid")
+
+    def _last_floor_stakes(self) -> str | None:
+        """On the red floor, where building stops for good, the seal's holder wins (Hard only): a fall is
+        the only way the holder of the seal claimed there can still lose ("ahead"), and the others lose
+        unless they build past it ("behind")."""
+        state = self.state
+        if not self.profile.seal or state.ruleset.family or state.top_level != TOP_FLOOR_LEVEL \
+                or not state.ruleset.abort_allowed or state.seal.holder is None:
+            return None
+        if state.seal.holder != self.me:
+            return "behind"
+        return "ahead" if state.seal.level == TOP_FLOOR_LEVEL else None   # else the next column takes it
 
     def _claim_in_vain(self, best: Option | None) -> bool:
         """Claim a floor that cannot be laid (it is given up, the turn passes quietly) rather than pull:
@@ -180,10 +197,9 @@ class Brain:
             return False
         return state.ruleset.proposer_moves_column and state.seal.holder != self.me and best.gain <= 2
 
-    def _token(self, plan: Plan) -> Plan:
+    def _token(self, plan: Plan, why: str = "no pull is safe: takes a column and gives it up") -> Plan:
         """Take the column and give it up at once: blocked for good, but the villa stays up."""
-        return Plan(column=plan.column, steady=plan.steady, give_up=True,
-                    why="no pull is safe: takes a column and gives it up")
+        return Plan(column=plan.column, steady=plan.steady, give_up=True, why=why)
 
     # --- a column must be taken (the own move, a proof, a challenge) ---
 
@@ -276,8 +292,9 @@ class Brain:
     # --- weighing pulls ---
 
     def weigh(self, columns: list[str], firm: float = SAFE_FIRM, proof: bool = False,
-              taking_out: bool = False) -> list[Option]:
-        """The pulls of `columns`, best first: all weighed by statics, the most promising tried on copies."""
+              taking_out: bool = False, budget: int = 1) -> list[Option]:
+        """The pulls of `columns`, best first: all weighed by statics, the most promising tried on copies
+        (`budget` times the strength's trials)."""
         frame, top = self.frame, self.state.top_level
         present = [c for c in columns if c in frame.pieces]
         if not present:
@@ -297,7 +314,7 @@ class Brain:
         options: list[Option] = []
         tried = 0
         for rank, c in enumerate(ranked):
-            if tried >= profile.trials or (rank >= profile.shortlist and any(o.safe(firm) for o in options)):
+            if tried >= budget * profile.trials or (rank >= profile.shortlist and any(o.safe(firm) for o in options)):
                 break   # past its shortlist it looks further only while nothing is safe, up to its budget
             ways = reading.ways_out(self.villa, c, frame)
             if not ways:
