@@ -1,7 +1,8 @@
 """The computer players' strategic calls on positions from the rulebooks, built as villas set up higher:
 it leaves the three columns under a freshly laid floor alone while it has another choice, objects only
 when it can prove it, takes the seal back when a column brings it more points than the holder, and
-gives a failed penalty pull no column whose removal would bring the villa down."""
+gives a failed penalty pull no column whose removal would bring the villa down; on the red floor the seal's
+holder risks nothing and the others build on."""
 
 from __future__ import annotations
 
@@ -11,12 +12,13 @@ from dataclasses import replace
 import pytest
 
 from villa import rules
-from villa.match import Match, MatchSetup, Seat, Strength
+from villa.match import Match, MatchSetup, Seat, Strength, layout_named
 from villa.match.computer import brain, reading
 from villa.match.computer.plans import Request
 from villa.physics import geometry, layouts
 from villa.physics.dimensions import FLOORS, ColumnSpot, FloorSpot, Layout, column_spec
 from villa.physics.world import Villa
+from villa.rules.pieces import TOP_FLOOR_LEVEL
 from villa.rules.setup import pick_order, seeded_deal
 
 SEED = 5
@@ -247,3 +249,18 @@ def test_the_next_floor_may_lie_on_columns_standing_half_under_its_edge():
         inside = geometry.signed_distance(FLOORS[3].outline, lx, ly)
         assert inside > 0 or inside < -column_spec(column).radius, column   # under it by half, or clear of it
         assert (inside > 0) == (column in best.supports)
+
+
+def test_on_the_red_floor_hard_holding_the_seal_risks_nothing_and_behind_it_builds_on():
+    # Once the red floor is laid no floor is left to claim: when building stops, the seal's holder wins.
+    # Holding the seal claimed there, a fall is its only way to lose: it gives a column up rather than
+    # make a pull with less than the firmest margin. Behind, stopping is losing: it pulls.
+    match = Match(MatchSetup((Seat("A", Strength.HARD), Seat("B", Strength.HARD)), layout_named("random", 1, 5),
+                             seed=1, deal_colours=True))
+    state = match.state
+    assert state.top_level == TOP_FLOOR_LEVEL and state.turn.step is rules.Step.START
+    me = state.turn.player
+    ahead = _decide(match, replace(state, seal=rules.Seal(me, None, TOP_FLOOR_LEVEL)))
+    behind = _decide(match, replace(state, seal=rules.Seal(1 - me, None, TOP_FLOOR_LEVEL)))
+    assert ahead.pulls and ahead.give_up, ahead
+    assert behind.pulls and not behind.give_up, behind
