@@ -24,6 +24,7 @@ from villa.match.computer.plans import Plan
 from villa.match.table import Match
 from villa.physics.dimensions import column_spec
 from villa.physics.pulling import Pull
+from villa.rules.pieces import TOP_FLOOR_LEVEL
 from villa.rules.state import Step
 
 log = logging.getLogger(__name__)
@@ -38,7 +39,8 @@ LOWER_FRAMES = 1500          # for the floor to come down and be judged
 SET_DOWN_TRIES = 4
 CROWDED = ((reading.LANDING_EDGE, reading.LANDING_GAP),   # cm from the top floor's edge and the others:
            (0.15, 0.15),                                 # where none is free, closer in,
-           (0.2, -math.inf))                             # and at last squeezed in where most room is left
+           (0.2, 0.05))                                  # and at last squeezed in where most room is left
+                                                         # (never half on another's top: it slides off)
 FEEL_SHIFT = 0.5             # cm the floors may move beyond what the trial foresaw before the hand lets go
 STUCK_S = 20.0               # s a column may resist (no abort in the family edition) before it is left
 
@@ -133,7 +135,7 @@ def set_down(match: Match, hand: Pull, landing: tuple[float, float] | None, trie
                 spots = [spot for spot in spots if spot not in tried]
                 if spots:
                     break
-            landing = spots[0] if spots else None
+            landing = spots[0] if spots else _stacked(match, frame, tried)
         if landing is None:
             break
         x, y = landing
@@ -167,6 +169,15 @@ def set_down(match: Match, hand: Pull, landing: tuple[float, float] | None, trie
     if match.state.turn.step is Step.IN_HAND and match.hand is hand and not match.collapsed:
         log.info("no spot takes %s: it is given up", hand.column)
         match.give_up()
+
+
+def _stacked(match: Match, frame: reading.Frame, tried: list) -> tuple[float, float] | None:
+    """On a full red floor, squarely on top of a column standing there (regulation 8); None elsewhere."""
+    level = match.state.top_level
+    if level != TOP_FLOOR_LEVEL:
+        return None
+    tops = [(frame.pieces[c].x, frame.pieces[c].y) for c in sorted(frame.on_level(level))]
+    return next((spot for spot in tops if spot not in tried), None)
 
 
 def _over_spot(node, x: float, y: float) -> bool:
