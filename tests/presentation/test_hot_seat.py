@@ -210,3 +210,21 @@ def test_a_failed_objection_lets_the_proposer_forgo_the_penalty_pull_with_the_n_
     assert match.state.out == out_before, "no column of the objector's left the game"
     assert isinstance(match.state.log[-1], rules.ForgoPenalty)
     assert words.guidance(match.state).task is Task.LAY_FLOOR
+
+
+def test_the_game_can_be_left_while_a_fall_is_shown_again(stage, frames):
+    # A player who leaves for the main menu during the slow-motion replay: the screen closes cleanly.
+    from villa.match import Match, MatchSetup, Seat
+    from villa.presentation.game import GameScreen
+    match = Match(MatchSetup(tuple(Seat(name) for name in PLAYERS), _villa_with_the_green_floor_on(), seed=4))
+    screen = GameScreen(stage, match, sound=Ears())
+    match.villa.wake()
+    match.villa.body("floor-2").setLinearVelocity(Vec3(60, 0, 0))
+    for _ in range(600):
+        frames()
+        if screen.mode == "Replay":
+            break
+    frames(60)
+    assert screen.mode == "Replay"
+    screen.close()
+    frames(2)

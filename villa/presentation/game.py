@@ -98,6 +98,7 @@ class GameScreen(FSM):
     def close(self) -> None:
         """Take the game off the screen (the window stays open for the next)."""
         self.stage.task_mgr.remove("villa frame")
+        self.cleanup()   # leave the mode first: its exit (a collapse's replay ends) still draws on the view
         for stop in self._stops:
             stop()
         self._close_panel()
@@ -107,7 +108,6 @@ class GameScreen(FSM):
         self.hud.close()
         self.ghost.hide()
         self.view.close()
-        self.cleanup()
 
     # --- who is to act --------------------------------------------------------------------
 
