@@ -38,6 +38,7 @@ from villa.presentation.hud import Hud
 from villa.presentation.i18n import _
 from villa.presentation.impacts import Impacts
 from villa.presentation.preferences import COMPUTER_SPEEDS
+from villa.presentation.stage import give_back_free_memory
 from villa.presentation.view import VillaView
 from villa.presentation.words import Button
 from villa.rules.state import Step
@@ -108,6 +109,7 @@ class GameScreen(FSM):
         self.hud.close()
         self.ghost.hide()
         self.view.close()
+        give_back_free_memory()
 
     # --- who is to act --------------------------------------------------------------------
 
