@@ -1,9 +1,11 @@
 """Graphics quality: what each preset draws, and the one the game picks when it is left to choose.
 
 A software renderer (Mesa's llvmpipe on a machine without a GPU) pays for every pixel
-on the CPU: there the game picks Low, the cheapest. At 1280×720 on two cores Low still
-takes about 40 ms a frame at rest (scripts/bench_render.py), the table's share of the
-screen about 16 ms of it: about 25 frames a second, not yet 60.
+on the CPU: there the game picks Low, the cheapest. At 1280×720 on two quiet cores Low
+draws a frame at rest in 12-14 ms (95th percentile 13.5-16.5 ms, scripts/bench_render.py):
+60 frames a second. Medium and High take about 40 ms there (their shadow maps and
+multisampling are meant for a GPU). Timings on a machine busy with other work run two
+to three times longer.
 """
 
 from __future__ import annotations
