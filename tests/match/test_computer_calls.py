@@ -2,7 +2,7 @@
 it leaves the three columns under a freshly laid floor alone while it has another choice, objects only
 when it can prove it, takes the seal back when a column brings it more points than the holder, and
 gives a failed penalty pull no column whose removal would bring the villa down; on the red floor the seal's
-holder risks nothing and the others build on."""
+holder risks nothing while no rival's column would outscore it, and the others build on."""
 
 from __future__ import annotations
 
@@ -251,16 +251,54 @@ def test_the_next_floor_may_lie_on_columns_standing_half_under_its_edge():
         assert (inside > 0) == (column in best.supports)
 
 
-def test_on_the_red_floor_hard_holding_the_seal_risks_nothing_and_behind_it_builds_on():
+def test_on_the_red_floor_hard_holding_the_seal_risks_nothing_unless_a_rival_would_outscore_it():
     # Once the red floor is laid no floor is left to claim: when building stops, the seal's holder wins.
-    # Holding the seal claimed there, a fall is its only way to lose: it gives a column up rather than
-    # make a pull with less than the firmest margin. Behind, stopping is losing: it pulls.
+    # Holding the seal claimed there with a lead no rival's column can overcome, a fall is its only way to
+    # lose: it gives a column up rather than make a pull short of the firmest margin. Level with its rival,
+    # the rival's next column takes the seal, so it builds on; and behind, stopping is losing: it pulls.
     match = Match(MatchSetup((Seat("A", Strength.HARD), Seat("B", Strength.HARD)), layout_named("random", 1, 5),
                              seed=1, deal_colours=True))
     state = match.state
     assert state.top_level == TOP_FLOOR_LEVEL and state.turn.step is rules.Step.START
     me = state.turn.player
-    ahead = _decide(match, replace(state, seal=rules.Seal(me, None, TOP_FLOOR_LEVEL)))
-    behind = _decide(match, replace(state, seal=rules.Seal(1 - me, None, TOP_FLOOR_LEVEL)))
-    assert ahead.pulls and ahead.give_up, ahead
+    rival = 1 - me
+    level = _decide(match, replace(state, seal=rules.Seal(me, None, TOP_FLOOR_LEVEL)))
+    behind = _decide(match, replace(state, seal=rules.Seal(rival, None, TOP_FLOOR_LEVEL)))
+    assert level.pulls and not level.give_up, level
     assert behind.pulls and not behind.give_up, behind
+    # its hexagonal column (2 points) stands on the red floor; the rival's thick columns (3) are given up
+    levels = dict(state.levels)
+    levels[f"{state.colours[me][0].value}-hex"] = TOP_FLOOR_LEVEL
+    thick = frozenset(f"{c.value}-thick" for c in state.colours[rival])
+    leading = replace(state, levels=rules.FrozenMap(levels), blocked=state.blocked | thick,
+                      seal=rules.Seal(me, None, TOP_FLOOR_LEVEL))
+    assert leading.points(me) == 2 and leading.points(rival) == 0
+    ahead = _decide(match, leading)
+    assert ahead.pulls and ahead.give_up, ahead
+
+
+def test_behind_on_the_red_floor_it_gives_up_a_hopeless_column_before_it_risks_a_pull():
+    # Behind on the red floor stopping loses, but so does a fall: a column whose pull fell on the copy is
+    # given up first (the holder must pull again), the risky pull is kept for when nothing is left to give
+    # up, and a pull that takes the seal back is made if statics leave every floor inside its supports.
+    match = Match(MatchSetup((Seat("A", Strength.HARD), Seat("B", Strength.HARD)), layout_named("random", 1, 5),
+                             seed=1, deal_colours=True))
+    state = match.state
+    me = state.turn.player
+    state = replace(state, seal=rules.Seal(1 - me, None, TOP_FLOOR_LEVEL))
+    hard = brain.Brain(state, Request(rules.state_to_json(state), match.villa.snapshot(), me, "hard", 3))
+    risky, hopeless, untried = rules.takeable_columns(state)[:3]
+
+    def option(column: str, firm: float, gain: float = 0.5) -> brain.Option:
+        fell = firm == -math.inf
+        return brain.Option(brain.Plan(column=column), brain.FELL if fell else firm, firm, 0.0, 0.0 if fell else gain)
+
+    tried = [option(risky, 0.1), option(hopeless, -math.inf)]
+    plan = hard._build_past(tried, [risky, hopeless, untried])
+    assert (plan.column, plan.give_up) == (hopeless, True)
+    plan = hard._build_past(tried[:1], [risky])
+    assert (plan.column, plan.give_up) == (risky, False)
+    plan = hard._build_past([option(risky, 0.15, brain.RETAKE)] + tried[1:], [risky, hopeless, untried])
+    assert (plan.column, plan.give_up) == (risky, False)
+    plan = hard._build_past([option(risky, -0.5, brain.RETAKE)] + tried[1:], [risky, hopeless, untried])
+    assert plan.give_up and plan.column in (risky, hopeless)   # a floor's load outside its supports: it tips

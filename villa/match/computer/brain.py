@@ -28,6 +28,11 @@ GREEN = 2
 SAFE_FIRM = 0.8          # cm the weakest floor must stay inside its supports for a pull to count as safe
 SAFE_SHIFT = 0.4         # cm the floors may move in a trial for a pull to count as safe
 PROOF_FIRM = 1.2         # proving an objection or a challenge risks more (a fall is the prover's): firmer
+CONTEST_FIRM = 0.1       # cm: on the red floor, a pull that keeps the seal from a rival's next column or takes it
+                         # back is made at this margin (the physics tips within 0.4 mm of the true edge, and the
+                         # hand pulls as the copy did)
+BUILD_ON_FIRM = 0.5      # cm: ... and one behind that only brings points nearer it at this one
+RETAKE = 2.5             # the gain of a pull that takes the seal back
 FELL = -100.0
 
 
@@ -71,6 +76,12 @@ class Option:
 
     def safe(self, firm: float = SAFE_FIRM) -> bool:
         return self.safety > FELL and self.firm >= firm and self.shift <= SAFE_SHIFT
+
+    def survives(self, firm: float = 0.0) -> bool:
+        """The copy came through and statics leave every floor at least `firm` inside its supports: a copy
+        that still stands with a floor's load outside them is only slow to fall (it tips in the live villa
+        once the column is carried off)."""
+        return self.safety > FELL and self.firm >= firm
 
 
 def think(request: Request) -> Plan:
@@ -139,10 +150,10 @@ class Brain:
         best = options[0] if options else None
         if floor is not None and self._propose_now(best):
             return Plan(action=rules.ProposeFloor(), why=f"proposes the next floor ({floor.why})")
-        if stakes == "ahead" and best is not None and not best.safe(PROOF_FIRM):
-            return self._token(best.plan, why="holds the seal on the red floor: risks nothing, gives a column up")
-        if stakes == "behind" and best is not None and best.safety > FELL:
-            return best.plan   # when building stops it has lost anyway: any pull the copy came through
+        if stakes == "ahead" and best is not None:
+            return self._hold(best)
+        if stakes == "behind" and best is not None:
+            return self._build_past(options, takes)
         if best is not None and (best.safe() or (best.safety > FELL and best.firm > 0.2)):
             return best.plan
         if may_claim and self._claim_in_vain(best):
@@ -167,6 +178,43 @@ class Brain:
         if state.seal.holder != self.me:
             return "behind"
         return "ahead" if state.seal.level == TOP_FLOOR_LEVEL else None   # else the next column takes it
+
+    def _hold(self, best: Option) -> Plan:
+        """Holding the seal claimed on the red floor, only a fall can lose the game: it gives a column up
+        rather than risk one, unless a rival's next column would outscore it, when standing still loses
+        too and any pull that leaves the floors firmly enough inside their supports is worth it."""
+        if best.safe(PROOF_FIRM) or (self._overtaken_next() and best.safe(CONTEST_FIRM)):
+            return best.plan
+        return self._token(best.plan, why="holds the seal on the red floor: risks nothing, gives a column up")
+
+    def _overtaken_next(self) -> bool:
+        """Could one column of a rival's outscore this player on the top floor?"""
+        state = self.state
+        lead = state.points(self.me) - max(state.points(p) for p in range(state.n) if p != self.me)
+        reach = max((COLUMNS_BY_ID[c].points for p in range(state.n) if p != self.me
+                     for c in eligibility.takeable(state, state.colours[p])), default=0)
+        return reach > lead
+
+    def _build_past(self, options: list[Option], takes: list[str]) -> Plan:
+        """Behind on the red floor, where stopping loses: take the seal back if a pull can, else build
+        nearer it where that is fairly safe; else give up a column no pull brings out, so the holder must
+        pull again, and keep the risky pull for when nothing is left to give up."""
+        back = [o for o in options if o.gain >= RETAKE and o.survives(CONTEST_FIRM)]
+        if back:
+            return max(back, key=lambda o: (o.firm, o.gain)).plan
+        nearer = [o for o in options if o.safe(BUILD_ON_FIRM)]
+        if nearer:
+            return nearer[0].plan
+        came_out = {o.plan.column for o in options if o.survives()}
+        hopeless = [c for c in takes if c not in came_out]
+        if hopeless:
+            tried = {o.plan.column for o in options}
+            worst = min(hopeless, key=lambda c: (c not in tried, c))   # one that fell on a copy first
+            return self._token(Plan(column=worst), why="gives up a column no pull brings out, and waits")
+        risky = [o for o in options if o.survives()]
+        if risky:
+            return risky[0].plan
+        return self._token(options[0].plan)
 
     def _claim_in_vain(self, best: Option | None) -> bool:
         """Claim a floor that cannot be laid (it is given up, the turn passes quietly) rather than pull:
@@ -207,7 +255,7 @@ class Brain:
         takes = rules.takeable_columns(self.state)
         options = self.weigh(takes, firm=PROOF_FIRM if self.state.turn.role is not Role.OWN else SAFE_FIRM)
         best = options[0]
-        if best.safety <= FELL and self.state.ruleset.abort_allowed:
+        if not best.survives() and self.state.ruleset.abort_allowed:
             return self._token(best.plan)
         return best.plan
 
@@ -284,7 +332,7 @@ class Brain:
             best = options[0]
             on_top = state.levels.get(best.plan.column) == top
             unfelt = best.shift <= SAFE_SHIFT / 2 and best.firm >= min(PROOF_FIRM, self.frame.weakest() - 0.1)
-            if best.safety > FELL and (on_top or unfelt):
+            if best.survives() and (on_top or unfelt):
                 return best.plan
         return Plan(action=rules.ForgoPenalty(), why="forgoes the penalty pull: no column of the objector's "
                                                      "comes out without weakening the villa")
@@ -387,13 +435,14 @@ class Brain:
         if not self.profile.seal:
             return 0.1 * piece.points
         mine = state.points(self.me) + piece.points
-        if state.seal.level != state.top_level:
-            return 2.0 if holder != self.me else 1.0        # the first own column on a new floor takes it
+        last = state.top_level == TOP_FLOOR_LEVEL          # points on the red floor stand for good
+        if state.seal.level != state.top_level:            # the first own column on a new floor takes it
+            return (2.0 if holder != self.me else 1.0) + (0.4 * piece.points if last else 0.0)
         if holder == self.me:
-            return 0.2 * piece.points
+            return (0.4 if last else 0.2) * piece.points
         if holder is not None and mine > state.points(holder):
-            return 2.5                                     # the seal comes back
-        return 0.1 * piece.points
+            return RETAKE                                  # the seal comes back
+        return (0.5 if last else 0.1) * piece.points       # on the red floor: the way back to it
 
 
 def _outward(x: float, y: float) -> tuple[float, float]:
