@@ -6,7 +6,8 @@
     scripts/bench_physics.py --quick    # small counts, for a first look
 
 Costs are CPU time of this process, best of three runs (the machine's other work can
-only add to them), with the wall-clock figure beside it.
+only add to them), with the wall-clock figure beside it, and `machine_reference_ms`, a
+fixed Bullet workload apart from the villa, to compare figures from different machines.
 
 Statics here is the textbook kind: a floor stands while the centre of its load (the
 floor, and everything above it, weighed at the pieces' densities) lies inside the convex
@@ -26,7 +27,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from panda3d.core import Point3, Vec3  # noqa: E402
+from panda3d.core import NodePath, Point3, Vec3  # noqa: E402
 
 from villa.physics import PRESETS, Villa, random_layout  # noqa: E402
 from villa.physics import geometry, layouts  # noqa: E402
@@ -35,6 +36,9 @@ from villa.physics.dimensions import (BASE, COLUMN_HEIGHT, COLUMNS, FLOOR_THICKN
 from villa.physics.friction import MU  # noqa: E402
 from villa.physics.pulling import under_a_floor  # noqa: E402
 from villa.rules.pieces import ALL_COLUMNS  # noqa: E402
+
+# after villa.physics, which sets Bullet up before the first world exists
+from panda3d.bullet import BulletBoxShape, BulletPlaneShape, BulletRigidBodyNode, BulletWorld  # noqa: E402
 
 FRAME = 1 / 60
 
@@ -114,6 +118,30 @@ def cost(layout: Layout, frames: int, repeats: int = 3) -> dict:
     villa.run_until_settled(10)
     asleep = min(_time_frames(villa, frames) for _ in range(repeats))
     return {"bodies": len(villa.nodes) - 1, "awake_ms": awake, "asleep_ms": asleep}
+
+
+def machine_reference(repeats: int = 3) -> float:
+    """CPU milliseconds for a fixed Bullet workload none of the villa's code takes part in: a 4 x 5
+    grid of boxes dropped onto a plane, 480 steps of 1/480 s. The cost figures of different machines
+    compare through it (the same villa code has measured up to 2.7 times slower on another machine)."""
+    best = math.inf
+    for _ in range(repeats):
+        world, root = BulletWorld(), NodePath("reference")
+        world.setGravity(Vec3(0, 0, -981))
+        ground = BulletRigidBodyNode("ground")
+        ground.addShape(BulletPlaneShape(Vec3(0, 0, 1), 0))
+        world.attachRigidBody(ground)
+        for i in range(20):
+            box = BulletRigidBodyNode(f"box-{i}")
+            box.setMass(50.0)
+            box.addShape(BulletBoxShape(Vec3(1.0, 1.0, 1.0)))
+            root.attachNewNode(box).setPos(2.1 * (i % 4), 2.1 * (i // 4), 1.0 + 0.5 * i)
+            world.attachRigidBody(box)
+        cpu = time.process_time()
+        for _ in range(480):
+            world.doPhysics(1 / 480, 1, 1 / 480)
+        best = min(best, (time.process_time() - cpu) * 1000)
+    return best
 
 
 def pull_cost(frames: int, repeats: int = 3) -> dict:
@@ -631,6 +659,7 @@ def main(argv=None) -> int:
         "copy_ms": copies["copy_ms"],
         "awake_30s_creep_mm": five["drift_mm"],
         "awake_30s_spin_deg": five["spin_deg"],
+        "machine_reference_ms": round(machine_reference(), 1),
         "bench_wall_s": round(time.perf_counter() - started, 1),
     }
     if args.json:
