@@ -33,6 +33,7 @@ CARRY_FRAMES = 360           # to carry a free column over its spot
 OVER_SPOT = 0.05             # cm from its spot, and
 STILL = 0.5                  # cm/s at most: a column set down while still swinging drifts on as it sinks
 ON_FLOOR = 0.1               # cm its foot must lie inside the top floor's edge where it hangs
+CLEARANCE = 0.05             # cm its spot must keep from the columns standing on the top floor when it gets there
 SET_DOWN_FRAMES = 1200       # for it to come down and be judged
 LAY_FRAMES = 240             # to carry the floor over its place
 LOWER_FRAMES = 1500          # for the floor to come down and be judged
@@ -127,6 +128,9 @@ def set_down(match: Match, hand: Pull, landing: tuple[float, float] | None, trie
             return
         if hand.state != "carrying":
             break
+        if landing is not None and not _clear_of_others(match, hand.column, *landing):
+            log.info("%s: the floors moved under its spot while it was pulled: another is found", hand.column)
+            landing = None
         if landing is None:
             frame = reading.Frame(match.villa)
             for edge, room in CROWDED:
@@ -184,6 +188,19 @@ def _over_spot(node, x: float, y: float) -> bool:
     """Hanging still over its spot: set down now, it sinks straight onto it."""
     velocity = node.node().getLinearVelocity()
     return math.hypot(node.getX() - x, node.getY() - y) < OVER_SPOT and math.hypot(velocity.x, velocity.y) < STILL
+
+
+def _clear_of_others(match: Match, column: str, x: float, y: float) -> bool:
+    """Is the spot, chosen before the pull, still clear of the columns on the top floor? A pull can shift
+    the floors and what stands on them, and a column lowered onto a neighbour's top edge tips off it."""
+    for other in match.state.columns_on(match.state.top_level):
+        node = match.villa.nodes.get(other)
+        if other == column or node is None:
+            continue
+        reach = column_spec(column).radius + column_spec(other).radius + CLEARANCE
+        if math.hypot(node.getX() - x, node.getY() - y) < reach:
+            return False
+    return True
 
 
 def _on_floor(match: Match, column: str) -> bool:
