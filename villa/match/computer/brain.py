@@ -345,6 +345,9 @@ class Brain:
         (`budget` times the strength's trials)."""
         frame, top = self.frame, self.state.top_level
         present = [c for c in columns if c in frame.pieces]
+        if not taking_out and not self.state.ruleset.abort_allowed and top != TOP_FLOOR_LEVEL:
+            # with no giving up, a column taken must go up: none the top floor has no room for
+            present = [c for c in present if reading.has_room(self.villa, c, top, frame)] or present
         if not present:
             return [Option(Plan(column=c, why="a column it cannot see"), FELL, -math.inf, math.inf, 0.0)
                     for c in sorted(columns)[:1]]

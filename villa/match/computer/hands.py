@@ -38,10 +38,6 @@ SET_DOWN_FRAMES = 1200       # for it to come down and be judged
 LAY_FRAMES = 240             # to carry the floor over its place
 LOWER_FRAMES = 1500          # for the floor to come down and be judged
 SET_DOWN_TRIES = 4
-CROWDED = ((reading.LANDING_EDGE, reading.LANDING_GAP),   # cm from the top floor's edge and the others:
-           (0.15, 0.15),                                 # where none is free, closer in,
-           (0.2, 0.05))                                  # and at last squeezed in where most room is left
-                                                         # (never half on another's top: it slides off)
 FEEL_SHIFT = 0.5             # cm the floors may move beyond what the trial foresaw before the hand lets go
 STUCK_S = 20.0               # s a column may resist (no abort in the family edition) before it is left
 
@@ -133,7 +129,7 @@ def set_down(match: Match, hand: Pull, landing: tuple[float, float] | None, trie
             landing = None
         if landing is None:
             frame = reading.Frame(match.villa)
-            for edge, room in CROWDED:
+            for edge, room in reading.LANDING_TIERS:
                 spots = reading.landings(match.villa, hand.column, match.state.top_level, frame,
                                          count=len(tried) + 1, avoid=tuple(tried), edge=edge, room=room)
                 spots = [spot for spot in spots if spot not in tried]

@@ -24,6 +24,10 @@ WAYS = 36                # directions looked at for a way out
 STEPS = 40               # half-centimetre steps along each
 LANDING_EDGE = 0.8       # cm kept between a set-down column and its floor's edge
 LANDING_GAP = 0.8        # cm kept between columns on the top floor
+LANDING_TIERS = ((LANDING_EDGE, LANDING_GAP),   # cm from the top floor's edge and the others:
+                 (0.15, 0.15),                  # where none is free, closer in,
+                 (0.2, 0.05))                   # and at last squeezed in where most room is left
+                                                # (never half on another's top: it slides off)
 FLOOR_EDGE = 0.3         # cm a new floor's supports lie inside its outline
 FLOOR_MARGIN = 1.0       # cm the new floor's load lies inside its supports, at least
 NEXT_FLOOR_EDGE = 1.0    # cm a column set down keeps inside the next floor's narrowest reach
@@ -239,6 +243,11 @@ def landings(villa, column: str, level: int, frame: Frame, count: int = 1,
         best.append((firm, wx, wy))
     best.sort(reverse=True)
     return [(x, y) for _, x, y in best[:count]]
+
+
+def has_room(villa, column: str, level: int, frame: Frame) -> bool:
+    """Is there a spot anywhere on the floor forming `level` where `column` fits, squeezed in if need be?"""
+    return any(landings(villa, column, level, frame, edge=edge, room=room) for edge, room in LANDING_TIERS)
 
 
 @lru_cache(maxsize=None)
