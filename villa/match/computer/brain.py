@@ -345,17 +345,19 @@ class Brain:
         (`budget` times the strength's trials)."""
         frame, top = self.frame, self.state.top_level
         present = [c for c in columns if c in frame.pieces]
-        if not taking_out and not self.state.ruleset.abort_allowed and top != TOP_FLOOR_LEVEL:
-            # with no giving up, a column taken must go up: none the top floor has no room for
-            present = [c for c in present if reading.has_room(self.villa, c, top, frame)] or present
-        if not present:
-            return [Option(Plan(column=c, why="a column it cannot see"), FELL, -math.inf, math.inf, 0.0)
-                    for c in sorted(columns)[:1]]
         landing = {}
-        prior = {}
         for c in present:
             spots = [] if taking_out else reading.landings(self.villa, c, top, frame)
             landing[c] = spots[0] if spots else None
+        if not taking_out and not self.state.ruleset.abort_allowed and top != TOP_FLOOR_LEVEL:
+            # with no giving up, a column taken must go up: none the top floor has no room for
+            present = [c for c in present if landing[c] is not None
+                       or reading.has_room(self.villa, c, top, frame)] or present
+        if not present:
+            return [Option(Plan(column=c, why="a column it cannot see"), FELL, -math.inf, math.inf, 0.0)
+                    for c in sorted(columns)[:1]]
+        prior = {}
+        for c in present:
             added = None if landing[c] is None else reading.Piece(c, frame.pieces[c].mass, *landing[c], top)
             free = frame.carried_by(c) is None
             prior[c] = min(frame.weakest(without=c, added=added), 4.0) + (0.5 if free else 0.0) \
