@@ -160,6 +160,26 @@ def test_a_pull_the_live_villa_will_not_follow_is_given_up_by_the_rules():
     assert column in match.state.blocked and match.state.turn.player != state.turn.player
 
 
+def _pulled_through(match: Match, plan: Plan, measure) -> list[float]:
+    """The hand carries `plan` out to the end of the turn; `measure()` is read each time it sets the
+    column down."""
+    measured = []
+    set_down = match.set_down
+
+    def watched_set_down():
+        measured.append(measure())
+        return set_down()
+
+    match.set_down = watched_set_down
+    move = hands.pull(match, plan)
+    for _ in range(60 * 40):
+        if match.turn == 1 or match.collapsed:
+            break
+        next(move, None)
+        match.frame()
+    return measured
+
+
 def test_a_column_is_never_set_down_swinging_over_the_edge_of_the_top_floor():
     # Carried briskly across the floor to a spot just inside its far edge, the column swings on past
     # the spot for a moment: set down then, it would sink onto the edge and overhang (regulation 3).
@@ -175,21 +195,8 @@ def test_a_column_is_never_set_down_swinging_over_the_edge_of_the_top_floor():
     inward = 1.0 - (column_spec(column).radius + 0.2) / math.hypot(*far)
     spot = match.villa.root.getRelativePoint(floor, Point3(far[0] * inward, far[1] * inward, 0))
     plan = Plan(column=column, direction=None, distance=0.0, speed=9.0, steady=False, landing=(spot.x, spot.y))
-    let_go_at = []
-    set_down = match.set_down
-
-    def watched_set_down():
-        velocity = match.villa.nodes[column].node().getLinearVelocity()
-        let_go_at.append(math.hypot(velocity.x, velocity.y))
-        return set_down()
-
-    match.set_down = watched_set_down
-    move = hands.pull(match, plan)
-    for _ in range(60 * 40):
-        if match.turn == 1 or match.collapsed:
-            break
-        next(move, None)
-        match.frame()
+    node = match.villa.nodes[column]
+    let_go_at = _pulled_through(match, plan, lambda: node.node().getLinearVelocity().getXy().length())
     assert not refused and not match.collapsed
     assert match.state.levels[column] == 1
     assert let_go_at and max(let_go_at) < 1.0, "cm/s the column still swung as it was set down"
@@ -214,21 +221,8 @@ def test_a_spot_the_floors_carried_a_column_onto_is_given_up_for_another():
     outward = math.atan2(neighbour.getY(), neighbour.getX())
     overrun = (neighbour.getX() - reach * math.cos(outward), neighbour.getY() - reach * math.sin(outward))
     plan = dataclasses.replace(plan, landing=overrun)
-    lowered_at = []
-    set_down = match.set_down
-
-    def watched_set_down():
-        here, beside = match.villa.nodes[column].getPos(), match.villa.nodes["red-thick"].getPos()
-        lowered_at.append(math.hypot(here.x - beside.x, here.y - beside.y))
-        return set_down()
-
-    match.set_down = watched_set_down
-    move = hands.pull(match, plan)
-    for _ in range(60 * 40):
-        if match.turn == 1 or match.collapsed:
-            break
-        next(move, None)
-        match.frame()
+    lowered_at = _pulled_through(match, plan, lambda: (match.villa.nodes[column].getPos()
+                                                       - match.villa.nodes["red-thick"].getPos()).getXy().length())
     assert not refused and not match.collapsed
     assert match.state.levels[column] == top
     placed, beside = match.villa.nodes[column].getPos(), match.villa.nodes["red-thick"].getPos()
