@@ -2,5 +2,6 @@
 person's, and the seat that joins them at the match."""
 
 from villa.match.computer.seat import ComputerSeat, reseat_computers, seat_computers
+from villa.match.computer.worker import close_thinking
 
-__all__ = ["ComputerSeat", "reseat_computers", "seat_computers"]
+__all__ = ["ComputerSeat", "close_thinking", "reseat_computers", "seat_computers"]

@@ -9,21 +9,40 @@ the very same function, so the plan is the same either way.
 from __future__ import annotations
 
 import atexit
+import ctypes
 import multiprocessing
 import os
+import signal
+import sys
+import threading
 from concurrent.futures import Future, ProcessPoolExecutor
 
 from villa.match.computer.brain import think
 from villa.match.computer.plans import Plan, Request
 
 NICENESS = 10      # the renderer keeps its cores: the worker yields to it
+PR_SET_PDEATHSIG = 1
 
 
-def _lower_priority() -> None:
+def _start_worker(game: int) -> None:
+    """In the worker, before its first request: it yields to the renderer, leaves Ctrl+C (sent to the
+    whole process group) to the game, and ends with the game's process however that ends."""
     try:
         os.nice(NICENESS)
     except OSError:
         pass
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform.startswith("linux"):   # the kernel ends it, even when the game is killed
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    # everywhere: a watch on the game's process (a pipe's end on Unix, the process handle on Windows)
+    threading.Thread(target=_end_with_game, daemon=True, name="watching the game").start()
+    if os.getppid() != game:   # the game ended before the watch began
+        os._exit(0)
+
+
+def _end_with_game() -> None:
+    multiprocessing.parent_process().join()
+    os._exit(0)
 
 
 def _think_aside(request: Request) -> Plan:
@@ -48,8 +67,8 @@ class Aside:
         if Aside._pool is None:
             # spawned, not forked: the window's process holds a graphics context a fork must not share
             Aside._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
-                                              initializer=_lower_priority)
-            Aside._pool.submit(_lower_priority)   # start it now, not at the first decision
+                                              initializer=_start_worker, initargs=(os.getpid(),))
+            Aside._pool.submit(int)   # start it now, not at the first decision
             atexit.register(Aside.close)
 
     def submit(self, request: Request) -> Future:
@@ -60,9 +79,19 @@ class Aside:
 
     @staticmethod
     def close() -> None:
-        if Aside._pool is not None:
-            Aside._pool.shutdown(wait=False, cancel_futures=True)
-            Aside._pool = None
+        """End the worker now, even mid-thought: the game's end waits on no plan (and Python's exit would)."""
+        pool, Aside._pool = Aside._pool, None
+        if pool is None:
+            return
+        workers = list((pool._processes or {}).values())   # no public way to stop them before Python 3.14
+        pool.shutdown(wait=False, cancel_futures=True)
+        for worker in workers:
+            worker.terminate()
+
+
+def close_thinking() -> None:
+    """The game ends: its worker with it, at once."""
+    Aside.close()
 
 
 def thinker_for(aside: bool):
