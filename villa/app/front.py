@@ -12,11 +12,11 @@ import logging
 import random
 from dataclasses import replace
 
-from villa.app import saves, settings as stored
+from villa.app import ends, saves, settings as stored
 from villa.app.keeping import Keeper, has_kept_game, latest_game
 from villa.app.logs import PlayerError
 from villa.match import Match, MatchSetup, Record, Seat, Strength, layout_named
-from villa.match.computer import reseat_computers, seat_computers
+from villa.match.computer import close_thinking, reseat_computers, seat_computers
 from villa.physics import layouts
 from villa.presentation import i18n, menus, words
 from villa.presentation.arrange import ArrangeScreen
@@ -250,8 +250,7 @@ def play(args) -> int:
         recorded = saves.load(args.replay)
         open_window(WindowOptions(width=args.size[0], height=args.size[1]))
         ReplayScreen(stage, recorded)
-        stage.base.run()
-        return 0
+        return _run_window()
     open_window(WindowOptions(width=args.size[0], height=args.size[1]))
     troubles: list[tuple] = []
     settings = stored.load_settings(on_trouble=lambda path, aside: troubles.append((path, aside)))
@@ -261,5 +260,17 @@ def play(args) -> int:
         front.take_up(record)
     else:
         front.main_menu()
-    stage.base.run()
-    return 0
+    return _run_window()
+
+
+def _run_window() -> int:
+    """The window's frames until Quit (exit code 0), Ctrl+C or an end asked for from outside: each leaves the
+    autosave as the last settled turn wrote it and takes the computer players' worker along."""
+    def end_soon(number: int, _frame) -> None:   # as Quit does from its button: between tasks, never in one
+        stage.base.taskMgr.add(lambda _task: ends.end_now(number), "end asked for")
+    try:
+        with ends.listening(end_soon):
+            stage.base.run()
+    finally:
+        close_thinking()
+    return ends.INTERRUPTED if stage.base.taskMgr.fKeyboardInterrupt else 0   # Ctrl+C stops the frames

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from logging.handlers import RotatingFileHandler
 from pathlib import Path
 
+from villa.app.ends import INTERRUPTED, Ended
 from villa.app.storage import data_dir
 
 
@@ -57,7 +58,9 @@ def run_guarded(entry: Callable[[], int]) -> int:
         print(f"villa-paletti: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        return 130
+        return INTERRUPTED
+    except Ended as end:   # asked to end from outside (logout, `kill`): as Ctrl+C, nothing to tell
+        return end.code
     except BrokenPipeError:   # the output went to a program that stopped reading
         return 0
     except Exception:  # noqa: BLE001 - the last line of defence

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from villa.app import cli, front, headless, screenshot
+from villa.app import cli, ends, front, headless, screenshot
 from villa.app.logs import PlayerError, run_guarded
 from villa.app.storage import clean_stale_files
 from villa.presentation.stage import NoDisplay
@@ -14,15 +14,16 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _run(args) -> int:
-    clean_stale_files()
-    if args.headless:
-        return headless.run(args)
-    try:
-        if args.screenshot is not None:
-            screenshot.take(headless.setup_from(args), args.screenshot, args.size)
-            print(f"saved {args.screenshot}")
-            return 0
-        return front.play(args)
-    except NoDisplay as error:
-        raise PlayerError(str(error) + (" (or add --headless)" if args.continue_game or args.load or args.replay
-                                        else "")) from None
+    with ends.listening():
+        clean_stale_files()
+        if args.headless:
+            return headless.run(args)
+        try:
+            if args.screenshot is not None:
+                screenshot.take(headless.setup_from(args), args.screenshot, args.size)
+                print(f"saved {args.screenshot}")
+                return 0
+            return front.play(args)
+        except NoDisplay as error:
+            raise PlayerError(str(error) + (" (or add --headless)" if args.continue_game or args.load or args.replay
+                                            else "")) from None

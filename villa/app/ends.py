@@ -1,0 +1,35 @@
+"""Ends asked for from outside the game: SIGTERM (logout, `kill`, a desktop's quit) and SIGHUP (its
+terminal closed) end it as Ctrl+C does: the autosave of the last settled turn stays as it is, the
+window closes, the computer players' worker ends with it, and the exit code is 128 + the signal's number.
+"""
+
+from __future__ import annotations
+
+import signal
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+ASKING = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
+INTERRUPTED = 128 + signal.SIGINT
+
+
+class Ended(SystemExit):
+    """The system asked the game to end: an exit, which no `except Exception` stops on its way out."""
+
+    def __init__(self, number: int) -> None:
+        super().__init__(128 + number)
+
+
+def end_now(number: int, _frame=None) -> None:
+    raise Ended(number)
+
+
+@contextmanager
+def listening(on_asked: Callable = end_now) -> Iterator[None]:
+    """Within: an end asked for calls `on_asked(number, frame)` (by default `Ended` is raised at once)."""
+    before = {number: signal.signal(number, on_asked) for number in ASKING}
+    try:
+        yield
+    finally:
+        for number, handler in before.items():
+            signal.signal(number, handler)
