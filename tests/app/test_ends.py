@@ -50,10 +50,11 @@ def _group(group: int) -> dict[int, str]:
 
 
 def _worker(group: int) -> int | None:
-    """The thinking worker, once it is ready (its priority lowered, after its imports)."""
+    """The thinking worker, once it is ready (its priority lowered below the game's, after its imports)."""
+    game = _stat(group)
     for pid, command in _group(group).items():
         fields = _stat(pid)
-        if "multiprocessing.spawn" in command and fields is not None and int(fields[16]) > 0:
+        if "multiprocessing.spawn" in command and fields and game and int(fields[16]) > int(game[16]):
             return pid
     return None
 
