@@ -1,6 +1,6 @@
 """Ends asked for from outside the game: SIGTERM (logout, `kill`, a desktop's quit) and SIGHUP (its
-terminal closed) end it as Ctrl+C does: the autosave of the last settled turn stays as it is, the
-window closes, the computer players' worker ends with it, and the exit code is 128 + the signal's number.
+terminal closed) end it as Quit does, and as Ctrl+C: the autosave of the last settled turn stays as it
+is, the window closes, the computer players' worker ends with it; the exit code is 128 + the signal's number.
 """
 
 from __future__ import annotations

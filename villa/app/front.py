@@ -273,4 +273,5 @@ def _run_window() -> int:
             stage.base.run()
     finally:
         close_thinking()
-    return ends.INTERRUPTED if stage.base.taskMgr.fKeyboardInterrupt else 0   # Ctrl+C stops the frames
+    # Panda3D takes Ctrl+C itself during a frame: it stops the frames, and says so
+    return ends.INTERRUPTED if stage.base.taskMgr.fKeyboardInterrupt else 0

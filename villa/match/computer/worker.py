@@ -1,6 +1,6 @@
-"""Thinking off the frame loop: one worker process, started once at a low priority, that receives a
-`Request` (plain data) and returns a `Plan` (plain data). Headless play thinks in this process with
-the very same function, so the plan is the same either way.
+"""Thinking off the frame loop: one worker process, started once at a low priority and ending with the
+game, that receives a `Request` (plain data) and returns a `Plan` (plain data). Headless play thinks in
+this process with the very same function, so the plan is the same either way.
 
     thinker = thinker_for(aside=True)     # the window: a worker process
     future = thinker.submit(request)      # the seat holds its frames until future.done()
@@ -32,7 +32,8 @@ def _start_worker(game: int) -> None:
     except OSError:
         pass
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if sys.platform.startswith("linux"):   # the kernel ends it, even when the game is killed
+    if sys.platform.startswith("linux"):   # the kernel ends it, even when the game is killed (when the thread
+        # that started it ends, in fact: the game's main thread starts the pool)
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
     # everywhere: a watch on the game's process (a pipe's end on Unix, the process handle on Windows)
     threading.Thread(target=_end_with_game, daemon=True, name="watching the game").start()
