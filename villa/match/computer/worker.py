@@ -42,8 +42,10 @@ def _start_worker(game: int) -> None:
 
 
 def _end_with_game() -> None:
-    multiprocessing.parent_process().join()
-    os._exit(0)
+    game = multiprocessing.parent_process()
+    if game is not None:   # (always, when multiprocessing started this process)
+        game.join()
+        os._exit(0)
 
 
 def _think_aside(request: Request) -> Plan:
