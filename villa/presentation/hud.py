@@ -18,6 +18,8 @@ CONTROLS = N_("drag a glowing column: pull it   ·   click: set it down   ·   E
                "right drag or arrows: turn   ·   wheel or +/-: zoom   ·   middle drag or WASD: pan   ·   "
                "F: top floor   ·   hold Space: steady the floor above   ·   P: propose a floor   ·   H: hide this")
 CONTROLS_SHOWN_FOR = 30.0  # seconds at the start of a game; H brings them back
+TOOLTIP_SCALE = 0.042
+EDGE = 0.03                # kept free between a tooltip and the window's edge
 
 
 def _register_inks() -> None:
@@ -41,10 +43,11 @@ class Hud:
                                    align=TextNode.ACenter, **common)
         self.players = OnscreenText(parent=stage.base.a2dTopLeft, pos=(0.06, -0.22), scale=0.045, fg=DIM_INK,
                                     align=TextNode.ALeft, **common)
-        self.tooltip = OnscreenText(parent=stage.aspect2d, pos=(0, 0), scale=0.042, fg=LIGHT_INK, align=TextNode.ALeft,
-                                    bg=(0.08, 0.06, 0.05, 0.8), **common)
+        self.tooltip = OnscreenText(parent=stage.aspect2d, pos=(0, 0), scale=TOOLTIP_SCALE, fg=LIGHT_INK,
+                                    align=TextNode.ALeft, bg=(0.08, 0.06, 0.05, 0.8), **common)
         self.tooltip.hide()
         self._tooltip_shown = None
+        self._tooltip_wrap = 0.0
         self.info = OnscreenText(parent=stage.base.a2dTopRight, pos=(-0.06, -0.22), scale=0.04, fg=DIM_INK,
                                  align=TextNode.ARight, wordwrap=24, **common)
         # below the villa (framed in the middle three fifths of the view), between the command bar and the
@@ -122,11 +125,23 @@ class Hud:
             self.tooltip.hide()
             return
         aspect = self.stage.base.getAspectRatio()
-        x, y = mouse[0] * aspect + 0.05, mouse[1] - 0.07
-        self.tooltip.setPos(min(x, aspect - 0.9), max(y, -0.9))
-        if self.tooltip.getText() != text:
+        wrap = (aspect - 2 * EDGE) / TOOLTIP_SCALE      # a long tooltip wraps at half the window's width
+        if self.tooltip.getText() != text or self._tooltip_wrap != wrap:
+            self._tooltip_wrap = wrap
+            self.tooltip.setWordwrap(wrap)
             self.tooltip.setText(text)
+        self.tooltip.setPos(*self._tooltip_place(mouse[0] * aspect + 0.05, mouse[1] - 0.07, aspect))
         self.tooltip.show()
+
+    def _tooltip_place(self, x: float, y: float, aspect: float) -> tuple[float, float]:
+        """Where the tooltip starts (its first line's left end) so that all of it, background and all,
+        stays inside the window: beside the mouse when there is room, pushed in from an edge when not."""
+        words = self.tooltip.textNode
+        left, right, bottom, top = (v * TOOLTIP_SCALE for v in words.getCardActual()) if words.hasCard() \
+            else (v * TOOLTIP_SCALE for v in (words.getLeft(), words.getRight(), words.getBottom(), words.getTop()))
+        x = max(min(x, aspect - EDGE - right), -aspect + EDGE - left)
+        y = min(max(y, -1 + EDGE - bottom), 1 - EDGE - top)
+        return x, y
 
     def flash(self, text: str, now: float, seconds: float = 4.0) -> None:
         self.message.setText(text)
