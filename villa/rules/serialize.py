@@ -63,7 +63,7 @@ def _entry(data: Any) -> Any:
     if "fact" in data:
         kind = _FACTS.get(data["fact"]) if isinstance(data["fact"], str) else None
         if kind is None:
-            raise DocumentError(f"unknown fact {data['fact']!r} in the log")
+            raise DocumentError(f"unknown fact {str(data['fact'])[:40]!r} in the log")
         return _read(kind, {k: v for k, v in data.items() if k != "fact"})
     name = data.get("action")
     if name not in ACTION_TYPES:
