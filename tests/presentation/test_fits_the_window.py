@@ -34,6 +34,10 @@ SCREENSHOTS = Path(os.environ.get("VILLA_SCREENSHOTS", "/tmp/villa-menu-screensh
 COMMANDS = ("Take a column", "Propose a floor (P)", "Give up this column (Esc)", "Object (Y)", "Challenge (Y)",
             "No objection (N)", "No challenge (N)", "Take none out (N)", "Give up the floor (Esc)", "Pass",
             "Roll the seal", "Choose a colour", "I have the mouse", "Play again", "Look at the villa")
+STATUS_LINES = ("{who}: nothing can be built: propose the next floor (it cannot be laid), or pass",
+                "{who}: too few columns stand on the {top} floor to carry the {next} floor: give it up (Esc)",
+                "{who}: you may pull one of {objector}'s columns out of the villa (it leaves the game), or take "
+                "none out (N)")
 LAYING = "rests on {count} columns (needs {need}): click to lay it, wheel or Q/E to turn, Esc gives up"
 
 
@@ -166,6 +170,23 @@ def test_the_game_screens_buttons_and_panels_fit(stage, window):
                 wrong.append(f"a panel in {language} reaches {past:.3f} past the window")
             panel.destroy()
     assert not wrong, "\n".join(wrong)
+
+
+def test_the_status_line_stays_inside_the_window(stage, window):
+    """The longest lines the status shows, with a name of 24 letters: set smaller, never cut by the edges."""
+    hud = Hud(stage)
+    try:
+        for language in LANGUAGES:
+            i18n.install(language)
+            for line in (_(words).format(who="Maximiliane-Josephine vW", objector="Anna", top=_("green"),
+                                         next=_("yellow")) for words in STATUS_LINES):
+                hud.show_status(line)
+                past = _outside_the_window(stage, stage.base.a2dTopCenter)
+                assert past < 1e-3, f"{line!r} in {language}: {past:.3f} past the window"
+            hud.show_status(_("The game is over"))
+            assert hud.status.getScale()[0] == pytest.approx(0.05)   # a short line keeps its size
+    finally:
+        hud.close()
 
 
 def test_the_tooltip_stays_inside_the_window_wherever_the_mouse_is(stage, window):

@@ -8,7 +8,7 @@ from direct.gui.OnscreenText import OnscreenText
 from panda3d.core import TextNode, TextProperties, TextPropertiesManager, TransparencyAttrib
 
 from villa.presentation import palette
-from villa.presentation.fonts import font
+from villa.presentation.fonts import fitted_scale, font
 from villa.presentation.i18n import N_, _
 from villa.presentation.palette import DIM_INK, LIGHT_INK
 from villa.presentation.panels import CommandBar
@@ -19,6 +19,8 @@ CONTROLS = N_("drag a glowing column: pull it   ·   click: set it down   ·   E
                "F: top floor   ·   hold Space: steady the floor above   ·   P: propose a floor   ·   H: hide this")
 CONTROLS_SHOWN_FOR = 30.0  # seconds at the start of a game; H brings them back
 TOOLTIP_SCALE = 0.042
+STATUS_SCALE = 0.05
+STATUS_PAD = 0.08          # the status panel's room at either end of its words
 EDGE = 0.03                # kept free between a tooltip and the window's edge
 
 
@@ -39,7 +41,7 @@ class Hud:
         self.status_panel = DirectFrame(parent=stage.base.a2dTopCenter, frameColor=(0.06, 0.05, 0.04, 0.55),
                                         frameSize=(-1.2, 1.2, -0.13, 0))
         self.status_panel.setTransparency(TransparencyAttrib.M_alpha)
-        self.status = OnscreenText(parent=stage.base.a2dTopCenter, pos=(0, -0.085), scale=0.05, fg=LIGHT_INK,
+        self.status = OnscreenText(parent=stage.base.a2dTopCenter, pos=(0, -0.085), scale=STATUS_SCALE, fg=LIGHT_INK,
                                    align=TextNode.ACenter, **common)
         self.players = OnscreenText(parent=stage.base.a2dTopLeft, pos=(0.06, -0.22), scale=0.045, fg=DIM_INK,
                                     align=TextNode.ALeft, **common)
@@ -107,9 +109,13 @@ class Hud:
         self.info.setText("\n".join(info))
 
     def show_status(self, text: str) -> None:
-        """The status line along the top."""
+        """The status line along the top: the panel fits the words, and long words are set smaller so
+        that both stay inside the window."""
+        room = 2 * (self.stage.base.getAspectRatio() - EDGE - STATUS_PAD)
+        scale = fitted_scale(text, font(), room, STATUS_SCALE)
+        self.status.setScale(scale)
         self.status.setText(text)
-        half = min(self.status.textNode.getWidth() * 0.05 / 2 + 0.08, 1.7)  # the panel fits the words
+        half = self.status.textNode.getWidth() * scale / 2 + STATUS_PAD
         self.status_panel["frameSize"] = (-half, half, -0.13, 0)
 
     def show_commands(self, commands) -> None:
