@@ -172,12 +172,15 @@ def test_the_game_screens_buttons_and_panels_fit(stage, window):
     assert not wrong, "\n".join(wrong)
 
 
-def test_the_status_line_stays_inside_the_window(stage, window):
-    """The longest lines the status shows, with a name of 24 letters: set smaller, never cut by the edges."""
-    hud = Hud(stage)
-    try:
-        for language in LANGUAGES:
-            i18n.install(language)
+def test_the_status_line_and_the_keys_stay_inside_the_window(stage, window):
+    """The longest lines the status shows, with a name of 24 letters, and the line of keys along the bottom:
+    set smaller where they must be, never cut by the edges."""
+    for language in LANGUAGES:
+        i18n.install(language)
+        hud = Hud(stage)
+        try:
+            past = _outside_the_window(stage, stage.base.a2dBottomCenter)
+            assert past < 1e-3, f"the keys in {language}: {past:.3f} past the window"
             for line in (_(words).format(who="Maximiliane-Josephine vW", objector="Anna", top=_("green"),
                                          next=_("yellow")) for words in STATUS_LINES):
                 hud.show_status(line)
@@ -185,8 +188,8 @@ def test_the_status_line_stays_inside_the_window(stage, window):
                 assert past < 1e-3, f"{line!r} in {language}: {past:.3f} past the window"
             hud.show_status(_("The game is over"))
             assert hud.status.getScale()[0] == pytest.approx(0.05)   # a short line keeps its size
-    finally:
-        hud.close()
+        finally:
+            hud.close()
 
 
 def test_the_tooltip_stays_inside_the_window_wherever_the_mouse_is(stage, window):

@@ -20,6 +20,7 @@ CONTROLS = N_("drag a glowing column: pull it   ·   click: set it down   ·   E
 CONTROLS_SHOWN_FOR = 30.0  # seconds at the start of a game; H brings them back
 TOOLTIP_SCALE = 0.042
 STATUS_SCALE = 0.05
+CONTROLS_SCALE = 0.03
 STATUS_PAD = 0.08          # the status panel's room at either end of its words
 EDGE = 0.03                # kept free between a tooltip and the window's edge
 
@@ -58,8 +59,10 @@ class Hud:
                                     fg=(1.0, 0.85, 0.55, 1), bg=(0.08, 0.06, 0.05, 0.6), align=TextNode.ACenter,
                                     wordwrap=60, **common)
         self.commands = CommandBar(stage.base.a2dBottomCenter, font())
-        self.controls = OnscreenText(parent=stage.base.a2dBottomCenter, text=_(CONTROLS), pos=(0, 0.08), scale=0.03,
-                                     fg=DIM_INK, align=TextNode.ACenter, **common)
+        room = 2 * (stage.base.getAspectRatio() - EDGE)   # the keys' line: smaller in a language that runs long
+        self.controls = OnscreenText(parent=stage.base.a2dBottomCenter, text=_(CONTROLS), pos=(0, 0.08),
+                                     scale=fitted_scale(_(CONTROLS), font(), room, CONTROLS_SCALE), fg=DIM_INK,
+                                     align=TextNode.ACenter, **common)
         self._message_until = 0.0
         self._controls_until: float | None = None   # set on the first update: the game's clock may be anywhere
 
