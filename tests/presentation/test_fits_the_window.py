@@ -17,7 +17,7 @@ from direct.gui.DirectButton import DirectButton
 from direct.gui.DirectGuiBase import DirectGuiWidget
 from panda3d.core import Filename, Point3, TextNode, WindowProperties
 
-from villa.match import Seat, Strength
+from villa.match import Match, MatchSetup, Seat, Strength, layout_named
 from villa.presentation import i18n, menus, panels
 from villa.presentation.fonts import font
 from villa.presentation.hud import Hud
@@ -108,7 +108,7 @@ def _outside_the_window(stage, root, backdrop=None) -> float:
     return past
 
 
-def _menus():
+def _menus(match):
     noop = lambda *args: None  # noqa: E731
     seats = [Seat("Anna"), Seat("Ben", Strength.EASY), Seat("Cleo", Strength.MEDIUM), Seat("Dario", Strength.HARD)]
     return [
@@ -123,6 +123,7 @@ def _menus():
         menus.EndScreen(state=finished(holder=2, shows=0, culprit=2, winner=0), on_play_again=noop,
                         on_main_menu=noop),
         menus.ArrangePanel(on_preset=noop, on_shuffle=noop, on_back=noop, on_lay=noop),
+        menus.SealRollScreen(match=match, on_done=noop),
     ]
 
 
@@ -135,9 +136,10 @@ def _photograph(stage, name: str) -> None:
 
 def test_every_label_fits_its_button_and_every_menu_the_window(stage, window):
     wrong = []
+    match = Match(MatchSetup((Seat("Anna"), Seat("Ben"), Seat("Cleo")), layout_named("rings")))  # colours to roll
     for language in LANGUAGES:
         i18n.install(language)
-        for screen in _menus():
+        for screen in _menus(match):
             screen.show()
             name = f"{type(screen).__name__} in {language}"
             wrong += [f"{name}: {label}" for label in _labels_outside_their_buttons(screen.root)]
