@@ -1,6 +1,6 @@
-"""Words stay where they can be read: every button's label inside its button in all four languages, every
-menu and panel inside the window, and the tooltip inside the window wherever the mouse is, at 1280×720
-and at 1024×600.
+"""Words stay where they can be read, in all four languages, at 1280×720 and at 1024×600: every button's
+label inside its button, every menu and panel inside the window, the status line and the line of keys too,
+and the tooltip wherever the mouse is.
 
 Each measure is the text's own bounds (the TextNode's, through its transform) against the frame it
 must keep inside; the screenshots of the pause menu and of a tooltip at the right edge in German land
