@@ -45,7 +45,8 @@ def run(args, out: TextIO = sys.stdout) -> int:
         path, how, record = latest_game() if args.continue_game else (args.load, None, saves.load(args.load))
         match = Match(record.setup, record)
         said = f" ({how})" if how else ""
-        print(f"continued at turn {record.turn} from {shown_path(path)}{said} ({live_digest(match)})", file=out, flush=True)
+        print(f"continued at turn {record.turn} from {shown_path(path)}{said} ({live_digest(match)})", file=out,
+              flush=True)
         keeper.follow(match, announce=True)
         if match.over:
             print(f"the game is over: {_one_line(words.result_words(match.state)[1])}", file=out, flush=True)

@@ -344,7 +344,7 @@ def seal_words(state: GameState) -> str:
     seal = state.seal
     if seal.holder is None and state.top_level < GREEN_LEVEL:
         return _("Master Builder Seal: nobody yet (from the green floor on)")
-    if seal.holder is None:   # a villa started higher: the seal waits for the next floor
+    if seal.holder is None:   # a villa started higher: past the green floor, and nobody has built on it yet
         return _("Master Builder Seal: nobody yet")
     shows = colour_words(state.colours[seal.shows]) if seal.shows is not None else _("no colour")
     return _("Master Builder Seal: {holder}, showing {shows}").format(holder=player_name(state, seal.holder),
