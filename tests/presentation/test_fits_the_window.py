@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from direct.gui.DirectButton import DirectButton
+from direct.gui.DirectGui import DirectFrame
 from direct.gui.DirectGuiBase import DirectGuiWidget
 from panda3d.core import Filename, Point3, TextNode, WindowProperties
 
@@ -22,6 +23,7 @@ from villa.presentation import i18n, menus, panels
 from villa.presentation.fonts import font
 from villa.presentation.hud import Hud
 from villa.presentation.i18n import _
+from villa.presentation.menus import style
 from villa.presentation.preferences import Settings
 
 from tests.menus.test_screens import finished
@@ -218,3 +220,15 @@ def test_the_tooltip_stays_inside_the_window_wherever_the_mouse_is(stage, window
         assert abs(low.x - (-0.5 * stage.base.getAspectRatio() + 0.05)) < 0.02
     finally:
         hud.close()
+
+
+def test_a_label_longer_than_any_language_has_yet_is_set_smaller_to_fit(stage):
+    holder = DirectFrame(parent=stage.aspect2d, relief=None)
+    try:
+        long = "Ein Knopf, dessen Worte in keiner Sprache je so lang waren"
+        style.button(holder, long, None, width=0.6)
+        style.Toggle(holder, long + " " + long, False, lambda value: None, width=0.9)
+        panels.button(holder, long, lambda: None, (0, 0), 0.6, font())
+        assert not _labels_outside_their_buttons(holder)
+    finally:
+        holder.destroy()

@@ -229,6 +229,7 @@ class Toggle:
                  width: float = 1.2, text_scale: float = 0.038) -> None:
         self.value = value
         self.on_change = on_change
+        text_scale = fitted_scale(words, font("body"), width - 0.05 - LABEL_MARGIN, text_scale)   # after the box
         self.button = DirectButton(
             parent=parent, command=self.flip, pos=(pos[0], 0, pos[1]), relief=DGG.FLAT, pressEffect=False,
             frameSize=(-0.04, width, -0.035, 0.035),
