@@ -214,6 +214,8 @@ def test_the_tooltip_stays_inside_the_window_wherever_the_mouse_is(stage, window
         hud.show_tooltip(_(LAYING).format(count=2, need=3), (0.95, -0.1))
         if window == (1024, 600):
             _photograph(stage, "laying_tooltip_de_1024x600")
+        lines = hud.tooltip.textNode.getWordwrappedText().split("\n")
+        assert min(map(len, lines)) > max(map(len, lines)) / 3, f"wrapped into uneven lines: {lines}"
         # beside the mouse when there is room
         hud.show_tooltip("a column", (-0.5, 0.0))
         low, _high = hud.tooltip.getTightBounds(stage.aspect2d)

@@ -29,11 +29,16 @@ def font(kind: str = "body") -> DynamicTextFont | None:
     return loaded
 
 
-def fitted_scale(words: str, typeface: DynamicTextFont | None, room: float, scale: float) -> float:
-    """The text scale at which `words` (their widest line) fit `room` across: `scale`, or smaller where a
-    language's words run longer than the button they label."""
+def text_width(words: str, typeface: DynamicTextFont | None) -> float:
+    """How wide `words` run (their widest line), at text scale 1."""
     measure = TextNode("villa-measure")
     if typeface is not None:
         measure.setFont(typeface)
-    width = max((measure.calcWidth(line) for line in words.split("\n")), default=0.0)
+    return max((measure.calcWidth(line) for line in words.split("\n")), default=0.0)
+
+
+def fitted_scale(words: str, typeface: DynamicTextFont | None, room: float, scale: float) -> float:
+    """The text scale at which `words` (their widest line) fit `room` across: `scale`, or smaller where a
+    language's words run longer than the button they label."""
+    width = text_width(words, typeface)
     return scale if width * scale <= room else room / width

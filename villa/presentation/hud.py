@@ -3,12 +3,14 @@ points, the seal, blocked and removed columns, floors left, the command buttons,
 
 from __future__ import annotations
 
+import math
+
 from direct.gui.DirectGui import DirectFrame
 from direct.gui.OnscreenText import OnscreenText
 from panda3d.core import TextNode, TextProperties, TextPropertiesManager, TransparencyAttrib
 
 from villa.presentation import palette
-from villa.presentation.fonts import fitted_scale, font
+from villa.presentation.fonts import fitted_scale, font, text_width
 from villa.presentation.i18n import N_, _
 from villa.presentation.palette import DIM_INK, LIGHT_INK
 from villa.presentation.panels import CommandBar
@@ -34,6 +36,16 @@ def _register_inks() -> None:
         manager.setProperties(colour.value, ink)
 
 
+def _balanced_wrap(text: str, widest: float) -> float:
+    """A wrap width for `text` of at most `widest` that gives its lines even lengths, not one long line
+    and a last word alone."""
+    width = text_width(text, font())
+    if width <= widest:
+        return widest
+    lines = math.ceil(width / widest)
+    return min(widest, width / lines * 1.15)   # the words break where they can, a little past an even share
+
+
 class Hud:
     def __init__(self, stage) -> None:
         self.stage = stage
@@ -50,7 +62,7 @@ class Hud:
                                     align=TextNode.ALeft, bg=(0.08, 0.06, 0.05, 0.8), **common)
         self.tooltip.hide()
         self._tooltip_shown = None
-        self._tooltip_wrap = 0.0
+        self._tooltip_aspect = 0.0      # the window's shape the tooltip was wrapped for
         self.info = OnscreenText(parent=stage.base.a2dTopRight, pos=(-0.06, -0.22), scale=0.04, fg=DIM_INK,
                                  align=TextNode.ARight, wordwrap=24, **common)
         # below the villa (framed in the middle three fifths of the view), between the command bar and the
@@ -134,10 +146,9 @@ class Hud:
             self.tooltip.hide()
             return
         aspect = self.stage.base.getAspectRatio()
-        wrap = (aspect - 2 * EDGE) / TOOLTIP_SCALE      # a long tooltip wraps at half the window's width
-        if self.tooltip.getText() != text or self._tooltip_wrap != wrap:
-            self._tooltip_wrap = wrap
-            self.tooltip.setWordwrap(wrap)
+        if self.tooltip.getText() != text or self._tooltip_aspect != aspect:
+            self._tooltip_aspect = aspect
+            self.tooltip.setWordwrap(_balanced_wrap(text, (aspect - 2 * EDGE) / TOOLTIP_SCALE))  # half the window
             self.tooltip.setText(text)
         self.tooltip.setPos(*self._tooltip_place(mouse[0] * aspect + 0.05, mouse[1] - 0.07, aspect))
         self.tooltip.show()
