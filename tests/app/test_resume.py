@@ -136,7 +136,9 @@ def test_a_tampered_replay_is_caught(recorded_game, tmp_path):
     before = path.read_bytes()
     result = run_villa("--replay", str(path), "--headless", home=tmp_path / "home")
     assert result.returncode == 2 and "Traceback" not in result.stderr
-    assert "does not hold together" in result.stderr and "contradict the game" in result.stderr
+    # every turn's villa is checked as the file is read, so it is refused before the first turn is shown
+    assert "cannot load" in result.stderr and "contradict the game" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1 and not result.stdout
     assert path.read_bytes() == before
 
 

@@ -102,6 +102,12 @@ def test_a_missing_file_is_named(tmp_path):
         saves.load(tmp_path / "nowhere.json")
 
 
+def test_a_path_with_a_newline_is_named_on_one_line(tmp_path):
+    result = run_villa("--load", str(tmp_path / "two\nlines.json"), "--headless", home=tmp_path / "home")
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == [f"villa-paletti: there is no save file {tmp_path}/two\\nlines.json"]
+
+
 @pytest.mark.parametrize("kind", list(BROKEN))
 def test_a_broken_save_is_refused_with_a_clear_message(save_file, kind):
     breaks, words = BROKEN[kind]

@@ -3,6 +3,7 @@ with no options the game opens its window."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -36,6 +37,24 @@ def test_a_screenshot_of_a_villa_in_later_play(display, tmp_path):
                   dict(os.environ, DISPLAY=display))
     assert result.returncode == 0, result.stderr
     assert path.stat().st_size > 50_000
+
+
+@pytest.mark.gui
+def test_a_screenshot_speaks_the_language_of_the_settings(display, tmp_path):
+    """The status line along the top is drawn in the settings' language: German words, other pixels."""
+    from panda3d.core import Filename, PNMImage
+    strips = {}
+    for language in ("en", "de"):
+        home = tmp_path / language
+        (home / "config").mkdir(parents=True)
+        (home / "config" / "settings.json").write_text(json.dumps({"version": 1, "language": language}))
+        path = tmp_path / f"{language}.png"
+        result = _run(["--screenshot", str(path), "--size", "640x360"],
+                      dict(os.environ, DISPLAY=display, VILLA_HOME=str(home), LANGUAGE="en", LANG="en_GB.UTF-8"))
+        assert result.returncode == 0, result.stderr
+        image = PNMImage(Filename.fromOsSpecific(str(path)))
+        strips[language] = [tuple(image.getXel(x, y)) for x in range(160, 480, 2) for y in range(0, 30)]
+    assert strips["en"] != strips["de"]
 
 
 def test_with_no_display_the_game_says_what_to_do(tmp_path):

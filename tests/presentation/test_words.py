@@ -191,6 +191,16 @@ def test_while_the_column_is_drawn_out_the_status_says_so():
     assert "Space" in said and "(Esc)" in said
 
 
+def test_the_seal_line_promises_the_green_floor_only_below_it():
+    higher = {"blue-thin-1": 0, "red-thin-1": 0, "yellow-thin-1": 0, "blue-hex": 1, "red-hex": 1, "yellow-hex": 1,
+              "green-hex": 2}
+    floors = {1: ["blue-thin-1", "red-thin-1", "yellow-thin-1"], 2: ["blue-hex", "red-hex", "yellow-hex"]}
+    state = apply(four_players(), rules.SetUpHigher.of(higher, floors))
+    assert state.top_level == 2 and state.seal.holder is None
+    assert flow.seal_words(state) == "Master Builder Seal: nobody yet"
+    assert "green floor" in flow.seal_words(four_players())
+
+
 def test_the_seal_and_the_end_in_words():
     state = _three_players()
     assert "nobody yet" in flow.guidance(state).seal

@@ -73,6 +73,27 @@ def test_a_bad_document_is_refused(damage):
         state_from_json(doc)
 
 
+def _a_fact(document: dict) -> dict:
+    return next(entry for entry in document["state"]["log"] if entry.get("fact") == "ColumnPlaced")
+
+
+@pytest.mark.parametrize("damage, words", [
+    (lambda fact: fact.pop("on_column"), "on_column"),
+    (lambda fact: fact.pop("footprint_inside"), "footprint_inside"),
+    (lambda fact: fact.update(footprint_inside="no"), "true or false"),
+    (lambda fact: fact.update(level="1"), "whole number"),
+    (lambda fact: fact.update(action="TakeColumn"), "unknown fields"),
+    (lambda fact: fact.update(fact="ColumnMoved"), "unknown fact"),
+], ids=["no on_column", "no footprint_inside", "a word for true", "a level as text", "an action too",
+        "an unknown fact"])
+def test_a_fact_is_read_with_every_field_it_was_written_with(damage, words):
+    """What the physics saw, exactly: a fact that lost a field or changed its kind is no fact of this game."""
+    doc = json.loads(json.dumps(state_to_json(a_played_game())))
+    damage(_a_fact(doc))
+    with pytest.raises(DocumentError, match=words):
+        state_from_json(doc)
+
+
 def test_not_json_at_all():
     with pytest.raises(DocumentError):
         loads("{not json")

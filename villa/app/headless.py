@@ -16,6 +16,7 @@ from typing import TextIO
 from villa.app import saves
 from villa.app.keeping import Keeper, latest_game
 from villa.app.logs import PlayerError
+from villa.app.storage import shown_path
 from villa.match import Match, MatchSetup, Strength, layout_named
 from villa.match import record as records
 from villa.match import replay
@@ -44,7 +45,8 @@ def run(args, out: TextIO = sys.stdout) -> int:
         path, how, record = latest_game() if args.continue_game else (args.load, None, saves.load(args.load))
         match = Match(record.setup, record)
         said = f" ({how})" if how else ""
-        print(f"continued at turn {record.turn} from {path}{said} ({live_digest(match)})", file=out, flush=True)
+        print(f"continued at turn {record.turn} from {shown_path(path)}{said} ({live_digest(match)})", file=out,
+              flush=True)
         keeper.follow(match, announce=True)
         if match.over:
             print(f"the game is over: {_one_line(words.result_words(match.state)[1])}", file=out, flush=True)
@@ -95,13 +97,13 @@ def summary(match: Match) -> str:
 def watch(path, out: TextIO = sys.stdout) -> int:
     """Step through a replay in words; confirms the final state is reproduced."""
     record = saves.load(path)
-    print(f"replay of {path}: {', '.join(record.setup.players)}, layout {record.setup.layout.name}, "
+    print(f"replay of {shown_path(path)}: {', '.join(record.setup.players)}, layout {record.setup.layout.name}, "
           f"{record.turn} turns", file=out, flush=True)
     try:
         for turn in replay.turns(record):
             print(f"turn {turn.turn}: {words.turn_story(turn.before, turn.moves, turn.state)}", file=out, flush=True)
     except records.RecordError as error:
-        raise saves.SaveError(f"the replay {path} does not hold together: {error}") from None
+        raise saves.SaveError(f"the replay {shown_path(path)} does not hold together: {error}") from None
     final = record.state
     title, reasons = words.result_words(final) if final.over else ("", words.guidance(final).headline)
     print(f"final: {('game over: ' + reasons.replace(chr(10), ' ')) if final.over else reasons}", file=out,

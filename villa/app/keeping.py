@@ -15,7 +15,7 @@ from typing import TextIO
 
 from villa.app import saves
 from villa.app.logs import PlayerError
-from villa.app.storage import data_dir
+from villa.app.storage import data_dir, shown_path
 from villa.match import Match, Record, TurnSettled
 
 log = logging.getLogger(__name__)
@@ -69,7 +69,7 @@ class Keeper:
         if self.on_trouble is not None:
             self.on_trouble(what, where, error)
         if self.err is not None:
-            print(f"villa-paletti: could not write the {what} to {where}: {error.strerror or error}; "
+            print(f"villa-paletti: could not write the {what} to {shown_path(where)}: {error.strerror or error}; "
                   f"the game goes on and tries again after the next turn", file=self.err, flush=True)
 
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from villa.app import cli, ends, front, headless, screenshot
 from villa.app.logs import PlayerError, run_guarded
-from villa.app.storage import clean_stale_files
+from villa.app.settings import load_settings
+from villa.app.storage import clean_stale_files, shown_path
 from villa.presentation.stage import NoDisplay
 
 
@@ -20,8 +21,8 @@ def _run(args) -> int:
             return headless.run(args)
         try:
             if args.screenshot is not None:
-                screenshot.take(headless.setup_from(args), args.screenshot, args.size)
-                print(f"saved {args.screenshot}")
+                screenshot.take(headless.setup_from(args), args.screenshot, args.size, load_settings().language)
+                print(f"saved {shown_path(args.screenshot)}")
                 return 0
             return front.play(args)
         except NoDisplay as error:

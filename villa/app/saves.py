@@ -22,7 +22,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from villa.app.logs import PlayerError
-from villa.app.storage import data_dir, write_atomically
+from villa.app.storage import data_dir, shown_path, write_atomically
 from villa.match import record as records
 from villa.match.record import Record, RecordError
 
@@ -51,7 +51,7 @@ def load(path: Path | str) -> Record:
 
 
 def _named(path: Path) -> str:
-    text = str(path)
+    text = shown_path(path)
     return text if len(text) <= 120 else "…" + text[-100:]
 
 

@@ -18,6 +18,12 @@ import platformdirs
 APP_NAME = "villa-paletti"
 
 
+def shown_path(path: Path | str) -> str:
+    """A path as a message prints it: on one line, a newline or another control character in it written
+    as its escape (a name the file system could not decode, too)."""
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in str(path))
+
+
 def config_dir() -> Path:
     home = os.environ.get("VILLA_HOME")
     return Path(home) / "config" if home else Path(platformdirs.user_config_dir(APP_NAME))

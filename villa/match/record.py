@@ -14,9 +14,15 @@ versioned JSON document.
 every piece's pose then; its last entry is the villa now. So a save is also a replay. Version 1
 (which knew only the players' names) is still read: its seats are people.
 
+The log is the truth. Played from a new game of the start's setup, the start's log gives the
+start; played on from the start, the whole log gives the stored state, and the first `actions`
+of it the rules' state at each turn, which that turn's villa must agree with. A save whose parts
+disagree with the log is damaged.
+
 Reading checks everything and raises `RecordError` saying what is wrong: another kind of
 document, a newer format, a damaged state, unknown pieces, poses that are not numbers, a log
-that does not lead to the saved state, or a villa that contradicts the rules' picture.
+entry short of a field, a start or a stored state the log does not lead to, or a villa (at any
+turn) that contradicts the rules' picture.
 """
 
 from __future__ import annotations
@@ -165,6 +171,8 @@ def from_document(document: Any) -> Record:
     if state.turn.column is not None and not state.over:
         raise RecordError(f"it was saved with {state.turn.column} in hand, which a save cannot hold")
     villa_of(turns[-1], state)
+    _check_start(start)
+    _check_earlier_turns(start, state, turns)
     return Record(setup, start, state, tuple(turns))
 
 
@@ -332,6 +340,31 @@ def _check_log(start: rules.GameState, state: rules.GameState) -> None:
                               f"breaks the rules: {error}") from None
     if rules.state_to_json(replayed) != rules.state_to_json(state):
         raise RecordError("the log does not lead to the saved game state (the state was changed by hand)")
+
+
+def _check_start(start: rules.GameState) -> None:
+    """The start is what its own log makes of a new game: the log, not a stored state, is the truth."""
+    replayed = rules.new_game(start.setup)
+    for action in start.log:
+        try:
+            replayed = rules.apply(replayed, action)
+        except rules.RuleError:
+            raise RecordError("the start of the game does not replay from a new game (it was changed by hand)") \
+                from None
+    if rules.state_to_json(replayed) != rules.state_to_json(start):
+        raise RecordError("the start of the game is not what its log makes of a new game "
+                          "(it was changed by hand)")
+
+
+def _check_earlier_turns(start: rules.GameState, state: rules.GameState, turns: list[TurnRecord]) -> None:
+    """Every turn's villa agrees with the rules' state the log had reached then, as the last one does
+    (a replay shows them all)."""
+    played, at = start, len(start.log)
+    for record in turns[:-1]:
+        for action in state.log[at:record.actions]:
+            played = rules.apply(played, action)
+        at = record.actions
+        villa_of(record, played)
 
 
 def villa_of(record: TurnRecord, state: rules.GameState) -> Villa:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from panda3d.core import DynamicTextFont, Filename, SamplerState
+from panda3d.core import DynamicTextFont, Filename, SamplerState, TextNode
 
 from villa.presentation import assets
 
@@ -27,3 +27,18 @@ def font(kind: str = "body") -> DynamicTextFont | None:
     loaded.setTextureMargin(8)  # room between glyphs, so mipmaps do not bleed
     loaded.setMinfilter(SamplerState.FT_linear_mipmap_linear)
     return loaded
+
+
+def text_width(words: str, typeface: DynamicTextFont | None) -> float:
+    """How wide `words` run (their widest line), at text scale 1."""
+    measure = TextNode("villa-measure")
+    if typeface is not None:
+        measure.setFont(typeface)
+    return max((measure.calcWidth(line) for line in words.split("\n")), default=0.0)
+
+
+def fitted_scale(words: str, typeface: DynamicTextFont | None, room: float, scale: float) -> float:
+    """The text scale at which `words` (their widest line) fit `room` across: `scale`, or smaller where a
+    language's words run longer than the button they label."""
+    width = text_width(words, typeface)
+    return scale if width * scale <= room else room / width

@@ -3,12 +3,14 @@ points, the seal, blocked and removed columns, floors left, the command buttons,
 
 from __future__ import annotations
 
+import math
+
 from direct.gui.DirectGui import DirectFrame
 from direct.gui.OnscreenText import OnscreenText
 from panda3d.core import TextNode, TextProperties, TextPropertiesManager, TransparencyAttrib
 
 from villa.presentation import palette
-from villa.presentation.fonts import font
+from villa.presentation.fonts import fitted_scale, font, text_width
 from villa.presentation.i18n import N_, _
 from villa.presentation.palette import DIM_INK, LIGHT_INK
 from villa.presentation.panels import CommandBar
@@ -18,6 +20,11 @@ CONTROLS = N_("drag a glowing column: pull it   ·   click: set it down   ·   E
                "right drag or arrows: turn   ·   wheel or +/-: zoom   ·   middle drag or WASD: pan   ·   "
                "F: top floor   ·   hold Space: steady the floor above   ·   P: propose a floor   ·   H: hide this")
 CONTROLS_SHOWN_FOR = 30.0  # seconds at the start of a game; H brings them back
+TOOLTIP_SCALE = 0.042
+STATUS_SCALE = 0.05
+CONTROLS_SCALE = 0.03
+STATUS_PAD = 0.08          # the status panel's room at either end of its words
+EDGE = 0.03                # kept free between a tooltip and the window's edge
 
 
 def _register_inks() -> None:
@@ -29,6 +36,16 @@ def _register_inks() -> None:
         manager.setProperties(colour.value, ink)
 
 
+def _balanced_wrap(text: str, widest: float) -> float:
+    """A wrap width for `text` of at most `widest` that gives its lines even lengths, not one long line
+    and a last word alone."""
+    width = text_width(text, font())
+    if width <= widest:
+        return widest
+    lines = math.ceil(width / widest)
+    return min(widest, width / lines * 1.15)   # the words break where they can, a little past an even share
+
+
 class Hud:
     def __init__(self, stage) -> None:
         self.stage = stage
@@ -37,14 +54,15 @@ class Hud:
         self.status_panel = DirectFrame(parent=stage.base.a2dTopCenter, frameColor=(0.06, 0.05, 0.04, 0.55),
                                         frameSize=(-1.2, 1.2, -0.13, 0))
         self.status_panel.setTransparency(TransparencyAttrib.M_alpha)
-        self.status = OnscreenText(parent=stage.base.a2dTopCenter, pos=(0, -0.085), scale=0.05, fg=LIGHT_INK,
+        self.status = OnscreenText(parent=stage.base.a2dTopCenter, pos=(0, -0.085), scale=STATUS_SCALE, fg=LIGHT_INK,
                                    align=TextNode.ACenter, **common)
         self.players = OnscreenText(parent=stage.base.a2dTopLeft, pos=(0.06, -0.22), scale=0.045, fg=DIM_INK,
                                     align=TextNode.ALeft, **common)
-        self.tooltip = OnscreenText(parent=stage.aspect2d, pos=(0, 0), scale=0.042, fg=LIGHT_INK, align=TextNode.ALeft,
-                                    bg=(0.08, 0.06, 0.05, 0.8), **common)
+        self.tooltip = OnscreenText(parent=stage.aspect2d, pos=(0, 0), scale=TOOLTIP_SCALE, fg=LIGHT_INK,
+                                    align=TextNode.ALeft, bg=(0.08, 0.06, 0.05, 0.8), **common)
         self.tooltip.hide()
         self._tooltip_shown = None
+        self._tooltip_aspect = 0.0      # the window's shape the tooltip was wrapped for
         self.info = OnscreenText(parent=stage.base.a2dTopRight, pos=(-0.06, -0.22), scale=0.04, fg=DIM_INK,
                                  align=TextNode.ARight, wordwrap=24, **common)
         # below the villa (framed in the middle three fifths of the view), between the command bar and the
@@ -53,8 +71,10 @@ class Hud:
                                     fg=(1.0, 0.85, 0.55, 1), bg=(0.08, 0.06, 0.05, 0.6), align=TextNode.ACenter,
                                     wordwrap=60, **common)
         self.commands = CommandBar(stage.base.a2dBottomCenter, font())
-        self.controls = OnscreenText(parent=stage.base.a2dBottomCenter, text=_(CONTROLS), pos=(0, 0.08), scale=0.03,
-                                     fg=DIM_INK, align=TextNode.ACenter, **common)
+        room = 2 * (stage.base.getAspectRatio() - EDGE)   # the keys' line: smaller in a language that runs long
+        self.controls = OnscreenText(parent=stage.base.a2dBottomCenter, text=_(CONTROLS), pos=(0, 0.08),
+                                     scale=fitted_scale(_(CONTROLS), font(), room, CONTROLS_SCALE), fg=DIM_INK,
+                                     align=TextNode.ACenter, **common)
         self._message_until = 0.0
         self._controls_until: float | None = None   # set on the first update: the game's clock may be anywhere
 
@@ -104,9 +124,13 @@ class Hud:
         self.info.setText("\n".join(info))
 
     def show_status(self, text: str) -> None:
-        """The status line along the top."""
+        """The status line along the top: the panel fits the words, and long words are set smaller so
+        that both stay inside the window."""
+        room = 2 * (self.stage.base.getAspectRatio() - EDGE - STATUS_PAD)
+        scale = fitted_scale(text, font(), room, STATUS_SCALE)
+        self.status.setScale(scale)
         self.status.setText(text)
-        half = min(self.status.textNode.getWidth() * 0.05 / 2 + 0.08, 1.7)  # the panel fits the words
+        half = self.status.textNode.getWidth() * scale / 2 + STATUS_PAD
         self.status_panel["frameSize"] = (-half, half, -0.13, 0)
 
     def show_commands(self, commands) -> None:
@@ -122,11 +146,22 @@ class Hud:
             self.tooltip.hide()
             return
         aspect = self.stage.base.getAspectRatio()
-        x, y = mouse[0] * aspect + 0.05, mouse[1] - 0.07
-        self.tooltip.setPos(min(x, aspect - 0.9), max(y, -0.9))
-        if self.tooltip.getText() != text:
+        if self.tooltip.getText() != text or self._tooltip_aspect != aspect:
+            self._tooltip_aspect = aspect
+            self.tooltip.setWordwrap(_balanced_wrap(text, (aspect - 2 * EDGE) / TOOLTIP_SCALE))  # half the window
             self.tooltip.setText(text)
+        self.tooltip.setPos(*self._tooltip_place(mouse[0] * aspect + 0.05, mouse[1] - 0.07, aspect))
         self.tooltip.show()
+
+    def _tooltip_place(self, x: float, y: float, aspect: float) -> tuple[float, float]:
+        """Where the tooltip starts (its first line's left end) so that all of it, background and all,
+        stays inside the window: beside the mouse when there is room, pushed in from an edge when not."""
+        words = self.tooltip.textNode
+        left, right, bottom, top = (v * TOOLTIP_SCALE for v in words.getCardActual()) if words.hasCard() \
+            else (v * TOOLTIP_SCALE for v in (words.getLeft(), words.getRight(), words.getBottom(), words.getTop()))
+        x = max(min(x, aspect - EDGE - right), -aspect + EDGE - left)
+        y = min(max(y, -1 + EDGE - bottom), 1 - EDGE - top)
+        return x, y
 
     def flash(self, text: str, now: float, seconds: float = 4.0) -> None:
         self.message.setText(text)

@@ -14,6 +14,7 @@ from direct.gui.DirectGui import DirectButton, DirectFrame
 from direct.gui.OnscreenText import OnscreenText
 from panda3d.core import TextNode, TransparencyAttrib
 
+from villa.presentation.fonts import fitted_scale
 from villa.presentation.i18n import _
 from villa.presentation.menus.seal_roll import RollingSeal
 from villa.presentation.palette import LIGHT_INK as INK
@@ -24,6 +25,7 @@ PAPER = (0.13, 0.105, 0.085, 0.94)
 SHADE = (0, 0, 0, 0.55)
 BUTTON = ((0.42, 0.30, 0.18, 1), (0.55, 0.40, 0.24, 1), (0.62, 0.46, 0.28, 1), (0.3, 0.3, 0.3, 1))
 PRIMARY = ((0.22, 0.42, 0.26, 1), (0.28, 0.52, 0.32, 1), (0.34, 0.60, 0.38, 1), (0.3, 0.3, 0.3, 1))
+LABEL_MARGIN = 0.6     # of the text's height, kept free at either end of a button's label
 
 Answer = tuple[str, Callable[[], None]]
 
@@ -31,8 +33,9 @@ Answer = tuple[str, Callable[[], None]]
 def button(parent, words: str, command: Callable[[], None], pos, width: float, font=None, primary: bool = False,
            scale: float = 0.045) -> DirectButton:
     half_w = width / 2 / scale
-    item = DirectButton(parent=parent, text=words, text_font=font, text_fg=INK, text_scale=1.0,
-                        text_pos=(0, -0.3), scale=scale, pos=(pos[0], 0, pos[1]), relief=DGG.FLAT,
+    fitted = fitted_scale(words, font, width / scale - 2 * LABEL_MARGIN, 1.0)
+    item = DirectButton(parent=parent, text=words, text_font=font, text_fg=INK, text_scale=fitted,
+                        text_pos=(0, -0.3 * fitted), scale=scale, pos=(pos[0], 0, pos[1]), relief=DGG.FLAT,
                         frameColor=PRIMARY if primary else BUTTON, frameSize=(-half_w, half_w, -0.95, 1.05),
                         command=command, pressEffect=1)
     item.setTransparency(TransparencyAttrib.M_alpha)

@@ -27,7 +27,7 @@ from villa.physics.pulling import Grip, Pull
 from villa.physics.refusals import Refusal
 from villa.presentation.i18n import N_, _
 from villa.rules import eligibility
-from villa.rules.pieces import COLUMNS_BY_ID, TOP_FLOOR_LEVEL, floor_colour
+from villa.rules.pieces import COLUMNS_BY_ID, GREEN_LEVEL, TOP_FLOOR_LEVEL, floor_colour
 from villa.rules.state import GameState, Role, Step
 
 
@@ -342,8 +342,10 @@ def seal_words(state: GameState) -> str:
     if state.ruleset.family:
         return ""
     seal = state.seal
-    if seal.holder is None:
+    if seal.holder is None and state.top_level < GREEN_LEVEL:
         return _("Master Builder Seal: nobody yet (from the green floor on)")
+    if seal.holder is None:   # a villa started higher: past the green floor, and nobody has built on it yet
+        return _("Master Builder Seal: nobody yet")
     shows = colour_words(state.colours[seal.shows]) if seal.shows is not None else _("no colour")
     return _("Master Builder Seal: {holder}, showing {shows}").format(holder=player_name(state, seal.holder),
                                                                       shows=shows)

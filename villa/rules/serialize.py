@@ -24,7 +24,7 @@ from typing import Any
 
 from .actions import ACTION_TYPES, FACT_TYPES
 from .errors import DocumentError
-from .facts import fact_from_json, fact_to_json
+from .facts import VillaSurvey, fact_to_json
 from .frozen import FrozenMap
 from .pieces import COLUMNS_BY_ID, TOP_FLOOR_LEVEL
 from .state import GameState
@@ -52,12 +52,19 @@ def _plain(value: Any) -> Any:
     return value
 
 
+_FACTS = {t.__name__: t for t in (*FACT_TYPES, VillaSurvey)}
+
+
 def _entry(data: Any) -> Any:
-    """One log entry: an action or a fact."""
+    """One log entry: an action or a fact, each with every field it is written with (a fact that lost
+    one would tell the referee less than the physics saw)."""
     if not isinstance(data, dict):
         raise DocumentError(f"a log entry must be an object, not {data!r}")
     if "fact" in data:
-        return fact_from_json(data)
+        kind = _FACTS.get(data["fact"]) if isinstance(data["fact"], str) else None
+        if kind is None:
+            raise DocumentError(f"unknown fact {str(data['fact'])[:40]!r} in the log")
+        return _read(kind, {k: v for k, v in data.items() if k != "fact"})
     name = data.get("action")
     if name not in ACTION_TYPES:
         raise DocumentError(f"unknown action {name!r} in the log")

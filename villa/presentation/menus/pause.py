@@ -21,7 +21,7 @@ class PauseMenu(Screen):
 
     def build(self) -> None:
         root = self.root
-        style.panel(root, (-0.5, 0.5, -0.73, 0.5))
+        style.panel(root, (-0.56, 0.56, -0.73, 0.5))
         style.title(root, _("Paused"), pos=(0, 0.33), scale=0.09)
         style.text(root, _("The villa waits for you."), pos=(0, 0.24), scale=0.036, fg=style.INK_SOFT,
                    kind="serif")
@@ -29,5 +29,5 @@ class PauseMenu(Screen):
                    ("settings", _("Settings"), "wood"), ("players", _("Players: people or computers"), "wood"),
                    ("quit_to_menu", _("Quit to the main menu"), "quiet"))
         for i, (key, words, kind) in enumerate(entries):
-            self.widgets[key] = style.button(root, words, self.actions[key], pos=(0, 0.09 - i * 0.17), width=0.78,
+            self.widgets[key] = style.button(root, words, self.actions[key], pos=(0, 0.09 - i * 0.17), width=0.92,
                                              height=0.115, kind=kind)

@@ -17,7 +17,7 @@ from panda3d.core import (Filename, SamplerState, TextNode, Texture, TexturePool
                           TransparencyAttrib)
 
 from villa.presentation import assets
-from villa.presentation.fonts import font
+from villa.presentation.fonts import fitted_scale, font
 from villa.presentation.palette import PAINT
 from villa.rules.pieces import Colour
 
@@ -28,6 +28,7 @@ PAPER_EDGE = (0.55, 0.38, 0.22, 1)
 INK = (0.23, 0.15, 0.09, 1)
 INK_SOFT = (0.45, 0.34, 0.24, 1)
 INK_FAINT = (0.62, 0.53, 0.43, 1)
+LABEL_MARGIN = 0.04           # kept free at either end of a button's label
 WOOD = (0.56, 0.34, 0.17, 1)
 WOOD_HOVER = (0.69, 0.45, 0.24, 1)
 WOOD_PRESS = (0.40, 0.23, 0.11, 1)
@@ -170,6 +171,7 @@ def button(parent, words: str, command: Callable[[], None] | None, *, pos=(0, 0)
             min(1, c * 1.12 + 0.04) for c in fill[:3]) + (1,)
     ink = INK if kind == "quiet" or (fill is not None and sum(fill[:3]) > 2.0) else CREAM
     frame = (-width / 2, width / 2, -height / 2, height / 2)
+    text_scale = fitted_scale(words, font("bold"), width - 2 * LABEL_MARGIN, text_scale)
     widget = DirectButton(
         parent=parent, text=words, command=command, pos=(pos[0], 0, pos[1]), frameSize=frame,
         frameColor=(ready, pressed, hover, disabled), relief=DGG.FLAT, pressEffect=False,
@@ -227,6 +229,7 @@ class Toggle:
                  width: float = 1.2, text_scale: float = 0.038) -> None:
         self.value = value
         self.on_change = on_change
+        text_scale = fitted_scale(words, font("body"), width - 0.05 - LABEL_MARGIN, text_scale)   # after the box
         self.button = DirectButton(
             parent=parent, command=self.flip, pos=(pos[0], 0, pos[1]), relief=DGG.FLAT, pressEffect=False,
             frameSize=(-0.04, width, -0.035, 0.035),

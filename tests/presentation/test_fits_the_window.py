@@ -1,0 +1,236 @@
+"""Words stay where they can be read, in all four languages, at 1280×720 and at 1024×600: every button's
+label inside its button, every menu and panel inside the window, the status line and the line of keys too,
+and the tooltip wherever the mouse is.
+
+Each measure is the text's own bounds (the TextNode's, through its transform) against the frame it
+must keep inside; the screenshots of the pause menu and of a tooltip at the right edge in German land
+in $VILLA_SCREENSHOTS (default /tmp/villa-menu-screenshots).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from direct.gui.DirectButton import DirectButton
+from direct.gui.DirectGui import DirectFrame
+from direct.gui.DirectGuiBase import DirectGuiWidget
+from panda3d.core import Filename, Point3, TextNode, WindowProperties
+
+from villa.match import Match, MatchSetup, Seat, Strength, layout_named
+from villa.presentation import i18n, menus, panels
+from villa.presentation.fonts import font
+from villa.presentation.hud import Hud
+from villa.presentation.i18n import _
+from villa.presentation.menus import style
+from villa.presentation.preferences import Settings
+
+from tests.menus.test_screens import finished
+
+pytestmark = pytest.mark.gui
+
+LANGUAGES = ("en", "de", "fr", "nl")
+SIZES = ((1280, 720), (1024, 600))
+SCREENSHOTS = Path(os.environ.get("VILLA_SCREENSHOTS", "/tmp/villa-menu-screenshots"))
+COMMANDS = ("Take a column", "Propose a floor (P)", "Give up this column (Esc)", "Object (Y)", "Challenge (Y)",
+            "No objection (N)", "No challenge (N)", "Take none out (N)", "Give up the floor (Esc)", "Pass",
+            "Roll the seal", "Choose a colour", "I have the mouse", "Play again", "Look at the villa")
+STATUS_LINES = ("{who}: nothing can be built: propose the next floor (it cannot be laid), or pass",
+                "{who}: too few columns stand on the {top} floor to carry the {next} floor: give it up (Esc)",
+                "{who}: you may pull one of {objector}'s columns out of the villa (it leaves the game), or take "
+                "none out (N)")
+LAYING = "rests on {count} columns (needs {need}): click to lay it, wheel or Q/E to turn, Esc gives up"
+
+
+@pytest.fixture(params=SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
+def window(request, stage):
+    """The session's window at the size asked for (back to 1280×720 afterwards)."""
+    def resize(width: int, height: int) -> None:
+        properties = WindowProperties()
+        properties.setSize(width, height)
+        stage.win.requestProperties(properties)
+        for _frame in range(30):
+            stage.base.taskMgr.step()
+            if (stage.win.getXSize(), stage.win.getYSize()) == (width, height):
+                break
+        assert (stage.win.getXSize(), stage.win.getYSize()) == (width, height)
+        stage.base.taskMgr.step()      # aspect2d follows the window's new shape
+    resize(*request.param)
+    yield request.param
+    i18n.install("en")
+    resize(1280, 720)
+
+
+def _text_bounds(text, root) -> tuple[float, float, float, float]:
+    """Left, right, bottom, top of a text's words (a NodePath to a TextNode) in `root`'s coordinates."""
+    words = text.node()
+    corners = [root.getRelativePoint(text, words.getTransform().xformPoint(Point3(x, 0, z)))
+               for x in (words.getLeft(), words.getRight()) for z in (words.getBottom(), words.getTop())]
+    return (min(p.x for p in corners), max(p.x for p in corners), min(p.z for p in corners),
+            max(p.z for p in corners))
+
+
+def _labels_outside_their_buttons(root) -> list[str]:
+    """Every button under `root` whose label runs past its frame, said as '<label>: <how far>'."""
+    found = []
+    for node in [root, *root.findAllMatches("**")]:
+        button = DirectGuiWidget.guiDict.get(node.getName().split("-")[-1])
+        if not isinstance(button, DirectButton) or not button["text"]:
+            continue
+        # a button's looks are drawn from their own little scene (one per state), in the button's coordinates
+        left, right, bottom, top = _text_bounds(button.component("text0"), button.stateNodePath[0])
+        frame_left, frame_right, frame_bottom, frame_top = button["frameSize"] or button.getBounds()
+        past = max(frame_left - left, right - frame_right, frame_bottom - bottom, top - frame_top)
+        if past > 0:
+            found.append(f"{button['text']!r}: {past:.3f} past its edge")
+    return found
+
+
+def _outside_the_window(stage, root, backdrop=None) -> float:
+    """How far the frames and words under `root` reach past the window's edges (0: they do not); the
+    backdrop, wider than any window on purpose, is left out."""
+    aspect = stage.base.getAspectRatio()
+    past = 0.0
+    for node in [root, *root.findAllMatches("**")]:
+        if backdrop is not None and (node == backdrop or backdrop.isAncestorOf(node)):
+            continue
+        widget = DirectGuiWidget.guiDict.get(node.getName().split("-")[-1])
+        if widget is not None and widget["frameSize"]:
+            left, right, bottom, top = widget["frameSize"]
+            corners = [stage.aspect2d.getRelativePoint(widget, Point3(x, 0, z)) for x in (left, right)
+                       for z in (bottom, top)]
+            left, right = min(p.x for p in corners), max(p.x for p in corners)
+            bottom, top = min(p.z for p in corners), max(p.z for p in corners)
+        elif isinstance(node.node(), TextNode) and node.node().getText().strip():
+            left, right, bottom, top = _text_bounds(node, stage.aspect2d)
+        else:
+            continue
+        past = max(past, -aspect - left, right - aspect, -1 - bottom, top - 1)
+    return past
+
+
+def _menus(match):
+    noop = lambda *args: None  # noqa: E731
+    seats = [Seat("Anna"), Seat("Ben", Strength.EASY), Seat("Cleo", Strength.MEDIUM), Seat("Dario", Strength.HARD)]
+    return [
+        menus.MainMenu(can_continue=True, on_new_game=noop, on_continue=noop, on_rules=noop, on_settings=noop,
+                       on_how_to_play=noop, on_quit=noop),
+        menus.NewGameScreen(on_start=noop, on_back=noop),
+        menus.HowToPlayScreen(on_back=noop),
+        menus.RulesSummaryScreen(on_back=noop),
+        menus.PauseMenu(on_resume=noop, on_rules=noop, on_settings=noop, on_players=noop, on_quit_to_menu=noop),
+        menus.SettingsScreen(settings=Settings(), on_close=noop),
+        menus.SeatsScreen(seats=seats, on_done=noop, on_back=noop),
+        menus.EndScreen(state=finished(holder=2, shows=0, culprit=2, winner=0), on_play_again=noop,
+                        on_main_menu=noop),
+        menus.ArrangePanel(on_preset=noop, on_shuffle=noop, on_back=noop, on_lay=noop),
+        menus.SealRollScreen(match=match, on_done=noop),
+    ]
+
+
+def _photograph(stage, name: str) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    stage.base.taskMgr.step()
+    stage.base.taskMgr.step()
+    stage.win.saveScreenshot(Filename.fromOsSpecific(str(SCREENSHOTS / f"{name}.png")))
+
+
+def test_every_label_fits_its_button_and_every_menu_the_window(stage, window):
+    wrong = []
+    match = Match(MatchSetup((Seat("Anna"), Seat("Ben"), Seat("Cleo")), layout_named("rings")))  # colours to roll
+    for language in LANGUAGES:
+        i18n.install(language)
+        for screen in _menus(match):
+            screen.show()
+            name = f"{type(screen).__name__} in {language}"
+            wrong += [f"{name}: {label}" for label in _labels_outside_their_buttons(screen.root)]
+            past = _outside_the_window(stage, screen.root, screen.widgets.get("backdrop"))
+            if past > 1e-3:
+                wrong.append(f"{name} reaches {past:.3f} past the window")
+            if language == "de" and isinstance(screen, menus.PauseMenu) and window == (1024, 600):
+                _photograph(stage, "pause_de_1024x600")
+            screen.destroy()
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_game_screens_buttons_and_panels_fit(stage, window):
+    wrong = []
+    for language in LANGUAGES:
+        i18n.install(language)
+        labels = [_(words) for words in COMMANDS]
+        bar = panels.CommandBar(stage.base.a2dBottomCenter, font())
+        for row in (labels[i:i + 3] for i in range(0, len(labels), 3)):   # three at once, as a turn offers
+            bar.show([(f"command-{i}", label, lambda: None) for i, label in enumerate(row)])
+            wrong += [f"the command bar in {language}: {label}"
+                      for label in _labels_outside_their_buttons(stage.base.a2dBottomCenter)]
+        bar.close()
+        for first, second in zip(labels[::2], labels[1::2]):
+            panel = panels.hand_over(stage, font(), player="Dario", ink=panels.INK, words=_(LAYING),
+                                     answers=[(first, lambda: None), (second, lambda: None)])
+            wrong += [f"a panel in {language}: {label}" for label in _labels_outside_their_buttons(panel.frame)]
+            past = _outside_the_window(stage, panel.frame)
+            if past > 1e-3:
+                wrong.append(f"a panel in {language} reaches {past:.3f} past the window")
+            panel.destroy()
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_status_line_and_the_keys_stay_inside_the_window(stage, window):
+    """The longest lines the status shows, with a name of 24 letters, and the line of keys along the bottom:
+    set smaller where they must be, never cut by the edges."""
+    for language in LANGUAGES:
+        i18n.install(language)
+        hud = Hud(stage)
+        try:
+            past = _outside_the_window(stage, stage.base.a2dBottomCenter)
+            assert past < 1e-3, f"the keys in {language}: {past:.3f} past the window"
+            for line in (_(words).format(who="Maximiliane-Josephine vW", objector="Anna", top=_("green"),
+                                         next=_("yellow")) for words in STATUS_LINES):
+                hud.show_status(line)
+                past = _outside_the_window(stage, stage.base.a2dTopCenter)
+                assert past < 1e-3, f"{line!r} in {language}: {past:.3f} past the window"
+            hud.show_status(_("The game is over"))
+            assert hud.status.getScale()[0] == pytest.approx(0.05)   # a short line keeps its size
+        finally:
+            hud.close()
+
+
+def test_the_tooltip_stays_inside_the_window_wherever_the_mouse_is(stage, window):
+    hud = Hud(stage)
+    try:
+        for language in LANGUAGES:
+            i18n.install(language)
+            laying = _(LAYING).format(count=2, need=3)
+            for text in (laying, "Rot, 3 Punkte\n" + laying, "—"):
+                for mouse in ((0.99, 0.0), (0.8, -0.2), (-0.99, 0.0), (0.99, -0.99), (0.99, 0.99), (-0.99, -0.99),
+                              (0.0, 0.99), (0.0, -0.99)):
+                    hud.show_tooltip(text, mouse)
+                    low, high = hud.tooltip.getTightBounds(stage.aspect2d)
+                    aspect = stage.base.getAspectRatio()
+                    past = max(-aspect - low.x, high.x - aspect, -1 - low.z, high.z - 1)
+                    assert past < 1e-3, f"{text!r} at {mouse} in {language}: {past:.3f} past the window"
+        i18n.install("de")
+        hud.show_tooltip(_(LAYING).format(count=2, need=3), (0.95, -0.1))
+        if window == (1024, 600):
+            _photograph(stage, "laying_tooltip_de_1024x600")
+        lines = hud.tooltip.textNode.getWordwrappedText().split("\n")
+        assert min(map(len, lines)) > max(map(len, lines)) / 3, f"wrapped into uneven lines: {lines}"
+        # beside the mouse when there is room
+        hud.show_tooltip("a column", (-0.5, 0.0))
+        low, _high = hud.tooltip.getTightBounds(stage.aspect2d)
+        assert abs(low.x - (-0.5 * stage.base.getAspectRatio() + 0.05)) < 0.02
+    finally:
+        hud.close()
+
+
+def test_a_label_longer_than_any_language_has_yet_is_set_smaller_to_fit(stage):
+    holder = DirectFrame(parent=stage.aspect2d, relief=None)
+    try:
+        long = "Ein Knopf, dessen Worte in keiner Sprache je so lang waren"
+        style.button(holder, long, None, width=0.6)
+        style.Toggle(holder, long + " " + long, False, lambda value: None, width=0.9)
+        panels.button(holder, long, lambda: None, (0, 0), 0.6, font())
+        assert not _labels_outside_their_buttons(holder)
+    finally:
+        holder.destroy()
