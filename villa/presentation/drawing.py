@@ -1,11 +1,12 @@
 """When the window draws a frame: at most FRAME_CAP times a second, and only when the picture may have changed.
 
-The loop (the input, the match, the screens' tasks) runs at most FRAME_CAP times a second, on a display
-without vertical sync too, sleeping in between; the game's time goes on as before. A frame is drawn when an input event arrived or the pointer moved, and for
-AFTER_INPUT seconds after (what the input set going shows); while a screen says its picture moves by
-itself (the villa awake, the camera gliding, a computer player's hand, the seal tumbling) or an
-interval plays; else QUIET_RATE times a second, so that a change nothing announced (a message running
-out) still shows soon. A menu left alone, or a villa at rest, then costs little of the machine.
+The loop (the input, the match, the screens' tasks) runs at most FRAME_CAP times a second, on a
+display without vertical sync too, sleeping in between; the game's time goes on as before. A frame
+is drawn when an input event arrived or the pointer moved, and for AFTER_INPUT seconds after (what
+the input set going shows); while a screen says its picture moves by itself (pieces moving, the
+camera gliding, the seal tumbling, a new turn) or an interval plays; else QUIET_RATE times a
+second, so that a change nothing announced (a message running out) still shows soon. A menu left
+alone, or a villa at rest, then costs little of the machine.
 
 A frame left out deactivates the window for that frame (and any buffer drawn only for it): Panda3D
 still reads the window's input then, and draws nothing.
