@@ -38,7 +38,7 @@ class WindowOptions:
     gl_finish: bool = False      # wait for the GPU each frame: only for honest frame timings
     sync_video: bool = True
     fixed_frame_rate: float = 0  # >0: the clock advances exactly 1/rate per frame, every frame drawn (tests,
-                                 # screenshots); 0: real time, capped and drawn as it changes (villa.presentation.drawing)
+                                 # screenshots); 0: real time, drawn as it changes (villa.presentation.drawing)
     sound: bool = True           # False: Panda3D's silent audio library (screenshots, benchmarks, tests)
 
 
