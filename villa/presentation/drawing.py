@@ -26,10 +26,11 @@ FRAME_EVENT = "NewFrame"   # thrown by ShowBase after every frame: no news
 
 
 class Drawing:
-    """The policy, on the window of `base`, with the time read from `clock`."""
+    """The policy, on the window of `base`, with the time read from `clock`. `paced_by_display`: the display's
+    vertical sync holds back the frames drawn (a frame left out is not held back by anything)."""
 
-    def __init__(self, base, clock) -> None:
-        self.base, self.clock = base, clock
+    def __init__(self, base, clock, paced_by_display: bool = False) -> None:
+        self.base, self.clock, self.paced_by_display = base, clock, paced_by_display
         self.frames = 0          # the loop's frames, and those drawn: the policy at work
         self.drawn = 0
         self._movers: list[Callable[[], bool]] = []
@@ -37,6 +38,7 @@ class Drawing:
         self._pointer = None
         self._lively_until = float("-inf")
         self._drawn_at = float("-inf")
+        self._drew = True
         # just before the event manager (0), after the input is read (-50) and the screens' frames (-10)
         base.taskMgr.add(self._input_task, "villa drawing: input", sort=-1)
         base.taskMgr.add(self._choose_task, "villa drawing", sort=49)          # before igLoop (50) draws
@@ -87,14 +89,16 @@ class Drawing:
         if draw:
             self.drawn += 1
             self._drawn_at = now
+        self._drew = draw
         self._show(draw)
         return task.cont
 
     def _cap_task(self, task):
-        """Sleep out what is left of the frame's 1/FRAME_CAP s. (Panda3D's limited clock waits by spinning:
-        a core's worth of waiting.)"""
+        """Sleep out what is left of the frame's 1/FRAME_CAP s, unless the display's sync held back this frame
+        already (a display of 75 Hz keeps its rate). Panda3D's limited clock would wait by spinning: a core's
+        worth of waiting."""
         now = time.perf_counter()
-        if now < self._due:
+        if now < self._due and not (self._drew and self.paced_by_display):
             time.sleep(self._due - now)
             now = self._due
         self._due = now + 1.0 / FRAME_CAP   # a late frame is not caught up on: the next has its whole time

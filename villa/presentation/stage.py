@@ -14,7 +14,7 @@ from typing import Callable
 from direct.showbase.ShowBase import ShowBase
 from panda3d.core import ClockObject, ExecutionEnvironment, ModifierButtons, loadPrcFileData
 
-from villa.presentation import assets
+from villa.presentation import assets, quality
 from villa.presentation.drawing import Drawing
 
 TEXTURES = assets.TEXTURES
@@ -182,8 +182,9 @@ def open_window(options: WindowOptions = WindowOptions()):
     if options.fixed_frame_rate > 0:
         stage.clock.setMode(ClockObject.M_non_real_time)
         stage.clock.setFrameRate(options.fixed_frame_rate)
-    else:
-        stage.drawing = Drawing(base, stage.clock)
+    else:   # where the display syncs, it paces the frames drawn; a software renderer's never does
+        stage.drawing = Drawing(base, stage.clock, paced_by_display=options.sync_video
+                                and not quality.is_software(quality.renderer_of(stage)))
     return base
 
 
