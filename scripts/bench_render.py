@@ -22,7 +22,7 @@ in a process of its own, each scene `--idle-runs` times over `--idle-seconds`: t
 time (all its threads, the renderer's too) as a share of one core, median of the runs, and the
 frames it drew a second. Keys: `menu_idle_cpu_pct` (the main menu), `rest_idle_cpu_pct` (the
 game screen on Low, the villa at rest, the pointer still), `end_idle_cpu_pct` (the end screen),
-and `<scene>_idle_drawn_per_s`.
+`<scene>_idle_cpu_pct_runs`, `<scene>_idle_frames_per_s` (the loop's) and `<scene>_idle_drawn_per_s`.
 
     python scripts/bench_render.py --json --parts idle --idle-runs 3
 """
