@@ -86,6 +86,15 @@ def test_new_game_publisher_with_variants(stage, pointer, screenshot, screens, c
     assert calls.names() == ["start", "back"]
 
 
+def test_the_name_fields_hold_their_caret_steady(stage, screens, calls):
+    """A menu left alone is drawn once a second: a blinking caret would show or hide by chance."""
+    from villa.presentation.menus import NewGameScreen
+    screen = NewGameScreen(on_start=calls.of("start"), on_back=calls.of("back"))
+    screens.append(screen)
+    screen.show()
+    assert screen.widgets["names"] and all(name.guiItem.getBlinkRate() == 0 for name in screen.widgets["names"])
+
+
 def test_new_game_family_edition(stage, pointer, screenshot, screens, calls):
     from villa.presentation.menus import NewGameScreen
     screen = NewGameScreen(on_start=calls.of("start"), on_back=calls.of("back"))

@@ -165,6 +165,14 @@ class OrbitCamera:
         v.distance += (g.distance - v.distance) * k
         self.apply()
 
+    @property
+    def gliding(self) -> bool:
+        """Whether the view is still on its way to the goal (closer than a hundredth of a centimetre or degree
+        shows no more)."""
+        v, g = self.view, self.goal
+        return ((v.target - g.target).length() > 0.01 or abs(v.heading - g.heading) > 0.01
+                or abs(v.pitch - g.pitch) > 0.01 or abs(v.distance - g.distance) > 0.01)
+
     def apply(self) -> None:
         v = self.view
         direction = v.direction()

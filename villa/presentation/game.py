@@ -53,6 +53,7 @@ REPLAY_DISTANCE = 120.0     # cm: the slow-motion replay's camera, far enough fo
 FOLLOW_FALL_AFTER = 1.0     # s after a collapse the camera takes in the pieces as they come to rest
 HANDS = ("Pulling", "Carrying", "Laying")
 PANELS = ("Asking", "HandOver", "Rolling")
+MOVING = ("Rolling", "Falling", "Replay")   # modes whose picture changes by itself (the view tells of the rest)
 
 
 class GameScreen(FSM):
@@ -95,10 +96,13 @@ class GameScreen(FSM):
         self._show_state()
         self.request(self._mode_now())
         stage.task_mgr.add(self._frame_task, "villa frame", sort=-10)
+        self._shown: tuple = ()                    # the mode and the match's state last drawn
+        self._stop_moving = stage.moves_while(self._moving)
 
     def close(self) -> None:
         """Take the game off the screen (the window stays open for the next)."""
         self.stage.task_mgr.remove("villa frame")
+        self._stop_moving()
         self.cleanup()   # leave the mode first: its exit (a collapse's replay ends) still draws on the view
         for stop in self._stops:
             stop()
@@ -373,6 +377,12 @@ class GameScreen(FSM):
             self._falling()
         self.hud.update(self.now)
         self.view.before_frame(dt)
+
+    def _moving(self) -> bool:
+        """Whether this frame's picture is new by itself: the seal, the fall or its replay, a new mode or
+        turn (the view tells of the pieces and the camera)."""
+        shown, self._shown = self._shown, (self.mode, self.match.state)
+        return self.mode in MOVING or shown != self._shown
 
     def _aim_hand(self, mouse) -> None:
         hand = self.match.hand

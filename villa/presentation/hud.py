@@ -166,6 +166,7 @@ class Hud:
     def flash(self, text: str, now: float, seconds: float = 4.0) -> None:
         self.message.setText(text)
         self._message_until = now + seconds
+        self.stage.changed()   # news, from the match or the disk as well as from the player
 
     def update(self, now: float) -> None:
         if self._controls_until is None:

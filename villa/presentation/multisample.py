@@ -16,8 +16,9 @@ log = logging.getLogger(__name__)
 
 
 class Multisampling:
-    def __init__(self, manager, texture: Texture, samples: int) -> None:
+    def __init__(self, manager, texture: Texture, samples: int, unfollow=lambda: None) -> None:
         self.manager, self.texture, self.samples = manager, texture, samples
+        self._unfollow = unfollow   # the buffer is drawn only with the window
 
     @classmethod
     def start(cls, stage, samples: int) -> "Multisampling | None":
@@ -36,11 +37,12 @@ class Multisampling:
             got = manager.buffers[0].getFbProperties().getMultisamples() if manager.buffers else 0
             if card is not None and got > 1:
                 card.setColor(1, 1, 1, 1)   # the manager tints its card until a filter is set on it
-                return cls(manager, texture, got)
+                return cls(manager, texture, got, stage.follows(manager.buffers[0]))
             manager.cleanup()
             samples //= 2
         log.info("no multisampling: the graphics driver offers none offscreen")
         return None
 
     def close(self) -> None:
+        self._unfollow()
         self.manager.cleanup()

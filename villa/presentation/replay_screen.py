@@ -37,6 +37,7 @@ class ReplayScreen:
             turn = self.shown[self.at]
             self.view.show_poses(turn.villa.poses())
             self.view.focus_top()
+            self.stage.changed()
             self.hud.show_game(words.guidance(turn.state), neutral=turn.state.neutral,
                                family=turn.state.ruleset.family)
             self.hud.show_status(words.turn_story(turn.before, turn.moves, turn.state))

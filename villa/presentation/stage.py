@@ -9,11 +9,13 @@ from __future__ import annotations
 import ctypes
 import os
 from dataclasses import dataclass
+from typing import Callable
 
 from direct.showbase.ShowBase import ShowBase
 from panda3d.core import ClockObject, ExecutionEnvironment, ModifierButtons, loadPrcFileData
 
-from villa.presentation import assets
+from villa.presentation import assets, quality
+from villa.presentation.drawing import Drawing
 
 TEXTURES = assets.TEXTURES
 
@@ -35,7 +37,8 @@ class WindowOptions:
     title: str = assets.WINDOW_TITLE
     gl_finish: bool = False      # wait for the GPU each frame: only for honest frame timings
     sync_video: bool = True
-    fixed_frame_rate: float = 0  # >0: the clock advances exactly 1/rate per frame (tests, screenshots)
+    fixed_frame_rate: float = 0  # >0: the clock advances exactly 1/rate per frame, every frame drawn (tests,
+                                 # screenshots); 0: real time, drawn as it changes (villa.presentation.drawing)
     sound: bool = True           # False: Panda3D's silent audio library (screenshots, benchmarks, tests)
 
 
@@ -53,11 +56,26 @@ class Stage:
     win = None
     mouse_watcher = None
     clock = None
+    drawing = None              # when the window draws (None: every frame, as in tests and screenshots)
     graphics_quality = "auto"   # the settings' choice, for every view of the villa made on this stage
 
     @property
     def is_open(self) -> bool:
         return self.base is not None
+
+    def moves_while(self, moving: Callable[[], bool]) -> Callable[[], None]:
+        """Every frame drawn while `moving()` says the picture changes by itself (see villa.presentation.drawing);
+        returns the way to stop asking."""
+        return self.drawing.moves_while(moving) if self.drawing is not None else lambda: None
+
+    def follows(self, buffer) -> Callable[[], None]:
+        """`buffer` is drawn only for the window: left out with it. Returns the way to stop."""
+        return self.drawing.follows(buffer) if self.drawing is not None else lambda: None
+
+    def changed(self) -> None:
+        """Something shows anew that no input set going: drawn at once."""
+        if self.drawing is not None:
+            self.drawing.changed()
 
 
 stage = Stage()
@@ -164,12 +182,17 @@ def open_window(options: WindowOptions = WindowOptions()):
     if options.fixed_frame_rate > 0:
         stage.clock.setMode(ClockObject.M_non_real_time)
         stage.clock.setFrameRate(options.fixed_frame_rate)
+    else:   # where the display syncs, it paces the frames drawn; a software renderer's never does
+        stage.drawing = Drawing(base, stage.clock, paced_by_display=options.sync_video
+                                and not quality.is_software(quality.renderer_of(stage)))
     return base
 
 
 def close_window() -> None:
+    if stage.drawing is not None:
+        stage.drawing.stop()
     if stage.base is not None:
         stage.base.destroy()
-    for name in ("base", "render", "render2d", "aspect2d", "loader", "task_mgr", "camera", "cam", "win",
+    for name in ("drawing", "base", "render", "render2d", "aspect2d", "loader", "task_mgr", "camera", "cam", "win",
                  "mouse_watcher", "clock"):
         setattr(stage, name, None)

@@ -55,6 +55,9 @@ class VillaView:
         self.occlusion = False
         self.shadows: Shadows | None = None
         self.multisampling: Multisampling | None = None
+        self.moving = True                  # the pieces or the camera moved this frame: the picture changes
+        self._moved = True
+        self._stop_moving = stage.moves_while(lambda: self.moving)
         self.set_graphics_quality(quality_setting or stage.graphics_quality)
 
     # --- graphics quality ---
@@ -98,6 +101,7 @@ class VillaView:
         self.occluders.update(self.scene.pieces, self.stage.render)
 
     def close(self) -> None:
+        self._stop_moving()
         if self.multisampling is not None:
             self.multisampling.close()
             self.multisampling = None
@@ -109,6 +113,7 @@ class VillaView:
     def show_poses(self, poses) -> bool:
         """Pose every piece; returns whether anything moved."""
         moved = self.scene.set_poses(poses)
+        self._moved |= moved
         if moved:
             if self.occlusion:
                 self.occluders.update(self.scene.pieces, self.stage.render)
@@ -179,3 +184,4 @@ class VillaView:
         self.camera.update(dt)
         self.camera_pos[0] = self.camera.position
         self.shadows.before_frame()
+        self.moving, self._moved = self._moved or self.camera.gliding, False

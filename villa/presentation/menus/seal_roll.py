@@ -162,6 +162,7 @@ class SealRollScreen(Screen):
         self._drawn: list = []            # the players' list, drawn anew as the colours go out
         super().__init__(parent, **options)
         self._task = stage.task_mgr.add(self._tick, f"villa-colours-{id(self)}") if stage.task_mgr else None
+        self._stop_moving = stage.moves_while(lambda: self.moving)
 
     # --- the flow ---
     @property
@@ -175,6 +176,12 @@ class SealRollScreen(Screen):
     @property
     def rolling(self) -> bool:
         return self.in_the_air is not None
+
+    @property
+    def moving(self) -> bool:
+        """The seal tumbles, or a computer player is about to choose: the picture changes by itself."""
+        chooser = self.chooser
+        return self.rolling or (chooser is not None and self.match.seat(chooser).is_computer)
 
     @property
     def chooser(self) -> int | None:
@@ -274,6 +281,7 @@ class SealRollScreen(Screen):
         if self._task is not None:
             self._task.remove()
             self._task = None
+        self._stop_moving()
         super().destroy()
 
     def _finish(self) -> None:

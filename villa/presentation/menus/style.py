@@ -310,6 +310,7 @@ def entry(parent, value: str, *, pos=(0, 0), width: float = 0.62, on_change: Cal
                          text_font=font("body"), text_fg=INK, cursorKeys=1, autoCapitalize=0,
                          focusOutCommand=None)
     _apply_texture(widget, rounded(width, 2.0 * scale, 0.012, CREAM, (0.99, 0.96, 0.90, 1), PAPER_EDGE, 0.004))
+    widget.guiItem.setBlinkRate(0)   # a steady caret: a menu left alone is drawn only once a second
     widget.max_chars = max_chars
     if on_change is not None:
         def changed(*_args) -> None:
