@@ -1,6 +1,8 @@
 """Every game the program can produce can be saved, loaded, continued and replayed: computer games across
 every player count, layout, rule set and variant, each settled turn's autosave read back, taken up again
-and (at the end) replayed.
+and (at the end) replayed. And every way a game can end: a clumsy hand brings the villa down at each
+moment of a turn (`Ending`), under every rule set the new-game menu offers, and that game too must load
+back from every autosave and replay to its end.
 
 Used by `scripts/sweep_saves.py` (hundreds of games) and by the test suite (a seeded handful).
 """
@@ -9,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from villa import rules
 from villa.app import saves
@@ -16,8 +19,11 @@ from villa.match import LAYOUT_NAMES, Match, MatchSetup, Seat, Strength, TurnSet
 from villa.match import record as records
 from villa.match import replay
 from villa.match.computer import seat_computers
+from villa.match.computer.clumsy import ClumsyHand, Ending
 
 STRENGTHS = (Strength.EASY, Strength.MEDIUM, Strength.HARD)
+VARIANTS = ("two_supports_from_orange", "floors_inside_base", "proposer_moves_column", "everyone_rolls")
+ENDING_TURNS = 80     # a game steered toward its ending that has not ended by then never will
 
 
 def setups(count: int, first_seed: int = 1, strength: Strength | None = None) -> Iterator[MatchSetup]:
@@ -31,10 +37,52 @@ def setups(count: int, first_seed: int = 1, strength: Strength | None = None) ->
         yield MatchSetup(seats, layout_named(layout, seed), rules.RULE_SETS[ruleset], seed)
 
 
-def check(setup: MatchSetup, turns: int) -> list[str]:
-    """Play up to `turns` turns; every autosave must load back as the game it was, and go on from there;
-    the record at the end must replay to its last state. Returns what went wrong, in words."""
+@dataclass
+class Counts:
+    """What a sweep loaded back."""
+
+    games: int = 0
+    autosaves: int = 0     # autosaves read back and taken up again
+    replays: int = 0       # replays played again to their end
+    last: records.Record | None = None   # the last game, as it ended
+
+
+def menu_rule_sets() -> list[rules.RuleSet]:
+    """Every rule set the new-game menu can start: the publisher's with any house variants, and the
+    family edition in each mode and scoring."""
+    publisher = [rules.PUBLISHER.with_variants(**dict(zip(VARIANTS, on)))
+                 for on in itertools.product((False, True), repeat=len(VARIANTS))]
+    return publisher + [rules.family(mode, scoring) for mode in rules.FamilyMode for scoring in rules.Scoring]
+
+
+def ending_setups(first_seed: int = 1, endings=tuple(Ending),
+                  rule_sets: list[rules.RuleSet] | None = None) -> Iterator[tuple[MatchSetup, Ending]]:
+    """A game for every ending under every rule set it can come to (a challenge needs three players
+    under the publisher's rules); the layouts and the other player counts go round."""
+    kinds = itertools.cycle(itertools.product(LAYOUT_NAMES, (2, 4, 3)))
+    number = 0
+    for ending in endings:
+        for ruleset in rule_sets or menu_rule_sets():
+            layout, players = next(kinds)
+            players = 3 if ending is Ending.CHALLENGE and not ruleset.family else players
+            if not ending.fits(ruleset, players):
+                continue
+            seed = first_seed + number
+            number += 1
+            seats = tuple(Seat(f"Computer {i + 1}", Strength.EASY) for i in range(players))
+            yield MatchSetup(seats, layout_named(layout, seed), ruleset, seed), ending
+
+
+def check(setup: MatchSetup, turns: int, ending: Ending | None = None, counts: Counts | None = None) -> list[str]:
+    """Play up to `turns` turns (with an `ending`: until the clumsy hand has brought the game to its end);
+    every autosave must load back as the game it was, and go on from there; the record at the end must
+    replay to its last state. Returns what went wrong, in words; `counts` adds up what was loaded."""
+    counts = counts or Counts()
+    counts.games += 1
     match = Match(setup)
+    if ending is not None:
+        match.add_driver(ClumsyHand(match, ending))
+        turns = ENDING_TURNS
     seat_computers(match, everyone=True)
     problems: list[str] = []
 
@@ -49,6 +97,8 @@ def check(setup: MatchSetup, turns: int) -> list[str]:
             problems.append(f"turn {match.turn}: loads back as another game")
         elif Match(loaded.setup, loaded).villa.snapshot() != match.villa.snapshot():
             problems.append(f"turn {match.turn}: taken up again, the villa is not the one saved")
+        else:
+            counts.autosaves += 1
     match.events.subscribe(TurnSettled, settled)
     goal = turns
     for _ in range(60 * 60 * 4 * max(1, turns)):
@@ -57,11 +107,16 @@ def check(setup: MatchSetup, turns: int) -> list[str]:
         match.frame()
     else:
         problems.append(f"the game stood still at turn {match.turn}")
+    if ending is not None and not (match.over and match.state.result.fell):
+        problems.append(f"the villa never fell ({ending.value}) in {match.turn} turns")
     try:
         replayed = list(replay.turns(saves.from_text(records.dumps(match.record, "replay"))))
         if replayed and replayed[-1].state != match.state:
             problems.append("the replay does not end where the game did")
+        else:
+            counts.replays += 1
     except (saves.SaveError, records.RecordError) as error:
         problems.append(f"the replay is refused: {error}")
+    counts.last = match.record
     match.close()
     return problems
