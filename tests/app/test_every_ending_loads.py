@@ -1,0 +1,103 @@
+"""Every way a game can end writes saves that load back: a clumsy hand brings the villa down at each moment of
+a turn, and every autosave of that game is taken up again and its replay played to the same end. One game
+per ending here; `scripts/sweep_saves.py --endings` (and the slow test) goes through every rule set."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from villa import rules
+from villa.app import headless, saves, sweep
+from villa.app.keeping import Keeper
+from villa.match import Match, MatchSetup, Seat, Strength, layout_named
+from villa.match import record as records
+from villa.match.computer import seat_computers
+from villa.match.computer.clumsy import ClumsyHand, Ending
+from villa.rules.state import Role, Step
+
+PUBLISHER = rules.PUBLISHER
+FAMILY = {mode: rules.family(mode, rules.Scoring.BASIC) for mode in rules.FamilyMode}
+
+
+def _before_the_fall(record) -> rules.GameState:
+    """The rules' state the fall came to (the last move of a game that ended so)."""
+    assert isinstance(record.state.log[-1], rules.Collapse), "the game ended in a fall"
+    state = record.start
+    for action in record.state.log[len(record.start.log):-1]:
+        state = rules.apply(state, action)
+    return state
+
+
+def _game(ending: Ending, ruleset: rules.RuleSet, players: int = 2, seed: int = 1) -> MatchSetup:
+    seats = tuple(Seat(f"Computer {i + 1}", Strength.EASY) for i in range(players))
+    return MatchSetup(seats, layout_named("free corners", seed), ruleset, seed)
+
+
+MOMENTS = {   # the ending: where the rules stood as the villa fell
+    Ending.PULLING: lambda turn: turn.step is Step.IN_HAND and turn.role in (Role.BUILD, Role.OWN),
+    Ending.SETTING_DOWN: lambda turn: turn.step is Step.IN_HAND and turn.role in (Role.BUILD, Role.OWN),
+    Ending.LAYING: lambda turn: turn.step is Step.LAY_FLOOR,
+    Ending.PROVING: lambda turn: turn.step is Step.IN_HAND and turn.role is Role.PROOF,
+    # pulled out and the villa fell: the column counts as taken out, and the floor was next
+    Ending.PENALTY: lambda turn: turn.step in (Step.TAKE_OUT, Step.LAY_FLOOR) and turn.objector is not None,
+    Ending.CHALLENGE: lambda turn: turn.step is Step.IN_HAND and turn.role is Role.CHALLENGE,
+}
+
+GAMES = [(ending, PUBLISHER, 3 if ending is Ending.CHALLENGE else 2) for ending in Ending] + \
+        [(ending, FAMILY[mode], 2) for ending, mode in zip((Ending.PULLING, Ending.SETTING_DOWN, Ending.LAYING),
+                                                             rules.FamilyMode)]
+
+
+@pytest.mark.parametrize("ending, ruleset, players", GAMES,
+                         ids=[f"{e.value.replace(' ', '-')}-{r.name}" for e, r, _ in GAMES])
+def test_a_game_brought_down_at_any_moment_loads_back_from_every_save(ending, ruleset, players, tmp_path,
+                                                                      monkeypatch):
+    monkeypatch.setenv("VILLA_HOME", str(tmp_path))
+    counts = sweep.Counts()
+    assert sweep.check(_game(ending, ruleset, players), 0, ending, counts) == []
+    record = counts.last
+    assert record.state.over and record.state.result.fell
+    assert MOMENTS[ending](_before_the_fall(record).turn), f"the villa fell {ending.value}"
+    assert counts.autosaves == record.turn and counts.replays == 1
+    if ruleset.family:
+        assert record.state.round == ruleset.rounds, "every round ended in a fall"
+
+
+def test_a_villa_that_falls_as_its_floor_is_laid_leaves_a_replay_and_an_autosave_that_load(tmp_path,
+                                                                                             monkeypatch):
+    """The green floor let go and the villa fell: the floor lies in the heap, though never laid for the rules."""
+    monkeypatch.setenv("VILLA_HOME", str(tmp_path))
+    match = Match(_game(Ending.LAYING, PUBLISHER))
+    match.add_driver(ClumsyHand(match, Ending.LAYING))
+    seat_computers(match, everyone=True)
+    keeper = Keeper()
+    keeper.follow(match)
+    while not (match.over and match.turns[-1].actions == len(match.state.log)):
+        match.frame()
+    assert "floor-2" in match.turns[-1].villa["pieces"] and match.state.top_level == 1
+    out = io.StringIO()
+    assert headless.watch(keeper.replay_path, out) == 0
+    assert "reproduces the saved final state" in out.getvalue()
+    taken_up = saves.load(saves.autosave_path())
+    assert Match(taken_up.setup, taken_up).over
+
+
+def test_the_villa_falling_as_a_floor_is_laid_does_not_excuse_a_floor_too_many_elsewhere(tmp_path, monkeypatch):
+    monkeypatch.setenv("VILLA_HOME", str(tmp_path))
+    counts = sweep.Counts()
+    assert sweep.check(_game(Ending.PULLING, PUBLISHER), 0, Ending.PULLING, counts) == []
+    document = records.to_document(counts.last, "replay")
+    pieces = document["turns"][-1]["villa"]["pieces"]
+    pieces["floor-2"] = [40.0, 40.0, 2.0, 1.0, 0.0, 0.0, 0.0]
+    with pytest.raises(records.RecordError, match="has floors"):
+        records.from_document(document)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("setup, ending", list(sweep.ending_setups()),
+                         ids=lambda value: value.value if isinstance(value, Ending) else value.ruleset.name)
+def test_every_ending_under_every_rule_set_of_the_menu_loads_back(setup, ending, tmp_path, monkeypatch):
+    monkeypatch.setenv("VILLA_HOME", str(tmp_path))
+    assert sweep.check(setup, 0, ending) == []
