@@ -15,35 +15,15 @@ from villa.match import Match, MatchSetup, Seat, Strength, layout_named
 from villa.match import record as records
 from villa.match.computer import seat_computers
 from villa.match.computer.clumsy import ClumsyHand, Ending
-from villa.rules.state import Role, Step
 
 PUBLISHER = rules.PUBLISHER
 FAMILY = {mode: rules.family(mode, rules.Scoring.BASIC) for mode in rules.FamilyMode}
-
-
-def _before_the_fall(record) -> rules.GameState:
-    """The rules' state the fall came to (the last move of a game that ended so)."""
-    assert isinstance(record.state.log[-1], rules.Collapse), "the game ended in a fall"
-    state = record.start
-    for action in record.state.log[len(record.start.log):-1]:
-        state = rules.apply(state, action)
-    return state
 
 
 def _game(ending: Ending, ruleset: rules.RuleSet, players: int = 2, seed: int = 1) -> MatchSetup:
     seats = tuple(Seat(f"Computer {i + 1}", Strength.EASY) for i in range(players))
     return MatchSetup(seats, layout_named("free corners", seed), ruleset, seed)
 
-
-MOMENTS = {   # the ending: where the rules stood as the villa fell
-    Ending.PULLING: lambda turn: turn.step is Step.IN_HAND and turn.role in (Role.BUILD, Role.OWN),
-    Ending.SETTING_DOWN: lambda turn: turn.step is Step.IN_HAND and turn.role in (Role.BUILD, Role.OWN),
-    Ending.LAYING: lambda turn: turn.step is Step.LAY_FLOOR,
-    Ending.PROVING: lambda turn: turn.step is Step.IN_HAND and turn.role is Role.PROOF,
-    # pulled out and the villa fell: the column counts as taken out, and the floor was next
-    Ending.PENALTY: lambda turn: turn.step in (Step.TAKE_OUT, Step.LAY_FLOOR) and turn.objector is not None,
-    Ending.CHALLENGE: lambda turn: turn.step is Step.IN_HAND and turn.role is Role.CHALLENGE,
-}
 
 GAMES = [(ending, PUBLISHER, 3 if ending is Ending.CHALLENGE else 2) for ending in Ending] + \
         [(ending, FAMILY[mode], 2) for ending, mode in zip((Ending.PULLING, Ending.SETTING_DOWN, Ending.LAYING),
@@ -59,7 +39,7 @@ def test_a_game_brought_down_at_any_moment_loads_back_from_every_save(ending, ru
     assert sweep.check(_game(ending, ruleset, players), 0, ending, counts) == []
     record = counts.last
     assert record.state.over and record.state.result.fell
-    assert MOMENTS[ending](_before_the_fall(record).turn), f"the villa fell {ending.value}"
+    assert isinstance(record.state.log[-1], rules.Collapse) and ending.came(sweep.fell_from(record))
     assert counts.autosaves == record.turn and counts.replays == 1
     if ruleset.family:
         assert record.state.round == ruleset.rounds, "every round ended in a fall"

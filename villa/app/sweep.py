@@ -44,6 +44,7 @@ class Counts:
     games: int = 0
     autosaves: int = 0     # autosaves read back and taken up again
     replays: int = 0       # replays played again to their end
+    refused: int = 0       # autosaves or replays that did not load back as the game they were
     last: records.Record | None = None   # the last game, as it ended
 
 
@@ -73,6 +74,14 @@ def ending_setups(first_seed: int = 1, endings=tuple(Ending),
             yield MatchSetup(seats, layout_named(layout, seed), ruleset, seed), ending
 
 
+def fell_from(record: records.Record) -> rules.GameState:
+    """The rules' state the last move (the fall that ended the game) came to."""
+    state = record.start
+    for action in record.state.log[len(record.start.log):-1]:
+        state = rules.apply(state, action)
+    return state
+
+
 def check(setup: MatchSetup, turns: int, ending: Ending | None = None, counts: Counts | None = None) -> list[str]:
     """Play up to `turns` turns (with an `ending`: until the clumsy hand has brought the game to its end);
     every autosave must load back as the game it was, and go on from there; the record at the end must
@@ -92,11 +101,14 @@ def check(setup: MatchSetup, turns: int, ending: Ending | None = None, counts: C
             loaded = saves.from_text(text)
         except saves.SaveError as error:
             problems.append(f"turn {match.turn}: refused: {error}")
+            counts.refused += 1
             return
         if records.digest(loaded) != records.digest(match.record):
             problems.append(f"turn {match.turn}: loads back as another game")
+            counts.refused += 1
         elif Match(loaded.setup, loaded).villa.snapshot() != match.villa.snapshot():
             problems.append(f"turn {match.turn}: taken up again, the villa is not the one saved")
+            counts.refused += 1
         else:
             counts.autosaves += 1
     match.events.subscribe(TurnSettled, settled)
@@ -109,14 +121,18 @@ def check(setup: MatchSetup, turns: int, ending: Ending | None = None, counts: C
         problems.append(f"the game stood still at turn {match.turn}")
     if ending is not None and not (match.over and match.state.result.fell):
         problems.append(f"the villa never fell ({ending.value}) in {match.turn} turns")
+    elif ending is not None and not ending.came(fell_from(match.record)):
+        problems.append(f"the villa fell, but not {ending.value}")
     try:
         replayed = list(replay.turns(saves.from_text(records.dumps(match.record, "replay"))))
         if replayed and replayed[-1].state != match.state:
             problems.append("the replay does not end where the game did")
+            counts.refused += 1
         else:
             counts.replays += 1
     except (saves.SaveError, records.RecordError) as error:
         problems.append(f"the replay is refused: {error}")
+        counts.refused += 1
     counts.last = match.record
     match.close()
     return problems

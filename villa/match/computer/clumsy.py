@@ -41,8 +41,26 @@ class Ending(StrEnum):
         if self in (Ending.PROVING, Ending.PENALTY):
             return not ruleset.family
         if self is Ending.CHALLENGE:
-            return players == 3 and not ruleset.family or ruleset.family and ruleset.scoring.value == "tournament"
+            return (players == 3) if not ruleset.family else ruleset.scoring is rules.Scoring.TOURNAMENT
         return True
+
+    def came(self, fell_from: rules.GameState) -> bool:
+        """Did the villa fall at this moment? `fell_from`: the rules' state the fall came to."""
+        turn = fell_from.turn
+        if self in (Ending.PULLING, Ending.SETTING_DOWN):
+            return turn.step is Step.IN_HAND and turn.role in (Role.BUILD, Role.OWN)
+        if self is Ending.LAYING:
+            return turn.step is Step.LAY_FLOOR
+        if self is Ending.PROVING:
+            return turn.step is Step.IN_HAND and turn.role is Role.PROOF
+        if self is Ending.PENALTY:   # a column pulled right out before the fall counts as taken out
+            return turn.step in (Step.TAKE_OUT, Step.LAY_FLOOR) and turn.objector is not None
+        return turn.step is Step.IN_HAND and turn.role in (Role.CHALLENGE, Role.FAMILY_CHALLENGE)
+
+
+DOUBTS = {Role.PROOF: (Ending.PROVING, Ending.PENALTY),   # asked about a claim or a neutral column: raise
+          Role.CHALLENGE: (Ending.CHALLENGE,),               # the doubt only toward one's own ending
+          Role.FAMILY_CHALLENGE: (Ending.CHALLENGE,)}
 
 
 class ClumsyHand:
@@ -111,9 +129,9 @@ class ClumsyHand:
             if ending is Ending.CHALLENGE and not state.ruleset.family and not turn.neutral_done:
                 return self._try_neutral(state)
         elif turn.step is Step.ASK:
-            doubts = (rules.Object(), rules.Challenge()) if ending in (Ending.PROVING, Ending.PENALTY, Ending.CHALLENGE) \
-                else ()
-            return match.act(next((a for a in doubts if a in legal), rules.Decline())) is None
+            doubt = rules.Challenge() if turn.role is Role.CHALLENGE else rules.Object()
+            wanted = ending in DOUBTS.get(turn.role, ()) and doubt in legal
+            return match.act(doubt if wanted else rules.Decline()) is None
         elif turn.step is Step.TAKE and turn.role is Role.PROOF and ending is Ending.PENALTY:
             return self._fail_the_proof(state)
         return False
