@@ -9,7 +9,7 @@ import io
 import pytest
 
 from villa import rules
-from villa.app import headless, saves, sweep
+from villa.app import cli, headless, saves, sweep
 from villa.app.keeping import Keeper
 from villa.match import Match, MatchSetup, Seat, Strength, layout_named
 from villa.match import record as records
@@ -57,11 +57,12 @@ def test_a_villa_that_falls_as_its_floor_is_laid_leaves_a_replay_and_an_autosave
     while not (match.over and match.turns[-1].actions == len(match.state.log)):
         match.frame()
     assert "floor-2" in match.turns[-1].villa["pieces"] and match.state.top_level == 1
-    out = io.StringIO()
-    assert headless.watch(keeper.replay_path, out) == 0
+    out = io.StringIO()   # what `--replay FILE --headless` and `--continue --headless` say
+    assert headless.run(cli.parse(["--replay", str(keeper.replay_path), "--headless"]), out) == 0
     assert "reproduces the saved final state" in out.getvalue()
-    taken_up = saves.load(saves.autosave_path())
-    assert Match(taken_up.setup, taken_up).over
+    assert headless.run(cli.parse(["--continue", "--headless"]), out) == 0
+    assert f"continued at turn {match.turn} from {saves.autosave_path()}" in out.getvalue()
+    assert "the game is over: Computer 1 brought the villa down" in out.getvalue()
 
 
 def test_the_villa_falling_as_a_floor_is_laid_does_not_excuse_a_floor_too_many_elsewhere(tmp_path, monkeypatch):
