@@ -40,7 +40,7 @@ def main() -> None:
     problems, counts = [], sweep.Counts()
     strength = Strength(args.strength) if args.strength else None
     if args.endings:
-        games = sweep.ending_setups(args.first_seed)
+        games = ((game.setup(), game.ending) for game in sweep.ending_games(args.first_seed))
     else:
         games = ((setup, None) for setup in sweep.setups(args.games, args.first_seed, strength))
     for setup, ending in games:

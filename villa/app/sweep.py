@@ -56,8 +56,26 @@ def menu_rule_sets() -> list[rules.RuleSet]:
     return publisher + [rules.family(mode, scoring) for mode in rules.FamilyMode for scoring in rules.Scoring]
 
 
-def ending_setups(first_seed: int = 1, endings=tuple(Ending),
-                  rule_sets: list[rules.RuleSet] | None = None) -> Iterator[tuple[MatchSetup, Ending]]:
+@dataclass(frozen=True)
+class EndingGame:
+    """A game to be brought down at the moment `ending`; its villa is built only when it is played."""
+
+    ending: Ending
+    ruleset: rules.RuleSet
+    players: int
+    layout: str
+    seed: int
+
+    def setup(self) -> MatchSetup:
+        seats = tuple(Seat(f"Computer {i + 1}", Strength.EASY) for i in range(self.players))
+        return MatchSetup(seats, layout_named(self.layout, self.seed), self.ruleset, self.seed)
+
+    def __str__(self) -> str:
+        return f"{self.ending.value}-{self.ruleset.name}-{self.players}p".replace(" ", "-")
+
+
+def ending_games(first_seed: int = 1, endings=tuple(Ending),
+                 rule_sets: list[rules.RuleSet] | None = None) -> Iterator[EndingGame]:
     """A game for every ending under every rule set it can come to (a challenge needs three players
     under the publisher's rules); the layouts and the other player counts go round."""
     kinds = itertools.cycle(itertools.product(LAYOUT_NAMES, (2, 4, 3)))
@@ -68,10 +86,8 @@ def ending_setups(first_seed: int = 1, endings=tuple(Ending),
             players = 3 if ending is Ending.CHALLENGE and not ruleset.family else players
             if not ending.fits(ruleset, players):
                 continue
-            seed = first_seed + number
+            yield EndingGame(ending, ruleset, players, layout, first_seed + number)
             number += 1
-            seats = tuple(Seat(f"Computer {i + 1}", Strength.EASY) for i in range(players))
-            yield MatchSetup(seats, layout_named(layout, seed), ruleset, seed), ending
 
 
 def fell_from(record: records.Record) -> rules.GameState:
