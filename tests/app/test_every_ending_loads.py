@@ -17,7 +17,8 @@ from villa.match.computer import seat_computers
 from villa.match.computer.clumsy import ClumsyHand, Ending
 
 PUBLISHER = rules.PUBLISHER
-FAMILY = {mode: rules.family(mode, rules.Scoring.BASIC, rounds=2) for mode in rules.FamilyMode}   # a fall ends a round, then the game
+# a fall ends the first round, and the next ends the game
+FAMILY = {mode: rules.family(mode, rules.Scoring.BASIC, rounds=2) for mode in rules.FamilyMode}
 
 
 def _game(ending: Ending, ruleset: rules.RuleSet, players: int = 2, seed: int = 1) -> MatchSetup:
