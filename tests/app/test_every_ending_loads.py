@@ -51,8 +51,9 @@ def test_a_villa_that_falls_as_its_floor_is_laid_leaves_a_replay_and_an_autosave
     """The green floor let go and the villa fell: the floor lies in the heap, though never laid for the rules."""
     monkeypatch.setenv("VILLA_HOME", str(tmp_path))
     match = Match(_game(Ending.LAYING, PUBLISHER))
-    match.add_driver(ClumsyHand(match, Ending.LAYING))
-    seat_computers(match, everyone=True)
+    hand = ClumsyHand(match, Ending.LAYING)
+    match.add_driver(hand)
+    hand.lead(seat_computers(match, everyone=True))
     keeper = Keeper()
     keeper.follow(match)
     while not (match.over and match.turns[-1].actions == len(match.state.log)):

@@ -105,10 +105,13 @@ def check(setup: MatchSetup, turns: int, ending: Ending | None = None, counts: C
     counts = counts or Counts()
     counts.games += 1
     match = Match(setup)
-    if ending is not None:
-        match.add_driver(ClumsyHand(match, ending))
+    if ending is None:
+        seat_computers(match, everyone=True)
+    else:
+        hand = ClumsyHand(match, ending)
+        match.add_driver(hand)
+        hand.lead(seat_computers(match, everyone=True))
         turns = ENDING_TURNS
-    seat_computers(match, everyone=True)
     problems: list[str] = []
 
     def settled(_event) -> None:

@@ -2,12 +2,14 @@
 so that every way a game can end is met on purpose (the save sweep, the tests).
 
     hand = ClumsyHand(match, Ending.LAYING)
-    match.add_driver(hand)              # before the computer seats: it answers and steers first
-    seat_computers(match, everyone=True)
+    match.add_driver(hand)
+    hand.lead(seat_computers(match, everyone=True))   # it answers and steers before the seats act
 
 Every move goes through the match's own methods, as a person's would; only the slip is a knock on the
-top floor. The computer seats play everything the hand leaves to them. In the family edition a fallen
-villa ends only the round, so the hand knocks it down again in every round until the game is over.
+top floor. The computer seats play everything the hand leaves to them; a challenge it pulls itself (a
+computer player may give a hopeless one up at once), and that player's seat waits meanwhile. In the
+family edition a fallen villa ends only the round, so the hand knocks it down again in every round until
+the game is over.
 """
 
 from __future__ import annotations
@@ -70,19 +72,37 @@ class ClumsyHand:
         self.match, self.ending, self.after_turn = match, Ending(ending), after_turn
         self.knocks = 0          # knocks at this moment so far: each one harder
         self._since_knock = 0
+        self.seats: list = []    # the computer seats it leads (see `lead`)
+        self._held = None        # the pull it makes itself, for a challenge
+
+    def lead(self, seats) -> None:
+        """Call these computer seats after itself each frame, rather than the match calling them."""
+        for seat in seats:
+            self.match.remove_driver(seat)
+        self.seats = list(seats)
 
     def before_frame(self) -> bool:
+        self._act()
+        if self._held is not None and self.match.hand is not self._held:
+            self._held = None
+        waiting = self.match.actor if self._held is not None else None
+        held = False
+        for seat in self.seats:
+            if seat.player != waiting:
+                held |= seat.before_frame() is False
+        return not held
+
+    def _act(self) -> None:
         match = self.match
         if match.over or match.collapsed:
-            return True
+            return
         if self._moment():
             self._knock()
-            return True
+            return
         self.knocks, self._since_knock = 0, 0   # the next moment starts with a gentle knock again
-        for _ in range(4):   # a decision may lead straight to the next (the seats act in this frame too)
+        for _ in range(4):   # a decision may lead straight to the next
             if match.busy or match.over or match.turn < self.after_turn or not self._steer(match.state):
                 break
-        return True
 
     # --- the moment --------------------------------------------------------------------------
 
@@ -134,6 +154,12 @@ class ClumsyHand:
             return match.act(doubt if wanted else rules.Decline()) is None
         elif turn.step is Step.TAKE and turn.role is Role.PROOF and ending is Ending.PENALTY:
             return self._fail_the_proof(state)
+        elif turn.step is Step.TAKE and turn.role in (Role.CHALLENGE, Role.FAMILY_CHALLENGE) \
+                and ending is Ending.CHALLENGE:
+            for column in rules.takeable_columns(state):
+                if match.take(column) is None:
+                    self._held = match.hand
+                    return True
         return False
 
     def _try_neutral(self, state: rules.GameState) -> bool:
