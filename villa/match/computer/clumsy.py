@@ -6,8 +6,8 @@ so that every way a game can end is met on purpose (the save sweep, the tests).
     hand.lead(seat_computers(match, everyone=True))   # it answers and steers before the seats act
 
 Every move goes through the match's own methods, as a person's would; only the slip is a knock on the
-top floor. The computer seats play everything the hand leaves to them; a challenge it pulls itself (a
-computer player may give a hopeless one up at once), and that player's seat waits meanwhile. In the
+top floor. The computer seats play everything the hand leaves to them; a proof or a challenge it pulls
+itself (a computer player may give a hopeless one up at once), and that player's seat waits meanwhile. In the
 family edition a fallen villa ends only the round, so the hand knocks it down again in every round until
 the game is over.
 """
@@ -65,6 +65,11 @@ DOUBTS = {Role.PROOF: (Ending.PROVING, Ending.PENALTY),   # asked about a claim 
           Role.FAMILY_CHALLENGE: (Ending.CHALLENGE,)}
 
 
+PULLS_ITSELF = {Role.PROOF: (Ending.PROVING,),     # a computer player may give a hopeless proof or
+                Role.CHALLENGE: (Ending.CHALLENGE,),   # challenge up at once: the hand pulls it instead
+                Role.FAMILY_CHALLENGE: (Ending.CHALLENGE,)}
+
+
 class ClumsyHand:
     """A match's driver that steers toward its ending's moment and knocks the villa down there."""
 
@@ -73,7 +78,7 @@ class ClumsyHand:
         self.knocks = 0          # knocks at this moment so far: each one harder
         self._since_knock = 0
         self.seats: list = []    # the computer seats it leads (see `lead`)
-        self._held = None        # the pull it makes itself, for a challenge
+        self._held = None        # the pull it makes itself, for a proof or a challenge
 
     def lead(self, seats) -> None:
         """Call these computer seats after itself each frame, rather than the match calling them."""
@@ -154,8 +159,7 @@ class ClumsyHand:
             return match.act(doubt if wanted else rules.Decline()) is None
         elif turn.step is Step.TAKE and turn.role is Role.PROOF and ending is Ending.PENALTY:
             return self._fail_the_proof(state)
-        elif turn.step is Step.TAKE and turn.role in (Role.CHALLENGE, Role.FAMILY_CHALLENGE) \
-                and ending is Ending.CHALLENGE:
+        elif turn.step is Step.TAKE and ending in PULLS_ITSELF.get(turn.role, ()):
             for column in rules.takeable_columns(state):
                 if match.take(column) is None:
                     self._held = match.hand
