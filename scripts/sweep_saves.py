@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """Hundreds of seeded computer games across every player count, layout, rule set and variant: each settled
 turn's autosave is loaded back and taken up again, and each game's replay played to its end. Prints one JSON
-line: games, turns, refused (saves or replays the game wrote but would not load), and the first problems.
+line: games, autosaves and replays loaded, refused (saves or replays the game wrote but would not load), and
+the first problems.
 
     python scripts/sweep_saves.py --games 300 --turns 12 --json
     python scripts/sweep_saves.py --games 100 --first-seed 201 --strength easy   # quicker
+    python scripts/sweep_saves.py --endings --json   # every ending under every rule set of the menu
 """
 
 from __future__ import annotations
@@ -29,20 +31,27 @@ def main() -> None:
     parser.add_argument("--first-seed", type=int, default=1)
     parser.add_argument("--strength", choices=[s.value for s in Strength],
                         help="every seat this strong (Easy thinks fastest); else they go round")
+    parser.add_argument("--endings", action="store_true",
+                        help="instead: a game brought down at each moment of a turn, under every rule set of the menu")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     os.environ.setdefault("VILLA_HOME", "/tmp/villa-sweep")
     started = time.perf_counter()
-    problems, games = [], 0
+    problems, counts = [], sweep.Counts()
     strength = Strength(args.strength) if args.strength else None
-    for setup in sweep.setups(args.games, args.first_seed, strength):
-        found = sweep.check(setup, args.turns)
-        games += 1
+    if args.endings:
+        games = ((game.setup(), game.ending) for game in sweep.ending_games(args.first_seed))
+    else:
+        games = ((setup, None) for setup in sweep.setups(args.games, args.first_seed, strength))
+    for setup, ending in games:
+        found = sweep.check(setup, args.turns, ending, counts)
+        how = f", {ending.value}" if ending else ""
         problems += [f"seed {setup.seed} ({len(setup.seats)} players, {setup.layout.name}, "
-                     f"{setup.ruleset.name}): {p}" for p in found]
+                     f"{setup.ruleset.name}{how}): {p}" for p in found]
         if not args.json:
-            print(f"game {games}: seed {setup.seed} {'ok' if not found else found}", flush=True)
-    result = {"games": games, "refused": len(problems), "problems": problems[:20],
+            print(f"game {counts.games}: seed {setup.seed}{how} {'ok' if not found else found}", flush=True)
+    result = {"games": counts.games, "autosaves_loaded": counts.autosaves, "replays_loaded": counts.replays,
+              "refused": counts.refused, "problems": len(problems), "first_problems": problems[:20],
               "seconds": round(time.perf_counter() - started, 1)}
     print(json.dumps(result))
 

@@ -40,3 +40,20 @@ def test_a_floor_over_no_column_cannot_be_lowered_and_can_be_given_up(rings):
         lay.lower()  # no column stands on the blue floor yet
     lay.cancel()
     assert "floor-2" not in rings.nodes and rings.survey().top_level == 1
+
+
+@pytest.mark.parametrize("lowered", [False, True], ids=["carried", "lowered"])
+def test_a_floor_in_hand_when_the_villa_falls_falls_with_it(free_corners, lowered):
+    villa = free_corners
+    _three_columns_on_blue(villa)
+    lay = villa.lay_floor()
+    if lowered:
+        lay.lower()
+    frames(villa, 5)
+    high = villa.nodes["floor-2"].getZ()
+    villa.wake()
+    villa.body("floor-1").setLinearVelocity((150, 0, 0))
+    frames(villa, 600, lambda: villa.collapse is not None)
+    assert villa.run_until_settled(30)
+    assert lay.state == "dropped" and "floor-2" not in villa.in_hand
+    assert villa.nodes["floor-2"].getZ() < high - 5, "it came down with the rest"

@@ -153,7 +153,7 @@ def from_document(document: Any) -> Record:
     state = _state(document["rules"], "the game state")
     setup = _setup(document["match"], version, start)
     turns = _turns(document["turns"])
-    _check_log(start, state)
+    before_last = _check_log(start, state)
     if document.get("kind", "save") not in KINDS:
         raise RecordError(f"unknown kind of save {document.get('kind')!r}")
     turn = document.get("turn", turns[-1].turn)
@@ -170,7 +170,7 @@ def from_document(document: Any) -> Record:
                           f"{turns[-1].actions} of {len(state.log)} moves")
     if state.turn.column is not None and not state.over:
         raise RecordError(f"it was saved with {state.turn.column} in hand, which a save cannot hold")
-    villa_of(turns[-1], state)
+    villa_of(turns[-1], state, laying=fell_laying(before_last, state))
     _check_start(start)
     _check_earlier_turns(start, state, turns)
     return Record(setup, start, state, tuple(turns))
@@ -325,21 +325,23 @@ def check_snapshot(data: Any, where: str) -> None:
             raise RecordError(f"the turn of {piece} at {where} is not a rotation")
 
 
-def _check_log(start: rules.GameState, state: rules.GameState) -> None:
-    """The log continues the start's and, played from the start, gives exactly the saved state."""
+def _check_log(start: rules.GameState, state: rules.GameState) -> rules.GameState | None:
+    """The log continues the start's and, played from the start, gives exactly the saved state.
+    Returns the state before the last move (None: no move since the start)."""
     if start.setup != state.setup:
         raise RecordError("the start of the game and the game state have different rules or players")
     if state.log[:len(start.log)] != start.log:
         raise RecordError("the game's log does not continue from its start")
-    replayed = start
+    replayed, before = start, None
     for number, action in enumerate(state.log[len(start.log):], start=len(start.log) + 1):
         try:
-            replayed = rules.apply(replayed, action)
+            replayed, before = rules.apply(replayed, action), replayed
         except rules.RuleError as error:
             raise RecordError(f"the log does not replay: move {number} ({type(action).__name__}) "
                               f"breaks the rules: {error}") from None
     if rules.state_to_json(replayed) != rules.state_to_json(state):
         raise RecordError("the log does not lead to the saved game state (the state was changed by hand)")
+    return before
 
 
 def _check_start(start: rules.GameState) -> None:
@@ -367,14 +369,22 @@ def _check_earlier_turns(start: rules.GameState, state: rules.GameState, turns: 
         villa_of(record, played)
 
 
-def villa_of(record: TurnRecord, state: rules.GameState) -> Villa:
-    """The villa as recorded, checked against the rules' picture of the game at that point."""
+def fell_laying(before: rules.GameState | None, state: rules.GameState) -> bool:
+    """Did the villa fall (the last move) while the next floor was being laid? That floor then lies
+    in the heap with the rest, though the rules never saw it laid."""
+    return (before is not None and bool(state.log) and isinstance(state.log[-1], rules.Collapse)
+            and before.turn.step is rules.Step.LAY_FLOOR)
+
+
+def villa_of(record: TurnRecord, state: rules.GameState, laying: bool = False) -> Villa:
+    """The villa as recorded, checked against the rules' picture of the game at that point.
+    `laying`: the villa fell as the next floor was being laid (see `fell_laying`)."""
     pieces = record.villa["pieces"]
     where = f"turn {record.turn}"
     in_villa = {c for c, lv in state.levels.items() if lv is not None}
     if state.turn.column is not None:  # the villa fell with it in hand
         in_villa.add(state.turn.column)
-    collapsed = state.result is not None and state.result.ending == "collapse"
+    collapsed = state.result is not None and state.result.fell   # a family game's last round too
     columns = {p for p in pieces if p in COLUMNS_BY_ID}
     if columns != in_villa:  # a fallen villa still holds every piece it held
         extra, lacking = sorted(columns - in_villa), sorted(in_villa - columns)
@@ -382,7 +392,8 @@ def villa_of(record: TurnRecord, state: rules.GameState) -> Villa:
                 ([f"{', '.join(lacking)} are in the game but not in the villa"] if lacking else [])
         raise RecordError(f"the villa at {where} contradicts the game: {'; '.join(parts)}")
     floors = sorted(int(p[6:]) for p in pieces if p.startswith("floor-"))
-    if floors != list(range(1, state.top_level + 1)):
+    laid = list(range(1, state.top_level + 1))
+    if floors != laid and not (laying and floors == [*laid, state.top_level + 1]):
         raise RecordError(f"the villa at {where} has floors {floors} but the game has {state.top_level} "
                           f"floor{'s' if state.top_level != 1 else ''} laid")
     try:

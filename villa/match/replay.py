@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from villa import rules
-from villa.match.record import Record, RecordError, state_at, villa_of
+from villa.match.record import Record, RecordError, fell_laying, state_at, villa_of
 from villa.physics.world import Villa
 
 
@@ -27,11 +27,11 @@ def turns(record: Record) -> Iterator[ReplayTurn]:
     state = state_at(record, record.turns[0])   # the colours may have been settled before the first turn
     done = record.turns[0].actions
     for entry in record.turns[1:]:
-        before = state
+        before, last = state, None
         moves = record.state.log[done:entry.actions]
         for action in moves:
-            state = rules.apply(state, action)
+            state, last = rules.apply(state, action), state
         done = entry.actions
-        yield ReplayTurn(entry.turn, before, tuple(moves), state, villa_of(entry, state))
+        yield ReplayTurn(entry.turn, before, tuple(moves), state, villa_of(entry, state, fell_laying(last, state)))
     if rules.state_to_json(state) != rules.state_to_json(record.state):
         raise RecordError("played again, the game does not end in the state saved")

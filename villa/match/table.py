@@ -85,7 +85,7 @@ class Match:
         else:
             self.start, self.state, self.turns = record.start, record.state, list(record.turns)
             self.villa = Villa.from_snapshot(self.turns[-1].villa)
-            self._collapse_seen = self.state.over and self.state.result.ending == "collapse"
+            self._collapse_seen = self.state.over and self.state.result.fell
         self._round = self.state.round
         self._mark = self._turn_mark()
 
@@ -301,6 +301,9 @@ class Match:
             if not self._collapse_seen:
                 self._collapse_seen = True
                 self._fell_at = villa.time
+                hand = self.hand
+                if isinstance(hand, Pull) and hand.state == Grip.TAKEN_OUT and not self.over:
+                    self._submit(rules.ColumnTakenOut(hand.column))   # it was out before the villa fell
                 self.hand = None
                 self._settling_since = None
                 if not self.over and self.state.turn.step not in COLOUR_STEPS:

@@ -6,7 +6,7 @@ above the columns beneath it and lets it go; once `villa.settled`, `result()` gi
 FloorLaid with the columns it actually rests on.
 
 `state` (a `Laying`): CARRYING "carrying" -> LOWERING "lowering" -> LAID "laid" (or
-CANCELLED "cancelled").
+CANCELLED "cancelled", or DROPPED "dropped": the villa fell while it was in hand, and it falls too).
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ class Laying(StrEnum):
     LOWERING = "lowering"
     LAID = "laid"
     CANCELLED = "cancelled"
+    DROPPED = "dropped"
 
 
 class FloorLay:
@@ -156,7 +157,13 @@ class FloorLay:
         self.np.setH(self.yaw)
 
     def after_check(self) -> None:
-        pass
+        """A villa that falls while the floor is in hand takes it down too: no floor hangs in the air."""
+        if self.villa.collapse is not None and self.state in (Laying.CARRYING, Laying.LOWERING):
+            self.body.setKinematic(False)
+            self.villa.remove_controller(self)
+            self.villa.let_go(self.piece)
+            self.villa.wake()
+            self.state = Laying.DROPPED
 
     def _let_go(self) -> None:
         self.np.setPos(self.x, self.y, self.z)

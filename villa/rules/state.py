@@ -76,6 +76,11 @@ class Result:
     ending: str = "collapse"        # "collapse", "no more building" or "rounds played"
     tied: tuple[int, ...] = ()
 
+    @property
+    def fell(self) -> bool:
+        """Did the villa fall at the end (a family game's last round may end so too)?"""
+        return self.collapsed_by is not None
+
 
 @dataclass(frozen=True)
 class GameSetup:
