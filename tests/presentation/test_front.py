@@ -9,7 +9,7 @@ import pytest
 from villa import rules
 from villa.match import Seat
 from villa.presentation.preferences import Settings
-from villa.presentation.words import grabbable
+from villa.rules import grabbable_columns as grabbable
 
 pytestmark = pytest.mark.gui
 

@@ -35,7 +35,8 @@ from panda3d.core import Point3, Vec3
 from villa import rules
 from villa.physics.dimensions import FLOORS
 from villa.presentation.preferences import Settings
-from villa.presentation.words import Task, guidance
+from villa.presentation.words import guidance
+from villa.rules import Task
 
 pytestmark = pytest.mark.gui   # about a minute and a half
 

@@ -229,7 +229,7 @@ class GameScreen(FSM):
         if hit is None or hit[0] not in self.match.villa.columns:
             return False
         column, point = hit
-        if column not in words.grabbable(self.match.state):
+        if column not in rules.grabbable_columns(self.match.state):
             self.hud.flash(words.why_not(self.match.state, column) or "", self.now)
             return True
         self._say(self.match.take(column, point, steady=self.controls.steadying))
@@ -584,7 +584,7 @@ class GameScreen(FSM):
                         "Esc gives up").format(count=len(under), need=need)
         elif mode == "Idle":
             self.ghost.hide()
-            takeable = set(words.grabbable(self.match.state)) & set(self.match.villa.columns)
+            takeable = set(rules.grabbable_columns(self.match.state)) & set(self.match.villa.columns)
             glow = {c: TAKEABLE_GLOW for c in takeable}
             hit = self.pick(mouse) if mouse else None
             if hit and hit[0] in self.match.villa.columns:

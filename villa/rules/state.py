@@ -66,14 +66,22 @@ class Seal:
     level: int | None = None
 
 
+class Ending(str, Enum):
+    """How a game came to its end."""
+
+    COLLAPSE = "collapse"                  # the villa fell
+    NO_MORE_BUILDING = "no more building"  # nobody could build any further
+    ROUNDS_PLAYED = "rounds played"        # family edition: the last round is over
+
+
 @dataclass(frozen=True)
 class Result:
     """How the game ended."""
 
     winner: int | None              # a player index, or None: no Master Builder / a tie
-    reason: str                     # in words
+    reason: str                     # in words (English, for logs): `rules.end_reasons` gives the codes
     collapsed_by: int | None = None
-    ending: str = "collapse"        # "collapse", "no more building" or "rounds played"
+    ending: Ending = Ending.COLLAPSE
     tied: tuple[int, ...] = ()
 
 

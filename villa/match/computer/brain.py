@@ -20,11 +20,9 @@ from villa import rules
 from villa.match.computer import reading, trials
 from villa.match.computer.plans import Plan, Request
 from villa.physics.world import Villa
-from villa.rules import eligibility
-from villa.rules.pieces import COLUMNS_BY_ID, TOP_FLOOR_LEVEL
-from villa.rules.state import Role, Step
-
-GREEN = 2
+from villa.rules import Task
+from villa.rules.pieces import COLUMNS_BY_ID, GREEN_LEVEL, TOP_FLOOR_LEVEL
+from villa.rules.state import Role
 SAFE_FIRM = 0.8          # cm the weakest floor must stay inside its supports for a pull to count as safe
 SAFE_SHIFT = 0.4         # cm the floors may move in a trial for a pull to count as safe
 PROOF_FIRM = 1.2         # proving an objection or a challenge risks more (a fall is the prover's): firmer
@@ -104,18 +102,18 @@ class Brain:
     # --- the step ---
 
     def decide(self) -> Plan:
-        state, step = self.state, self.state.turn.step
-        if step is Step.COLOUR_CHOICE:
+        state, task = self.state, rules.task(self.state)
+        if task is Task.COLOUR_CHOICE:
             return self.choose_colour()
-        if step is Step.START:
+        if task in (Task.BUILD, Task.NEUTRAL, Task.PASS):
             return self.start_turn()
-        if step is Step.TAKE:
+        if task in (Task.OWN, Task.PROOF, Task.CHALLENGE_PROOF, Task.FAMILY_PROOF):
             return self.must_take()
-        if step is Step.ASK:
+        if rules.is_question(task):
             return self.answer()
-        if step is Step.LAY_FLOOR:
+        if task is Task.LAY_FLOOR:
             return self.lay_floor()
-        if step is Step.TAKE_OUT:
+        if task is Task.TAKE_OUT:
             return self.penalty()
         legal = rules.legal_actions(state)
         return Plan(action=legal[0] if legal else None, why="the only thing to do")
@@ -192,7 +190,7 @@ class Brain:
         state = self.state
         lead = state.points(self.me) - max(state.points(p) for p in range(state.n) if p != self.me)
         reach = max((COLUMNS_BY_ID[c].points for p in range(state.n) if p != self.me
-                     for c in eligibility.takeable(state, state.colours[p])), default=0)
+                     for c in rules.takeable(state, state.colours[p])), default=0)
         return reach > lead
 
     def _build_past(self, options: list[Option], takes: list[str]) -> Plan:
@@ -222,7 +220,7 @@ class Brain:
         holds the seal (quiet turns run the game towards its end, which the holder wins), rather than
         block a column of its own. Never in the family edition: there a column must move all the same."""
         state = self.state
-        if state.ruleset.family or eligibility.floor_can_be_laid(state):
+        if state.ruleset.family or rules.floor_can_be_laid(state):
             return False
         if best is None:
             return True
@@ -265,14 +263,9 @@ class Brain:
         state = self.state
         turn = state.turn
         yes = rules.Challenge() if turn.role is Role.CHALLENGE else rules.Object()
-        if turn.role is Role.PROOF:
-            candidates = eligibility.takeable(state, state.colours[turn.player])
-            if self.profile.seal and self._floor_is_mine(turn.player):
-                return Plan(action=rules.Decline(), why="lets the floor go on: it builds first on it")
-        elif turn.role is Role.CHALLENGE:
-            candidates = eligibility.neutral_takeable(state)
-        else:
-            candidates = eligibility.takeable(state, eligibility.turn_colours(state, turn.player))
+        candidates = list(rules.proof_columns(state))
+        if turn.role is Role.PROOF and self.profile.seal and self._floor_is_mine(turn.player):
+            return Plan(action=rules.Decline(), why="lets the floor go on: it builds first on it")
         if not candidates:
             return Plan(action=rules.Decline(), why="nothing to prove it with")
         if not self.profile.prudent:
@@ -286,8 +279,8 @@ class Brain:
     def _floor_is_mine(self, proposer: int) -> bool:
         """Will the player after the proposer (this one) set the first own column on the new floor?"""
         state = self.state
-        return (eligibility.floor_can_be_laid(state) and (proposer + 1) % state.n == self.me and state.seal.holder != self.me
-                and state.top_level + 1 >= GREEN and not state.ruleset.proposer_moves_column)
+        return (rules.floor_can_be_laid(state) and (proposer + 1) % state.n == self.me and state.seal.holder != self.me
+                and state.top_level + 1 >= GREEN_LEVEL and not state.ruleset.proposer_moves_column)
 
     # --- floors ---
 
@@ -322,10 +315,10 @@ class Brain:
         any floor less firmly carried, since the villa it would weaken is the one the proposer must now lay
         a floor on."""
         state = self.state
-        columns = eligibility.objector_columns_in_villa(state)
+        columns = list(rules.grabbable_columns(state))
         top = state.top_level
         spare = len(state.columns_on(top)) - state.ruleset.min_support(top + 1)
-        if eligibility.can_propose(state) and spare <= 0:
+        if rules.can_propose(state) and spare <= 0:
             columns = [c for c in columns if state.levels.get(c) != top]
         options = self.weigh(columns, firm=PROOF_FIRM, taking_out=True) if columns else []
         if options:
@@ -425,7 +418,7 @@ class Brain:
         state = self.state
         piece = COLUMNS_BY_ID[column]
         if state.ruleset.family:
-            if state.ruleset.scoring is rules.Scoring.TOURNAMENT and state.top_level >= GREEN and not taking_out:
+            if state.ruleset.scoring is rules.Scoring.TOURNAMENT and rules.seal_contested(state) and not taking_out:
                 return 0.3 * piece.points
             return 0.0
         if proof or piece.colour is state.neutral:
@@ -435,17 +428,17 @@ class Brain:
             objector = state.turn.objector
             on_top = state.levels.get(column) == state.top_level
             return 0.4 * piece.points if on_top and objector == holder else 0.0
-        if state.top_level < GREEN:
+        if not rules.seal_contested(state):
             return 0.0
         if not self.profile.seal:
             return 0.1 * piece.points
-        mine = state.points(self.me) + piece.points
         last = state.top_level == TOP_FLOOR_LEVEL          # points on the red floor stand for good
-        if state.seal.level != state.top_level:            # the first own column on a new floor takes it
+        placed = rules.placement(state, self.me, column)
+        if placed.claims_new_floor:                        # the first own column on a new floor takes it
             return (2.0 if holder != self.me else 1.0) + (0.4 * piece.points if last else 0.0)
         if holder == self.me:
             return (0.4 if last else 0.2) * piece.points
-        if holder is not None and mine > state.points(holder):
+        if placed.seal.holder == self.me:
             return RETAKE                                  # the seal comes back
         return (0.5 if last else 0.1) * piece.points       # on the red floor: the way back to it
 
