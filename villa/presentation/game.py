@@ -42,6 +42,7 @@ from villa.presentation.stage import give_back_free_memory
 from villa.presentation.view import VillaView
 from villa.presentation.words import Button
 from villa.rules.state import Step
+from villa.rules.pieces import floor_id
 
 MAX_FRAME_DT = 0.1          # a stalled frame slows the villa down instead of jumping it
 TAKEABLE_GLOW = Vec3(0.07, 0.06, 0.02)
@@ -395,9 +396,9 @@ class GameScreen(FSM):
     def _top_surface_z(self) -> float:
         villa = self.match.villa
         top = self.match.state.top_level
-        if f"floor-{top}" not in villa.nodes:
+        if floor_id(top) not in villa.nodes:
             return BASE.top_z
-        return villa.nodes[f"floor-{top}"].getZ() + FLOORS[top].thickness / 2
+        return villa.nodes[floor_id(top)].getZ() + FLOORS[top].thickness / 2
 
     def _listen(self, poses, dt: float) -> None:
         """Sounds: a creak while a loaded column is pulled, clacks where pieces hit."""
