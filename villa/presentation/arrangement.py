@@ -9,7 +9,7 @@ where the blue floor will lie, and the set-up checks, each with its reason in wo
     arrangement.layout()                           # the Layout to build the villa from
 
 A column may only stand inside the building site and clear of the others (`spot_for` finds
-the nearest such place); the checks are those of `villa.physics.layouts.problems` for a
+the nearest such place); the checks are those of `villa.physics.layouts.flaws` for a
 set-up, plus the rules' least number of columns under the blue floor. Anything that check
 finds and these do not is reported too, so a layout passing here always builds.
 No Panda3D here.
@@ -207,35 +207,26 @@ class Arrangement:
     # --- the checks ---
 
     def problems(self) -> list[Problem]:
-        """Every check that fails, in the order of CHECKS (empty: the blue floor may be laid)."""
-        layout = self.layout()
-        outline = self.outline()
-        spots = list(self.spots.values())
-        found: list[Problem] = []
-        outside = tuple(s.column for s in spots
-                        if math.hypot(s.x, s.y) + column_spec(s.column).radius > BASE.site_radius)
-        if outside:
-            found.append(Problem("site", outside))
-        close: list[str] = []
-        for i, a in enumerate(spots):
-            for b in spots[i + 1:]:
-                gap = math.hypot(a.x - b.x, a.y - b.y) - column_spec(a.column).radius - column_spec(b.column).radius
-                if gap < layouts.COLUMN_GAP:
-                    close += [a.column, b.column]
-        if close:
-            found.append(Problem("apart", tuple(close)))
-        edge = tuple(s.column for s in spots if layouts.under_outline(s, outline) == "edge")
-        if edge:
-            found.append(Problem("edge", edge))
+        """Every check that fails, in the order of CHECKS (empty: the blue floor may be laid): the
+        physics' layout check, with the number of columns the rules ask to carry the floor."""
+        flaws = layouts.flaws(self.layout(), setup=True)
+
+        def at_fault(check: layouts.Check) -> tuple[str, ...]:
+            return tuple(c for f in flaws if f.check is check for c in f.columns)
+
+        found = [Problem(check, at_fault(flaw)) for check, flaw in (("site", layouts.Check.SITE),
+                                                                   ("apart", layouts.Check.APART),
+                                                                   ("edge", layouts.Check.EDGE))
+                 if any(f.check is flaw for f in flaws)]
         carrying = tuple(self.carrying())
         if len(carrying) < max(1, self.need):
             found.append(Problem("carried", carrying))
-        if carrying and layouts.statics_margin(layout, 1) < layouts.STATICS_MARGIN:
+        if any(f.check is layouts.Check.TIPS for f in flaws):
             found.append(Problem("steady", carrying))
-        if any(math.hypot(x, y) > BASE.radius for x, y in outline):
+        if any(f.check is layouts.Check.PLATE for f in flaws):
             found.append(Problem("plate"))
-        if not found:  # the physics' own check has the last word
-            found = [Problem("other", detail=d) for d in layouts.problems(layout, setup=True)]
+        if not found:
+            found = [Problem("other", detail=f.sentence) for f in flaws]
         return found
 
     @property
