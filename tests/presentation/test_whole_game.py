@@ -65,9 +65,7 @@ def front(stage, monkeypatch, tmp_path):
     monkeypatch.setenv("VILLA_HOME", str(tmp_path))
     app = Front(stage, Settings(language="en"), rng=random.Random(SEED))
     yield app
-    app._close_game()
-    app._close_pause()
-    app._close_menu()
+    app.close()
 
 
 class Player:
