@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
+from enum import StrEnum
 
 from villa.physics import geometry, layouts
 from villa.physics.dimensions import BASE, COLUMN_HEIGHT, ColumnSpot, FloorSpot, Layout, column_spec
@@ -32,15 +33,28 @@ SEARCH_STEP = 0.25          # cm between the rings searched for a free place
 SEARCH_REACH = 8.0          # cm: no free place this near the pointer: the column stays put
 
 # The checks in the order the players read them, each with its line for the check list.
-CHECKS = ("site", "apart", "edge", "carried", "steady", "plate")
-COLUMN_CHECKS = ("site", "apart", "edge")   # those a column fails where it stands (the others: the whole)
+class SetUpCheck(StrEnum):
+    """The check list of a villa set up by hand, in the order it is shown."""
+
+    SITE = "site"
+    APART = "apart"
+    EDGE = "edge"
+    CARRIED = "carried"
+    STEADY = "steady"
+    PLATE = "plate"
+    OTHER = "other"   # anything else the physics' layout check finds (not listed: told in its sentence)
+
+
+CHECKS = (SetUpCheck.SITE, SetUpCheck.APART, SetUpCheck.EDGE, SetUpCheck.CARRIED, SetUpCheck.STEADY,
+          SetUpCheck.PLATE)
+COLUMN_CHECKS = (SetUpCheck.SITE, SetUpCheck.APART, SetUpCheck.EDGE)   # those a column fails where it stands
 CHECK_LINES = {
-    "site": N_("Every column on the building site"),
-    "apart": N_("No two columns too close together"),
-    "edge": N_("No column half under the floor's edge"),
-    "carried": N_("Columns under the blue floor: {count} (at least {need})"),
-    "steady": N_("The blue floor rests steadily"),
-    "plate": N_("The blue floor stays on the base plate"),
+    SetUpCheck.SITE: N_("Every column on the building site"),
+    SetUpCheck.APART: N_("No two columns too close together"),
+    SetUpCheck.EDGE: N_("No column half under the floor's edge"),
+    SetUpCheck.CARRIED: N_("Columns under the blue floor: {count} (at least {need})"),
+    SetUpCheck.STEADY: N_("The blue floor rests steadily"),
+    SetUpCheck.PLATE: N_("The blue floor stays on the base plate"),
 }
 
 
@@ -48,7 +62,7 @@ CHECK_LINES = {
 class Problem:
     """A check that fails: which one, the columns at fault, and (for "other") the layout check's sentence."""
 
-    check: str
+    check: SetUpCheck
     columns: tuple[str, ...] = ()
     detail: str = ""
 
@@ -214,19 +228,19 @@ class Arrangement:
         def at_fault(check: layouts.Check) -> tuple[str, ...]:
             return tuple(c for f in flaws if f.check is check for c in f.columns)
 
-        found = [Problem(check, at_fault(flaw)) for check, flaw in (("site", layouts.Check.SITE),
-                                                                   ("apart", layouts.Check.APART),
-                                                                   ("edge", layouts.Check.EDGE))
+        found = [Problem(check, at_fault(flaw)) for check, flaw in ((SetUpCheck.SITE, layouts.Check.SITE),
+                                                                   (SetUpCheck.APART, layouts.Check.APART),
+                                                                   (SetUpCheck.EDGE, layouts.Check.EDGE))
                  if any(f.check is flaw for f in flaws)]
         carrying = tuple(self.carrying())
         if len(carrying) < max(1, self.need):
-            found.append(Problem("carried", carrying))
+            found.append(Problem(SetUpCheck.CARRIED, carrying))
         if any(f.check is layouts.Check.TIPS for f in flaws):
-            found.append(Problem("steady", carrying))
+            found.append(Problem(SetUpCheck.STEADY, carrying))
         if any(f.check is layouts.Check.PLATE for f in flaws):
-            found.append(Problem("plate"))
+            found.append(Problem(SetUpCheck.PLATE))
         if not found:
-            found = [Problem("other", detail=f.sentence) for f in flaws]
+            found = [Problem(SetUpCheck.OTHER, detail=f.sentence) for f in flaws]
         return found
 
     @property
@@ -243,30 +257,30 @@ def _sentence(text: str) -> str:
 def reason(problem: Problem, need: int = 3) -> str:
     """Why a check fails, and what to do about it, as the players read it."""
     columns = problem.columns
-    if problem.check == "site":
+    if problem.check is SetUpCheck.SITE:
         return _sentence(_("{column} stands in the border ring, outside the building site.").format(
             column=column_words(columns[0])))
-    if problem.check == "apart":
+    if problem.check is SetUpCheck.APART:
         return _sentence(_("{column} and {other} stand too close together: leave a gap between them.").format(
             column=column_words(columns[0]), other=column_words(columns[1])))
-    if problem.check == "edge":
+    if problem.check is SetUpCheck.EDGE:
         return _sentence(_("{column} stands half under the edge of the blue floor: move it fully under the "
                            "floor or clear of it.").format(column=column_words(columns[0])))
-    if problem.check == "carried":
+    if problem.check is SetUpCheck.CARRIED:
         if not columns:
             return _("The blue floor would rest on no column: move some inside the blue outline.")
         return _("Only {count} columns would carry the blue floor; it needs at least {need}.").format(
             count=len(columns), need=need)
-    if problem.check == "steady":
+    if problem.check is SetUpCheck.STEADY:
         return _("The blue floor would tip: its weight is not well inside the columns that carry it. "
                  "Spread them out under it.")
-    if problem.check == "plate":
+    if problem.check is SetUpCheck.PLATE:
         return _("The blue floor would reach beyond the base plate.")
     return _("The villa cannot be built like this: {reason}.").format(reason=problem.detail)
 
 
-def check_line(check: str, arrangement: Arrangement) -> str:
+def check_line(check: SetUpCheck, arrangement: Arrangement) -> str:
     """A line of the check list."""
-    if check == "carried":
+    if check == SetUpCheck.CARRIED:   # a plain "carried" names it as well
         return _(CHECK_LINES[check]).format(count=len(arrangement.carrying()), need=arrangement.need)
     return _(CHECK_LINES[check])

@@ -15,10 +15,12 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass
+from enum import Enum
 
 from villa import rules
 from villa.match.computer import reading, trials
 from villa.match.computer.plans import Plan, Request
+from villa.match.setup import Strength
 from villa.physics.world import Villa
 from villa.rules import Task
 from villa.rules.pieces import COLUMNS_BY_ID, GREEN_LEVEL, TOP_FLOOR_LEVEL
@@ -48,12 +50,19 @@ class Profile:
     prudent: bool         # objects and challenges only on a trial's word, not on a glance
 
 
-PROFILES = {
-    "easy": Profile(shortlist=1, trials=2, ways=1, speed=7.0, shake_deg=8.0, shake_speed=0.25,
+class Stakes(Enum):
+    """On the red floor, where building stops for good: what the seal means for this player."""
+
+    AHEAD = "ahead"     # it holds the seal claimed there: only a fall can lose it the game
+    BEHIND = "behind"   # another holds it: stopping loses
+
+
+PROFILES = {   # by `Strength` (a str enum: the request's plain value finds its profile too)
+    Strength.EASY: Profile(shortlist=1, trials=2, ways=1, speed=7.0, shake_deg=8.0, shake_speed=0.25,
                     seal=False, prudent=False),
-    "medium": Profile(shortlist=2, trials=5, ways=1, speed=8.0, shake_deg=5.0, shake_speed=0.15,
+    Strength.MEDIUM: Profile(shortlist=2, trials=5, ways=1, speed=8.0, shake_deg=5.0, shake_speed=0.15,
                       seal=False, prudent=True),
-    "hard": Profile(shortlist=3, trials=6, ways=2, speed=9.0, shake_deg=0.0, shake_speed=0.0,
+    Strength.HARD: Profile(shortlist=3, trials=6, ways=2, speed=9.0, shake_deg=0.0, shake_speed=0.0,
                     seal=True, prudent=True),
 }
 
@@ -144,13 +153,13 @@ class Brain:
         may_claim = any(isinstance(a, rules.ProposeFloor) for a in legal)
         floor = self._floor_plan() if may_claim else None
         stakes = self._last_floor_stakes()
-        options = self.weigh(takes, budget=2 if stakes == "behind" else 1) if takes else []
+        options = self.weigh(takes, budget=2 if stakes is Stakes.BEHIND else 1) if takes else []
         best = options[0] if options else None
         if floor is not None and self._propose_now(best):
             return Plan(action=rules.ProposeFloor(), why=f"proposes the next floor ({floor.why})")
-        if stakes == "ahead" and best is not None:
+        if stakes is Stakes.AHEAD and best is not None:
             return self._hold(best)
-        if stakes == "behind" and best is not None:
+        if stakes is Stakes.BEHIND and best is not None:
             return self._build_past(options, takes)
         if best is not None and (best.safe() or (best.safety > FELL and best.firm > 0.2)):
             return best.plan
@@ -165,17 +174,17 @@ class Brain:
             return best.plan
         return Plan(action=rules.ProposeFloor(), why="the floor is claimed, though it cannot be laid")
 
-    def _last_floor_stakes(self) -> str | None:
+    def _last_floor_stakes(self) -> Stakes | None:
         """On the red floor, where building stops for good, the seal's holder wins (Hard only): a fall is
-        the only way the holder of the seal claimed there can still lose ("ahead"), and the others lose
-        unless they build past it ("behind")."""
+        the only way the holder of the seal claimed there can still lose (AHEAD), and the others lose
+        unless they build past it (BEHIND)."""
         state = self.state
         if not self.profile.seal or state.ruleset.family or state.top_level != TOP_FLOOR_LEVEL \
                 or not state.ruleset.abort_allowed or state.seal.holder is None:
             return None
         if state.seal.holder != self.me:
-            return "behind"
-        return "ahead" if state.seal.level == TOP_FLOOR_LEVEL else None   # else the next column takes it
+            return Stakes.BEHIND
+        return Stakes.AHEAD if state.seal.level == TOP_FLOOR_LEVEL else None   # else the next column takes it
 
     def _hold(self, best: Option) -> Plan:
         """Holding the seal claimed on the red floor, only a fall can lose the game: it gives a column up
