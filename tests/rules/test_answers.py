@@ -71,3 +71,9 @@ def test_a_placement_tells_its_points_and_what_it_does_to_the_seal():
     new_floor = rules.placement(position(state, seal=Seal(RED, YELLOW, 2)), BLUE, "blue-thin-2")
     assert new_floor.claims_new_floor and new_floor.seal == Seal(BLUE, RED, 3)
     assert not rules.seal_contested(position(state, top=1))
+
+
+def test_an_ending_given_as_text_is_the_ending_itself():
+    from villa.rules import Result
+    result = Result(None, "nobody could build any further", ending="no more building")
+    assert result.ending is Ending.NO_MORE_BUILDING

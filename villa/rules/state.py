@@ -84,6 +84,9 @@ class Result:
     ending: Ending = Ending.COLLAPSE
     tied: tuple[int, ...] = ()
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "ending", Ending(self.ending))   # "collapse" given as text is the same ending
+
 
 @dataclass(frozen=True)
 class GameSetup:
