@@ -32,7 +32,6 @@ EASE = 0.01                 # cm kept beyond every limit, so rounding never brea
 SEARCH_STEP = 0.25          # cm between the rings searched for a free place
 SEARCH_REACH = 8.0          # cm: no free place this near the pointer: the column stays put
 
-# The checks in the order the players read them, each with its line for the check list.
 class SetUpCheck(StrEnum):
     """The check list of a villa set up by hand, in the order it is shown."""
 
@@ -45,6 +44,7 @@ class SetUpCheck(StrEnum):
     OTHER = "other"   # anything else the physics' layout check finds (not listed: told in its sentence)
 
 
+# The checks in the order the players read them, each with its line for the check list.
 CHECKS = (SetUpCheck.SITE, SetUpCheck.APART, SetUpCheck.EDGE, SetUpCheck.CARRIED, SetUpCheck.STEADY,
           SetUpCheck.PLATE)
 COLUMN_CHECKS = (SetUpCheck.SITE, SetUpCheck.APART, SetUpCheck.EDGE)   # those a column fails where it stands
