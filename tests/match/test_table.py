@@ -8,7 +8,7 @@ from villa import rules
 from villa.match import (Accepted, Collapsed, GameOver, Match, MatchSetup, Seat, TurnSettled, layout_named)
 from villa.match import record as records
 from villa.physics.pulling import PlacementError
-from villa.presentation.words import grabbable
+from villa.rules import grabbable_columns as grabbable
 from villa.rules.state import Step
 
 FRAMES_TO_SETTLE = 60 * 20

@@ -51,3 +51,17 @@ def test_a_set_up_needs_every_column_on_the_site():
                         ColumnSpot("blue-thick", 0, 5, 0))
     assert not problems(layout)
     assert any("all twenty" in p for p in problems(layout, setup=True))
+
+
+def test_each_flaw_names_its_check_and_the_columns_at_fault():
+    from dataclasses import replace
+    from villa.physics.layouts import Check, flaws
+    layout = PRESETS["rings"]
+    first, second = layout.columns[0], layout.columns[1]
+    crowded = replace(layout, columns=(replace(second, x=first.x, y=first.y),) + layout.columns[:1]
+                      + layout.columns[2:])
+    found = flaws(crowded, setup=True)
+    apart = [f for f in found if f.check is Check.APART]
+    assert apart and {first.column, second.column} <= {c for f in apart for c in f.columns}
+    assert [f.sentence for f in found] == problems(crowded, setup=True)
+    assert flaws(layout, setup=True) == []

@@ -240,9 +240,7 @@ def front(stage, monkeypatch, tmp_path):
     monkeypatch.setenv("VILLA_HOME", str(tmp_path))
     app = Front(stage, Settings(language="en"), players=(Seat("Anna"), Seat("Ben")), rng=random.Random(3))
     yield app
-    app._close_game()
-    app._close_pause()
-    app._close_menu()
+    app.close()
 
 
 def _colours(front, frames, press_button) -> list:

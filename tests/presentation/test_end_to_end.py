@@ -8,7 +8,7 @@ import pytest
 from panda3d.core import Point3
 
 from villa.physics import survey
-from villa.presentation.words import grabbable
+from villa.rules import grabbable_columns as grabbable
 
 pytestmark = pytest.mark.gui
 

@@ -48,7 +48,8 @@ def test_the_seal_is_rolled_for_the_turn_as_a_tumbling_die(stage, frames, press_
     lies, the colour is named, and a moment later the turn asks for a column of that colour."""
     from villa.presentation import panels
     from villa.presentation.game import GameScreen
-    from villa.presentation.words import Task, guidance
+    from villa.presentation.words import guidance
+    from villa.rules import Task
     match = new_match(players=("Anna", "Ben"), ruleset=RULE_SETS["family-random-basic"], seed=3)
     screen = GameScreen(stage, match)
     try:

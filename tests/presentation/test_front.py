@@ -9,7 +9,7 @@ import pytest
 from villa import rules
 from villa.match import Seat
 from villa.presentation.preferences import Settings
-from villa.presentation.words import grabbable
+from villa.rules import grabbable_columns as grabbable
 
 pytestmark = pytest.mark.gui
 
@@ -21,9 +21,7 @@ def front(stage, monkeypatch, tmp_path):
     app = Front(stage, Settings(language="en"), players=tuple(Seat(n) for n in ("Anna", "Ben", "Cleo")),
                 rng=random.Random(3))
     yield app
-    app._close_game()
-    app._close_pause()
-    app._close_menu()
+    app.close()
 
 
 def test_new_game_seal_roll_game_pause_and_the_end_screen(front, frames, press_button, mouse, snapshot):

@@ -12,7 +12,7 @@ from panda3d.core import Point3, Vec3
 from villa import rules
 from villa.physics.dimensions import FloorSpot
 from villa.presentation import words
-from villa.presentation.words import Task
+from villa.rules import Task
 from villa.rules.state import Step
 
 pytestmark = pytest.mark.gui

@@ -59,9 +59,7 @@ def command_line(stage, monkeypatch):
 
     yield run
     for app in fronts:
-        app._close_game()
-        app._close_pause()
-        app._close_menu()
+        app.close()
 
 
 def _pause_and_quit_to_menu(front, frames, mouse, press_button) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from villa.presentation.words import grabbable
+from villa.rules import grabbable_columns as grabbable
 
 pytestmark = pytest.mark.gui
 

@@ -35,7 +35,8 @@ from panda3d.core import Point3, Vec3
 from villa import rules
 from villa.physics.dimensions import FLOORS
 from villa.presentation.preferences import Settings
-from villa.presentation.words import Task, guidance
+from villa.presentation.words import guidance
+from villa.rules import Task
 
 pytestmark = pytest.mark.gui   # about a minute and a half
 
@@ -64,9 +65,7 @@ def front(stage, monkeypatch, tmp_path):
     monkeypatch.setenv("VILLA_HOME", str(tmp_path))
     app = Front(stage, Settings(language="en"), rng=random.Random(SEED))
     yield app
-    app._close_game()
-    app._close_pause()
-    app._close_menu()
+    app.close()
 
 
 class Player:

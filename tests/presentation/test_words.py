@@ -15,7 +15,7 @@ from villa import rules
 from villa.physics.refusals import PlacementError, Refusal
 from villa.presentation import i18n
 from villa.presentation import words as flow
-from villa.presentation.words import Task
+from villa.rules import Task
 from villa.rules import (Abort, ChooseColour, Collapse, ColumnPlaced, ColumnTakenOut, Decline, GameSetup, Object,
                          ProposeFloor, RULE_SETS, SealRoll, TakeColumn, apply, expected_facts, legal_actions, new_game)
 from villa.rules.pieces import ALL_COLUMNS

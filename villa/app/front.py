@@ -228,6 +228,12 @@ class Front:
             self.pause_menu.destroy()
             self.pause_menu = None
 
+    def close(self) -> None:
+        """The game, the pause menu and any menu taken down, the autosave stopped: nothing left open."""
+        self._close_game()
+        self._close_pause()
+        self._close_menu()
+
     def _game_over(self, result) -> None:
         self.screen.hud.hide()
         self._open(menus.EndScreen(state=self.match.state, on_play_again=self.play_again,

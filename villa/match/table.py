@@ -26,11 +26,10 @@ from villa.match import events as ev
 from villa.match.record import Record, TurnRecord
 from villa.match.setup import MatchSetup, Seat, Strength
 from villa.physics import layouts, survey
-from villa.physics.laying import FloorLay
+from villa.physics.laying import FloorLay, Laying
 from villa.physics.pulling import Grip, Pull
 from villa.physics.refusals import PlacementError, Refusal
 from villa.physics.world import Villa
-from villa.rules import eligibility
 from villa.rules.state import Step
 
 FRAME = 1.0 / 60.0          # the hand acts and the referee looks once per frame of simulated time
@@ -39,7 +38,7 @@ BUILD_SETTLE_S = 4.0        # a villa built from a layout comes to rest before t
 SETTLE_TIMEOUT = 6.0        # s of simulated time a placement may tremble before it is judged as it stands
 FALL_TIMEOUT = 12.0         # s of simulated time the pieces of a fallen villa may roll before they are stopped
 COLOUR_STEPS = (Step.COLOUR_ROLL, Step.COLOUR_CHOICE)
-DONE = ("placed", "taken out", "laid")
+DONE = (Grip.PLACED, Grip.TAKEN_OUT, Laying.LAID)
 
 
 class Driver(Protocol):
@@ -151,9 +150,10 @@ class Match:
             return self._not_now("taking a column")
         if column not in self.villa.nodes:
             return PlacementError(Refusal.NOT_IN_VILLA, f"{column} is not in the villa", column=column)
-        if self.state.turn.step is Step.TAKE_OUT:
-            if column not in eligibility.objector_columns_in_villa(self.state):
-                return rules.Rule.OBJECTION_PENALTY.refuse(column=column, objector=self.state.turn.objector)
+        if rules.task(self.state) is rules.Task.TAKE_OUT:
+            refusal = rules.why_not_grabbable(self.state, column)
+            if refusal is not None:
+                return refusal
         else:
             refusal = self.act(rules.TakeColumn(column))
             if refusal is not None:
@@ -222,7 +222,7 @@ class Match:
 
     def lower_floor(self) -> Exception | None:
         lay = self.hand
-        if not isinstance(lay, FloorLay) or lay.state != "carrying":
+        if not isinstance(lay, FloorLay) or lay.state is not Laying.CARRYING:
             return self._not_now("lowering a floor")
         try:
             lay.lower()
@@ -314,9 +314,9 @@ class Match:
             self._record_when_settled()
             return
         hand = self.hand
-        if isinstance(hand, Pull) and hand.state == "carrying" and self.state.turn.step is Step.TAKE_OUT:
+        if isinstance(hand, Pull) and hand.state is Grip.CARRYING and self.state.turn.step is Step.TAKE_OUT:
             hand.take_out()   # out of the villa: out of the game
-        if hand is not None and hand.state in ("aborted", "cancelled", "dropped"):
+        if hand is not None and hand.state in (Grip.ABORTED, Laying.CANCELLED, Grip.DROPPED):
             self.hand = hand = None
         if hand is not None and hand.state in DONE:
             if self._settling_since is None:
@@ -391,8 +391,8 @@ class Match:
 
 
 def _fact_now(villa: Villa, hand):
-    if hand.state == "placed":
+    if hand.state is Grip.PLACED:
         return survey.column_placed(villa, hand.column)
-    if hand.state == "taken out":
+    if hand.state is Grip.TAKEN_OUT:
         return rules.ColumnTakenOut(hand.column)
     return survey.floor_laid(villa, hand.level)

@@ -29,6 +29,7 @@ from panda3d.core import Point3, TransformState, Vec3
 
 from villa.physics import geometry
 from villa.physics.dimensions import BASE, FLOORS, ColumnSpec, FloorSpec
+from villa.rules.pieces import floor_id
 
 FRICTION = 0.7          # Bullet multiplies the two bodies' values: 0.49, wood on wood
 FOOT_THICKNESS = 0.1    # the box feet, flush with each end face
@@ -188,7 +189,7 @@ def _floor_shapes(level: int) -> tuple:
 
 
 def floor_body(spec: FloorSpec) -> BulletRigidBodyNode:
-    body = _dynamic(f"floor-{spec.level}")
+    body = _dynamic(floor_id(spec.level))
     for shape, place in _floor_shapes(spec.level):
         body.addShape(shape, place)
     return _weigh(body, spec.mass, floor_inertia(spec))

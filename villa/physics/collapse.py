@@ -24,6 +24,7 @@ from panda3d.core import Vec3
 
 from villa.physics.dimensions import BASE, COLUMN_HEIGHT, FLOORS, column_spec
 from villa.rules.facts import Collapse, CollapseCause
+from villa.rules.pieces import floor_id, level_of_floor
 
 FLOOR_TILT_DEG = 10.0
 FLOOR_DROP = 1.5
@@ -50,12 +51,12 @@ class CollapseWatch:
             self.rest_floor(level)
 
     def rest_floor(self, level: int) -> None:
-        self.rest_z[level] = self.villa.nodes[f"floor-{level}"].getZ()
-        self.rest_axis[level] = self.villa.axis(f"floor-{level}")
+        self.rest_z[level] = self.villa.nodes[floor_id(level)].getZ()
+        self.rest_axis[level] = self.villa.axis(floor_id(level))
 
     def tilt_from_rest(self, level: int) -> float:
         """How far (degrees) the floor forming `level` has turned from where it last rested."""
-        axis, rest = self.villa.axis(f"floor-{level}"), self.rest_axis.get(level)
+        axis, rest = self.villa.axis(floor_id(level)), self.rest_axis.get(level)
         if rest is None:
             return 0.0
         return math.degrees(math.acos(max(-1.0, min(1.0, axis.dot(rest)))))
@@ -72,7 +73,7 @@ class CollapseWatch:
         something: the collapse (asked when every piece is still)."""
         if self.collapse is None:
             for level in self.villa.floor_levels:
-                piece = f"floor-{level}"
+                piece = floor_id(level)
                 if piece not in self.villa.in_hand and self.tilt_from_rest(level) > ASKEW_DEG:
                     self._call(CollapseCause.FLOOR_TILTED, piece)
                     break
@@ -86,7 +87,7 @@ class CollapseWatch:
         self.floor_tilts = {}
         # lowest floor first: when several give way together, the lowest went first
         for level in villa.floor_levels:
-            piece = f"floor-{level}"
+            piece = floor_id(level)
             if piece in villa.in_hand:
                 continue
             self.floor_tilts[piece] = self.tilt_from_rest(level)
@@ -103,7 +104,7 @@ class CollapseWatch:
         # of its axis, 1 - 2(x² + y²)), no arccosine
         in_hand, lowest = villa.in_hand, BASE.top_z - TABLE_DEPTH
         for column, np in villa.nodes.items():
-            if column in in_hand or column in ("table", "base") or column.startswith("floor-"):
+            if column in in_hand or column in ("table", "base") or level_of_floor(column) is not None:
                 continue
             q = np.getQuat()
             cos_t = 1.0 - 2.0 * (q[1] * q[1] + q[2] * q[2])

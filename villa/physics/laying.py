@@ -21,6 +21,7 @@ from villa.physics import geometry, survey
 from villa.physics.dimensions import BASE, COLUMN_HEIGHT, FLOOR_THICKNESS, FLOORS, column_spec, surface_z
 from villa.physics.refusals import PlacementError, Refusal
 from villa.rules.facts import FloorLaid
+from villa.rules.pieces import floor_id
 
 HOVER = 1.5          # cm between the carried floor's underside and the highest column top
 MOVE_SPEED = 40.0    # cm/s across
@@ -44,7 +45,7 @@ class FloorLay:
         level = villa.top_level + 1 if level is None else level
         if level not in FLOORS:
             raise PlacementError(Refusal.ALL_FLOORS_LAID, "all five floors are laid")
-        if f"floor-{level}" in villa.nodes:
+        if floor_id(level) in villa.nodes:
             raise PlacementError(Refusal.FLOOR_ALREADY_LAID, f"the {FLOORS[level].colour} floor is already laid",
                                  level=level, colour=FLOORS[level].colour)
         if villa.collapse is not None:
@@ -53,7 +54,7 @@ class FloorLay:
         # freed by its reference count alone (whoever holds a hand holds its villa too)
         self.villa = weakref.proxy(villa)
         self.level = level
-        self.piece = f"floor-{level}"
+        self.piece = floor_id(level)
         self.below = level - 1
         tops = [villa.nodes[c].getZ() + COLUMN_HEIGHT / 2 for c in self._top_columns()]
         self.rest_z = max(tops, default=surface_z(self.below) + COLUMN_HEIGHT)
@@ -75,7 +76,7 @@ class FloorLay:
     def _centre_of_level(self) -> tuple[float, float]:
         if self.below == 0:
             return 0.0, 0.0
-        p = self.villa.nodes[f"floor-{self.below}"].getPos()
+        p = self.villa.nodes[floor_id(self.below)].getPos()
         return p.x, p.y
 
     # --- the mouse ---

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import math
 import random
+from dataclasses import dataclass
+from enum import StrEnum
 
 from villa.physics import geometry
 from villa.physics.dimensions import (BASE, COLUMN_DENSITY, FLOORS, ColumnSpot, FloorSpot, Layout,
@@ -80,30 +82,60 @@ def statics_margin(layout: Layout, level: int) -> float:
     return geometry.support_margin(points, sx / mass, sy / mass)
 
 
-def problems(layout: Layout, setup: bool = False) -> list[str]:
-    """Every reason `layout` cannot stand, as sentences (empty when it is valid)."""
-    found: list[str] = []
+class Check(StrEnum):
+    """What a layout check found wrong."""
+
+    NO_SUCH_COLUMN = "no such column"
+    PLACED_TWICE = "placed twice"
+    FLOOR_ORDER = "floor order"
+    NO_SUCH_LEVEL = "no such level"
+    SITE = "site"            # a column in the border ring, outside the building site
+    OVERHANG = "overhang"    # a column overhangs the floor it stands on
+    APART = "apart"          # two columns too close together
+    EDGE = "edge"            # a column half under a floor's edge
+    UNCARRIED = "uncarried"  # a floor rests on no column
+    TIPS = "tips"            # a floor's load is not well inside its columns
+    SET_UP_FLOORS = "set-up floors"
+    SET_UP_COLUMNS = "set-up columns"
+    PLATE = "plate"          # the blue floor reaches beyond the base plate
+
+
+@dataclass(frozen=True)
+class Flaw:
+    """One reason a layout cannot stand: the check, the columns at fault, and the English sentence."""
+
+    check: Check
+    columns: tuple[str, ...]
+    sentence: str
+
+
+def flaws(layout: Layout, setup: bool = False) -> list[Flaw]:
+    """Every reason `layout` cannot stand (empty when it is valid): the one layout check."""
+    found: list[Flaw] = []
     ids = [c.column for c in layout.columns]
     for cid in sorted(set(ids)):
         if cid not in COLUMNS_BY_ID:
-            found.append(f"there is no column called {cid!r}")
+            found.append(Flaw(Check.NO_SUCH_COLUMN, (cid,), f"there is no column called {cid!r}"))
         elif ids.count(cid) > 1:
-            found.append(f"{cid} is placed {ids.count(cid)} times")
+            found.append(Flaw(Check.PLACED_TWICE, (cid,), f"{cid} is placed {ids.count(cid)} times"))
     if found:
         return found
     levels = sorted(f.level for f in layout.floors)
     if levels != list(range(1, len(levels) + 1)):
-        return [f"floors must be laid in order from the blue one up without gaps, not levels {levels}"]
+        return [Flaw(Check.FLOOR_ORDER, (),
+                     f"floors must be laid in order from the blue one up without gaps, not levels {levels}")]
     floors = {f.level: f for f in layout.floors}
     top = len(levels)
     for c in layout.columns:
         r = column_spec(c.column).radius
         if not 0 <= c.level <= top:
-            found.append(f"{c.column} stands on level {c.level}, but there is no such floor")
+            found.append(Flaw(Check.NO_SUCH_LEVEL, (c.column,),
+                              f"{c.column} stands on level {c.level}, but there is no such floor"))
         elif c.level == 0 and math.hypot(c.x, c.y) + r > BASE.site_radius:
-            found.append(f"{c.column} stands in the border ring, outside the building site")
+            found.append(Flaw(Check.SITE, (c.column,), f"{c.column} stands in the border ring, outside the building site"))
         elif c.level > 0 and under_outline(c, floor_outline(floors[c.level])) != "inside":
-            found.append(f"{c.column} overhangs the edge of the {FLOORS[c.level].colour} floor")
+            found.append(Flaw(Check.OVERHANG, (c.column,),
+                              f"{c.column} overhangs the edge of the {FLOORS[c.level].colour} floor"))
     by_level: dict[int, list[ColumnSpot]] = {}
     for c in layout.columns:
         by_level.setdefault(c.level, []).append(c)
@@ -112,24 +144,31 @@ def problems(layout: Layout, setup: bool = False) -> list[str]:
             for b in spots[i + 1:]:
                 clearance = math.hypot(a.x - b.x, a.y - b.y) - column_spec(a.column).radius - column_spec(b.column).radius
                 if clearance < COLUMN_GAP:
-                    found.append(f"{a.column} and {b.column} stand too close together")
+                    found.append(Flaw(Check.APART, (a.column, b.column), f"{a.column} and {b.column} stand too close together"))
     for level in levels:
         outline = floor_outline(floors[level])
+        colour = FLOORS[level].colour
         for c in by_level.get(level - 1, []):
             if under_outline(c, outline) == "edge":
-                found.append(f"{c.column} stands half under the edge of the {FLOORS[level].colour} floor")
-        if not supports(layout, level):
-            found.append(f"the {FLOORS[level].colour} floor rests on no column")
+                found.append(Flaw(Check.EDGE, (c.column,), f"{c.column} stands half under the edge of the {colour} floor"))
+        carrying = tuple(c.column for c in supports(layout, level))
+        if not carrying:
+            found.append(Flaw(Check.UNCARRIED, (), f"the {colour} floor rests on no column"))
         elif statics_margin(layout, level) < STATICS_MARGIN:
-            found.append(f"the {FLOORS[level].colour} floor would tip: its load is not well inside its columns")
+            found.append(Flaw(Check.TIPS, carrying, f"the {colour} floor would tip: its load is not well inside its columns"))
     if setup:
         if top != 1:
-            found.append("at the start only the blue floor is laid")
+            found.append(Flaw(Check.SET_UP_FLOORS, (), "at the start only the blue floor is laid"))
         if sorted(ids) != sorted(c.id for c in ALL_COLUMNS) or any(c.level != 0 for c in layout.columns):
-            found.append("at the start all twenty columns stand on the building site")
+            found.append(Flaw(Check.SET_UP_COLUMNS, (), "at the start all twenty columns stand on the building site"))
         if 1 in floors and any(math.hypot(x, y) > BASE.radius for x, y in floor_outline(floors[1])):
-            found.append("the blue floor reaches beyond the base plate")
+            found.append(Flaw(Check.PLATE, (), "the blue floor reaches beyond the base plate"))
     return found
+
+
+def problems(layout: Layout, setup: bool = False) -> list[str]:
+    """Every reason `layout` cannot stand, as sentences (empty when it is valid)."""
+    return [flaw.sentence for flaw in flaws(layout, setup)]
 
 
 def validate_layout(layout: Layout, setup: bool = False) -> Layout:

@@ -19,6 +19,7 @@ from panda3d.core import Point3
 from villa.physics import geometry
 from villa.physics.dimensions import BASE, COLUMN_HEIGHT, FLOORS, GRAVITY, column_spec
 from villa.physics.survey import TOUCH, UPRIGHT_DEG
+from villa.rules.pieces import floor_id, level_of_floor
 
 
 @dataclass(frozen=True)
@@ -44,7 +45,7 @@ class Resting:
 def resting(villa) -> Resting:
     """The statics at the present poses: every floor not in hand, every standing column
     (one in hand too: while it is drawn out from under its floor, it still carries)."""
-    floors = [f"floor-{lv}" for lv in sorted(villa.floor_levels, reverse=True) if f"floor-{lv}" not in villa.in_hand]
+    floors = [floor_id(lv) for lv in sorted(villa.floor_levels, reverse=True) if floor_id(lv) not in villa.in_hand]
     ends = {}   # column -> (foot, top, radius)
     for column in sorted(villa.columns):
         if villa.tilt_deg(column) > UPRIGHT_DEG:
@@ -98,7 +99,7 @@ def resting(villa) -> Resting:
 
 def _touches(villa, floor: str, point: Point3, r: float, side: int) -> bool:
     """Does a column end at `point` meet the floor's top (side +1) or underside (-1)?"""
-    spec = FLOORS[int(floor[6:])]
+    spec = FLOORS[level_of_floor(floor)]
     local = villa.nodes[floor].getRelativePoint(villa.root, point)
     if abs(local.z - side * spec.thickness / 2) >= TOUCH or math.hypot(local.x, local.y) > spec.radius + r:
         return False

@@ -32,6 +32,7 @@ from villa.physics import bodies, geometry, survey
 from villa.physics.dimensions import BASE, COLUMN_HEIGHT, FLOORS, GRAVITY, column_spec
 from villa.physics.refusals import PlacementError, Refusal
 from villa.rules.facts import ColumnPlaced, ColumnTakenOut
+from villa.rules.pieces import floor_id, level_of_floor
 
 PULL_STIFFNESS = 200.0      # kg/s²: 1 cm of stretch pulls with 2 N
 PULL_MAX_FORCE = 300.0      # kg·cm/s² = 3 N: enough to slide a column out under a floor's weight
@@ -127,7 +128,7 @@ class Pull:
         if on and self.steadied is None and self.state == Grip.PULLING:
             above = [lv for lv in self.villa.floor_levels if survey.carries(self.villa, self.column, lv)]
             if above:
-                self.steadied = f"floor-{above[0]}"
+                self.steadied = floor_id(above[0])
                 floor = self.villa.nodes[self.steadied]
                 self._steady_pose = (floor.getPos(), floor.getQuat())
                 self.villa.anchors.let_go(self.steadied)
@@ -160,8 +161,8 @@ class Pull:
         for piece, np in self.villa.nodes.items():
             if piece in ("table", self.column):
                 continue
-            if piece.startswith("floor-"):
-                spec = FLOORS[int(piece[6:])]
+            if level_of_floor(piece) is not None:
+                spec = FLOORS[level_of_floor(piece)]
                 top = max(top, np.getZ() + spec.thickness / 2 + spec.radius * math.sin(math.radians(self.villa.tilt_deg(piece))))
             elif piece != "base":
                 top = max(top, np.getZ() + COLUMN_HEIGHT / 2)
@@ -172,9 +173,9 @@ class Pull:
         pos = self.np.getPos()
         best = None
         for level in self.villa.floor_levels:
-            if f"floor-{level}" in self.villa.in_hand:
+            if floor_id(level) in self.villa.in_hand:
                 continue
-            floor = self.villa.nodes[f"floor-{level}"]
+            floor = self.villa.nodes[floor_id(level)]
             local = floor.getRelativePoint(self.villa.root, pos)
             if geometry.contains(FLOORS[level].outline, local.x, local.y):
                 z = self.villa.root.getRelativePoint(floor, Point3(local.x, local.y, FLOORS[level].thickness / 2)).z
@@ -210,7 +211,7 @@ class Pull:
         foot = geometry.transform(spec.footprint(), pos.x, pos.y, self.np.getH())
         if level == 0:
             return all(math.hypot(x, y) <= BASE.site_radius for x, y in foot)
-        floor = self.villa.nodes[f"floor-{level}"]
+        floor = self.villa.nodes[floor_id(level)]
         local = [floor.getRelativePoint(self.villa.root, Point3(x, y, pos.z)) for x, y in foot]
         return geometry.polygon_inside([(p.x, p.y) for p in local], FLOORS[level].outline)
 
@@ -381,9 +382,9 @@ def under_a_floor(villa, column: str, x: float, y: float, level: int) -> bool:
     """
     reach = column_spec(column).radius + FREE_MARGIN
     for floor_level in villa.floor_levels:
-        if floor_level <= level or f"floor-{floor_level}" in villa.in_hand:
+        if floor_level <= level or floor_id(floor_level) in villa.in_hand:
             continue
-        floor = villa.nodes[f"floor-{floor_level}"]
+        floor = villa.nodes[floor_id(floor_level)]
         local = floor.getRelativePoint(villa.root, Point3(x, y, floor.getZ()))
         if geometry.signed_distance(FLOORS[floor_level].outline, local.x, local.y) > -reach:
             return True

@@ -17,7 +17,7 @@ from panda3d.core import Point3
 from villa.physics import geometry
 from villa.physics.dimensions import BASE, COLUMN_HEIGHT, FLOORS, column_spec
 from villa.rules.facts import ColumnPlaced, FloorLaid, VillaSurvey
-from villa.rules.pieces import ALL_COLUMNS
+from villa.rules.pieces import ALL_COLUMNS, floor_id
 
 TOUCH = 0.25            # cm: how near a foot must be to a surface to stand on it
 UPRIGHT_DEG = 20.0      # a column leaning further does not stand
@@ -35,11 +35,11 @@ def _end(villa, column: str, sign: int) -> Point3:
 
 
 def _floor_local(villa, level: int, point: Point3) -> Point3:
-    return villa.nodes[f"floor-{level}"].getRelativePoint(villa.root, point)
+    return villa.nodes[floor_id(level)].getRelativePoint(villa.root, point)
 
 
 def _laid(villa) -> list[int]:
-    return [lv for lv in villa.floor_levels if f"floor-{lv}" not in villa.in_hand]
+    return [lv for lv in villa.floor_levels if floor_id(lv) not in villa.in_hand]
 
 
 def standing(villa, column: str, exclude: frozenset[str] = frozenset()) -> Standing | None:
@@ -84,7 +84,7 @@ def footprint_inside(villa, column: str, level: int) -> bool:
     world_foot = geometry.transform(spec.footprint(), foot.x, foot.y, yaw)
     if level == 0:
         return all(math.hypot(x, y) <= BASE.site_radius for x, y in world_foot)
-    floor = villa.nodes[f"floor-{level}"]
+    floor = villa.nodes[floor_id(level)]
     local = [floor.getRelativePoint(villa.root, Point3(x, y, foot.z)) for x, y in world_foot]
     return geometry.polygon_inside([(p.x, p.y) for p in local], FLOORS[level].outline)
 
@@ -96,7 +96,7 @@ def floor_supports(villa, level: int) -> frozenset[str]:
 
 def inside_base(villa, level: int) -> bool:
     """Seen from above, does the floor's outline lie wholly within the base plate?"""
-    floor = villa.nodes[f"floor-{level}"]
+    floor = villa.nodes[floor_id(level)]
     for x, y in FLOORS[level].outline:
         p = villa.root.getRelativePoint(floor, Point3(x, y, 0))
         if math.hypot(p.x, p.y) > BASE.radius:

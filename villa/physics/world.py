@@ -16,7 +16,7 @@ from villa.physics.laying import FloorLay
 from villa.physics.layouts import validate_layout
 from villa.physics.pulling import Pull
 from villa.rules.facts import Collapse, VillaSurvey
-from villa.rules.pieces import COLUMNS_BY_ID
+from villa.rules.pieces import COLUMNS_BY_ID, floor_id, level_of_floor
 
 # Must be set before the first BulletWorld exists.
 loadPrcFileData("villa.physics", "bullet-solver-iterations 10")
@@ -74,8 +74,8 @@ def _power_of_two_at_most(n: int) -> int:
 
 def reach(piece: str) -> float:
     """The farthest any point of the piece lies from its centre of mass (cm)."""
-    if piece.startswith("floor-"):
-        return math.hypot(FLOORS[int(piece[6:])].radius, FLOOR_THICKNESS / 2)
+    if level_of_floor(piece) is not None:
+        return math.hypot(FLOORS[level_of_floor(piece)].radius, FLOOR_THICKNESS / 2)
     return math.hypot(COLUMN_HEIGHT / 2, column_spec(piece).radius)
 
 
@@ -173,15 +173,15 @@ class Villa:
 
     @property
     def columns(self) -> list[str]:
-        return [p for p in self.nodes if p not in ("table", "base") and not p.startswith("floor-")]
+        return [p for p in self.nodes if p not in ("table", "base") and level_of_floor(p) is None]
 
     @property
     def floor_levels(self) -> list[int]:
-        return sorted(int(p[6:]) for p in self.nodes if p.startswith("floor-"))
+        return sorted(level_of_floor(p) for p in self.nodes if level_of_floor(p) is not None)
 
     @property
     def top_level(self) -> int:
-        laid = [lv for lv in self.floor_levels if f"floor-{lv}" not in self.in_hand]
+        laid = [lv for lv in self.floor_levels if floor_id(lv) not in self.in_hand]
         return max(laid, default=0)
 
     def body(self, piece: str):
@@ -449,13 +449,13 @@ class Villa:
         """Add the pieces at their poses, in a fixed order (the floors up, then the columns
         by id): the same pieces make the same world, whatever order the data lists them in."""
         def order(piece: str):
-            return (0, int(piece[6:]), "") if piece.startswith("floor-") else (1, 0, piece)
+            return (0, level_of_floor(piece), "") if level_of_floor(piece) is not None else (1, 0, piece)
 
         for piece in sorted(pieces, key=order):
             x, y, z, qw, qx, qy, qz = map(float, pieces[piece])
             pos, quat = Point3(x, y, z), Quat(qw, qx, qy, qz)
-            if piece.startswith("floor-") and int(piece[6:]) in FLOORS:
-                self.add_floor(int(piece[6:]), pos, quat=quat)
+            if level_of_floor(piece) is not None and level_of_floor(piece) in FLOORS:
+                self.add_floor(level_of_floor(piece), pos, quat=quat)
             elif piece in COLUMNS_BY_ID:
                 self.add_column(piece, pos, quat=quat)
             else:

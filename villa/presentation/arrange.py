@@ -36,7 +36,8 @@ from villa.presentation.fonts import font
 from villa.presentation.i18n import _
 from villa.presentation.menus.arrange import EDGE, WIDTH, ArrangePanel
 from villa.presentation.palette import LIGHT_INK
-from villa.presentation.scene import BASE_POSE, floor_id
+from villa.presentation.scene import BASE_POSE
+from villa.rules.pieces import floor_id
 from villa.presentation.shadows import casts_shadow
 from villa.presentation.view import VillaView
 from villa.presentation.words import column_name

@@ -9,7 +9,7 @@ where the blue floor will lie, and the set-up checks, each with its reason in wo
     arrangement.layout()                           # the Layout to build the villa from
 
 A column may only stand inside the building site and clear of the others (`spot_for` finds
-the nearest such place); the checks are those of `villa.physics.layouts.problems` for a
+the nearest such place); the checks are those of `villa.physics.layouts.flaws` for a
 set-up, plus the rules' least number of columns under the blue floor. Anything that check
 finds and these do not is reported too, so a layout passing here always builds.
 No Panda3D here.
@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
+from enum import StrEnum
 
 from villa.physics import geometry, layouts
 from villa.physics.dimensions import BASE, COLUMN_HEIGHT, ColumnSpot, FloorSpot, Layout, column_spec
@@ -31,16 +32,29 @@ EASE = 0.01                 # cm kept beyond every limit, so rounding never brea
 SEARCH_STEP = 0.25          # cm between the rings searched for a free place
 SEARCH_REACH = 8.0          # cm: no free place this near the pointer: the column stays put
 
+class SetUpCheck(StrEnum):
+    """The check list of a villa set up by hand, in the order it is shown."""
+
+    SITE = "site"
+    APART = "apart"
+    EDGE = "edge"
+    CARRIED = "carried"
+    STEADY = "steady"
+    PLATE = "plate"
+    OTHER = "other"   # anything else the physics' layout check finds (not listed: told in its sentence)
+
+
 # The checks in the order the players read them, each with its line for the check list.
-CHECKS = ("site", "apart", "edge", "carried", "steady", "plate")
-COLUMN_CHECKS = ("site", "apart", "edge")   # those a column fails where it stands (the others: the whole)
+CHECKS = (SetUpCheck.SITE, SetUpCheck.APART, SetUpCheck.EDGE, SetUpCheck.CARRIED, SetUpCheck.STEADY,
+          SetUpCheck.PLATE)
+COLUMN_CHECKS = (SetUpCheck.SITE, SetUpCheck.APART, SetUpCheck.EDGE)   # those a column fails where it stands
 CHECK_LINES = {
-    "site": N_("Every column on the building site"),
-    "apart": N_("No two columns too close together"),
-    "edge": N_("No column half under the floor's edge"),
-    "carried": N_("Columns under the blue floor: {count} (at least {need})"),
-    "steady": N_("The blue floor rests steadily"),
-    "plate": N_("The blue floor stays on the base plate"),
+    SetUpCheck.SITE: N_("Every column on the building site"),
+    SetUpCheck.APART: N_("No two columns too close together"),
+    SetUpCheck.EDGE: N_("No column half under the floor's edge"),
+    SetUpCheck.CARRIED: N_("Columns under the blue floor: {count} (at least {need})"),
+    SetUpCheck.STEADY: N_("The blue floor rests steadily"),
+    SetUpCheck.PLATE: N_("The blue floor stays on the base plate"),
 }
 
 
@@ -48,7 +62,7 @@ CHECK_LINES = {
 class Problem:
     """A check that fails: which one, the columns at fault, and (for "other") the layout check's sentence."""
 
-    check: str
+    check: SetUpCheck
     columns: tuple[str, ...] = ()
     detail: str = ""
 
@@ -207,35 +221,26 @@ class Arrangement:
     # --- the checks ---
 
     def problems(self) -> list[Problem]:
-        """Every check that fails, in the order of CHECKS (empty: the blue floor may be laid)."""
-        layout = self.layout()
-        outline = self.outline()
-        spots = list(self.spots.values())
-        found: list[Problem] = []
-        outside = tuple(s.column for s in spots
-                        if math.hypot(s.x, s.y) + column_spec(s.column).radius > BASE.site_radius)
-        if outside:
-            found.append(Problem("site", outside))
-        close: list[str] = []
-        for i, a in enumerate(spots):
-            for b in spots[i + 1:]:
-                gap = math.hypot(a.x - b.x, a.y - b.y) - column_spec(a.column).radius - column_spec(b.column).radius
-                if gap < layouts.COLUMN_GAP:
-                    close += [a.column, b.column]
-        if close:
-            found.append(Problem("apart", tuple(close)))
-        edge = tuple(s.column for s in spots if layouts.under_outline(s, outline) == "edge")
-        if edge:
-            found.append(Problem("edge", edge))
+        """Every check that fails, in the order of CHECKS (empty: the blue floor may be laid): the
+        physics' layout check, with the number of columns the rules ask to carry the floor."""
+        flaws = layouts.flaws(self.layout(), setup=True)
+
+        def at_fault(check: layouts.Check) -> tuple[str, ...]:
+            return tuple(c for f in flaws if f.check is check for c in f.columns)
+
+        found = [Problem(check, at_fault(flaw)) for check, flaw in ((SetUpCheck.SITE, layouts.Check.SITE),
+                                                                   (SetUpCheck.APART, layouts.Check.APART),
+                                                                   (SetUpCheck.EDGE, layouts.Check.EDGE))
+                 if any(f.check is flaw for f in flaws)]
         carrying = tuple(self.carrying())
         if len(carrying) < max(1, self.need):
-            found.append(Problem("carried", carrying))
-        if carrying and layouts.statics_margin(layout, 1) < layouts.STATICS_MARGIN:
-            found.append(Problem("steady", carrying))
-        if any(math.hypot(x, y) > BASE.radius for x, y in outline):
-            found.append(Problem("plate"))
-        if not found:  # the physics' own check has the last word
-            found = [Problem("other", detail=d) for d in layouts.problems(layout, setup=True)]
+            found.append(Problem(SetUpCheck.CARRIED, carrying))
+        if any(f.check is layouts.Check.TIPS for f in flaws):
+            found.append(Problem(SetUpCheck.STEADY, carrying))
+        if any(f.check is layouts.Check.PLATE for f in flaws):
+            found.append(Problem(SetUpCheck.PLATE))
+        if not found:
+            found = [Problem(SetUpCheck.OTHER, detail=f.sentence) for f in flaws]
         return found
 
     @property
@@ -252,30 +257,30 @@ def _sentence(text: str) -> str:
 def reason(problem: Problem, need: int = 3) -> str:
     """Why a check fails, and what to do about it, as the players read it."""
     columns = problem.columns
-    if problem.check == "site":
+    if problem.check is SetUpCheck.SITE:
         return _sentence(_("{column} stands in the border ring, outside the building site.").format(
             column=column_words(columns[0])))
-    if problem.check == "apart":
+    if problem.check is SetUpCheck.APART:
         return _sentence(_("{column} and {other} stand too close together: leave a gap between them.").format(
             column=column_words(columns[0]), other=column_words(columns[1])))
-    if problem.check == "edge":
+    if problem.check is SetUpCheck.EDGE:
         return _sentence(_("{column} stands half under the edge of the blue floor: move it fully under the "
                            "floor or clear of it.").format(column=column_words(columns[0])))
-    if problem.check == "carried":
+    if problem.check is SetUpCheck.CARRIED:
         if not columns:
             return _("The blue floor would rest on no column: move some inside the blue outline.")
         return _("Only {count} columns would carry the blue floor; it needs at least {need}.").format(
             count=len(columns), need=need)
-    if problem.check == "steady":
+    if problem.check is SetUpCheck.STEADY:
         return _("The blue floor would tip: its weight is not well inside the columns that carry it. "
                  "Spread them out under it.")
-    if problem.check == "plate":
+    if problem.check is SetUpCheck.PLATE:
         return _("The blue floor would reach beyond the base plate.")
     return _("The villa cannot be built like this: {reason}.").format(reason=problem.detail)
 
 
-def check_line(check: str, arrangement: Arrangement) -> str:
+def check_line(check: SetUpCheck, arrangement: Arrangement) -> str:
     """A line of the check list."""
-    if check == "carried":
+    if check == SetUpCheck.CARRIED:   # a plain "carried" names it as well
         return _(CHECK_LINES[check]).format(count=len(arrangement.carrying()), need=arrangement.need)
     return _(CHECK_LINES[check])

@@ -1,7 +1,7 @@
 """The game screen: a thin controller over the match. The mouse goes to the match's hand; what the
 match's events and its current step say goes to the screen.
 
-Its mode is a finite-state machine (Panda3D's `FSM`):
+Its mode (`villa.presentation.modes.Mode`) is a finite-state machine (Panda3D's `FSM`):
 
     Idle      the person to act may take a column, propose a floor, pass ...
     Pulling   a column in hand, still under its floor         Carrying  free, following the pointer
@@ -37,11 +37,13 @@ from villa.presentation.ghost import Ghost
 from villa.presentation.hud import Hud
 from villa.presentation.i18n import _
 from villa.presentation.impacts import Impacts
+from villa.presentation.modes import HANDS, MOVING, PANELS, Mode
 from villa.presentation.preferences import COMPUTER_SPEEDS
 from villa.presentation.stage import give_back_free_memory
 from villa.presentation.view import VillaView
 from villa.presentation.words import Button
 from villa.rules.state import Step
+from villa.rules.pieces import floor_id
 
 MAX_FRAME_DT = 0.1          # a stalled frame slows the villa down instead of jumping it
 TAKEABLE_GLOW = Vec3(0.07, 0.06, 0.02)
@@ -51,9 +53,6 @@ NO_GLOW = Vec3(0, 0, 0)
 BLOCKED_SHADE = (0.55, 0.55, 0.55, 1.0)
 REPLAY_DISTANCE = 120.0     # cm: the slow-motion replay's camera, far enough for the whole villa
 FOLLOW_FALL_AFTER = 1.0     # s after a collapse the camera takes in the pieces as they come to rest
-HANDS = ("Pulling", "Carrying", "Laying")
-PANELS = ("Asking", "HandOver", "Rolling")
-MOVING = ("Rolling", "Falling", "Replay")   # modes whose picture changes by itself (the view tells of the rest)
 
 
 class GameScreen(FSM):
@@ -122,8 +121,8 @@ class GameScreen(FSM):
         return self.match.villa
 
     @property
-    def mode(self) -> str:
-        """The screen's mode (the FSM's state)."""
+    def mode(self) -> Mode | str:
+        """The screen's mode (the FSM's state; "Off" once closed)."""
         return self.getCurrentOrNextState()
 
     def _human_acts(self) -> bool:
@@ -136,27 +135,27 @@ class GameScreen(FSM):
             return None
         return state.turn.actor if rules.is_chance_node(state) else rules.whose_move(state)
 
-    def _mode_now(self) -> str:
+    def _mode_now(self) -> Mode:
         """The mode the match's present step calls for (panels and hands are entered by their own events)."""
         match = self.match
         if match.over and not match.collapsed:
-            return "Ended"
+            return Mode.ENDED
         if match.collapsed:
-            return "Falling"
+            return Mode.FALLING
         hand = match.hand
         if hand is not None and self._human_acts():
             if isinstance(hand, FloorLay):
-                return "Laying" if hand.state == Laying.CARRYING else "Settling"
-            return {Grip.PULLING: "Pulling", Grip.CARRYING: "Carrying"}.get(hand.state, "Settling")
+                return Mode.LAYING if hand.state == Laying.CARRYING else Mode.SETTLING
+            return {Grip.PULLING: Mode.PULLING, Grip.CARRYING: Mode.CARRYING}.get(hand.state, Mode.SETTLING)
         if not self._human_acts():
-            return "Computer"
+            return Mode.COMPUTER
         if match.state.turn.step is Step.LAY_FLOOR and match.can_lay_floor():
-            return "Laying"
-        return "Idle"
+            return Mode.LAYING
+        return Mode.IDLE
 
     def _follow(self) -> None:
         """Into the mode the match calls for, unless a panel, the replay or the pause holds the screen."""
-        if self.mode in (*PANELS, "Replay", "Paused", "Ended", "Falling"):
+        if self.mode in (*PANELS, Mode.REPLAY, Mode.PAUSED, Mode.ENDED, Mode.FALLING):
             return   # each of these ends on its own (a panel's button, the replay's end, the resume ...)
         wanted = self._mode_now()
         if wanted != self.mode:
@@ -173,10 +172,10 @@ class GameScreen(FSM):
         guide = words.guidance(event.after)
         if guide.asks and self._human_acts():
             question = f"{sentence}\n\n{guide.question}" if sentence else guide.question
-            self._open_panel("Asking", question)
+            self._open_panel(Mode.ASKING, question)
         elif (sentence and words.concerns_others(event.before) and self._human_acts() and self._humans() > 1
               and self._last_human is not None and player != self._last_human):
-            self._open_panel("HandOver", sentence)   # an answer, a proof or a penalty decided something
+            self._open_panel(Mode.HAND_OVER, sentence)   # an answer, a proof or a penalty decided something
         elif sentence:
             self.hud.flash(sentence, self.now, seconds=8.0 if event.before.turn.step is Step.ASK else 4.0)
         if self._human_acts():
@@ -192,13 +191,13 @@ class GameScreen(FSM):
         self.recorder.fell(self.match.villa.time)
         if self.sound is not None:
             self.sound.crash()
-        self.request("Falling")
+        self.request(Mode.FALLING)
 
     def _on_round(self, event: RoundStarted) -> None:
         self.recorder.stop()   # the fallen villa lay still: it is built anew for the next round
         for piece in self.view.scene.pieces.values():
             piece.clearColorScale()
-        if self.mode == "Falling" and self.recorder.fell_at is None:
+        if self.mode == Mode.FALLING and self.recorder.fell_at is None:
             # the fall was shown again (or skipped) before the fallen pieces lay still
             self.request(self._mode_now())
             self.view.focus_top()
@@ -212,28 +211,28 @@ class GameScreen(FSM):
         """A left press: take a column, set the carried one down, or lay the floor (True);
         or nothing (False: the drag turns the view)."""
         mode = self.mode
-        if mode in (*PANELS, "Replay", "Falling", "Ended", "Paused"):
+        if mode in (*PANELS, Mode.REPLAY, Mode.FALLING, Mode.ENDED, Mode.PAUSED):
             return True   # the panel takes the click; a fallen villa is not built on
-        if mode == "Laying":
+        if mode == Mode.LAYING:
             self._say(self.match.lower_floor())
             self._follow()
             return True
-        if mode == "Carrying":
+        if mode == Mode.CARRYING:
             refusal = self.match.set_down()
             if refusal is not None:
                 said = words.refusal(refusal, self.match.state)
                 self.hud.flash(_("Not there: {refusal}").format(refusal=said), self.now)
             self._follow()
             return True
-        if mode == "Pulling":
+        if mode == Mode.PULLING:
             return True
-        if mode != "Idle":
+        if mode != Mode.IDLE:
             return False
         hit = self.pick(mouse)
         if hit is None or hit[0] not in self.match.villa.columns:
             return False
         column, point = hit
-        if column not in words.grabbable(self.match.state):
+        if column not in rules.grabbable_columns(self.match.state):
             self.hud.flash(words.why_not(self.match.state, column) or "", self.now)
             return True
         self._say(self.match.take(column, point, steady=self.controls.steadying))
@@ -242,7 +241,7 @@ class GameScreen(FSM):
 
     def escape(self) -> None:
         """Esc: give up what is in hand (or skip the replay); with nothing in hand, the pause menu."""
-        if self.mode in ("Idle", "Computer") and self.on_pause is not None:
+        if self.mode in (Mode.IDLE, Mode.COMPUTER) and self.on_pause is not None:
             self.on_pause()
         else:
             self.give_up()
@@ -251,7 +250,7 @@ class GameScreen(FSM):
         """Esc or a right click: give up the build under way (the column goes back, blocked), or the
         floor being laid."""
         mode = self.mode
-        if mode == "Replay":
+        if mode == Mode.REPLAY:
             self._end_replay()   # Esc skips the slow motion
             return
         if mode not in HANDS:
@@ -268,13 +267,13 @@ class GameScreen(FSM):
         self._follow()
 
     def turn_floor(self, degrees: float) -> bool:
-        if self.mode != "Laying" or not isinstance(self.match.hand, FloorLay):
+        if self.mode != Mode.LAYING or not isinstance(self.match.hand, FloorLay):
             return False
         self.match.hand.turn(degrees)
         return True
 
     def propose_floor(self) -> None:
-        if self.mode == "Idle":
+        if self.mode == Mode.IDLE:
             self._say(self.match.act(rules.ProposeFloor()))
 
     def answer(self, objects: bool) -> None:
@@ -282,10 +281,10 @@ class GameScreen(FSM):
         objection's penalty pull."""
         guide = words.guidance(self.match.state)
         forgo = guide.command(Button.FORGO)
-        if self.mode == "Idle" and forgo is not None and not objects:
+        if self.mode == Mode.IDLE and forgo is not None and not objects:
             self._say(self.match.act(forgo.actions[0]))
             return
-        if self.mode != "Asking":
+        if self.mode != Mode.ASKING:
             return
         command = guide.command(Button.OBJECT) or guide.command(Button.CHALLENGE) if objects \
             else guide.command(Button.DECLINE)
@@ -296,9 +295,9 @@ class GameScreen(FSM):
 
     def roll(self) -> None:
         """R or the button: the seal tumbles for this turn's colour (family edition, random colour)."""
-        roll = self.match.next_roll() if self.mode == "Idle" else None
+        roll = self.match.next_roll() if self.mode == Mode.IDLE else None
         if roll is not None:
-            self._open_panel("Rolling", roll)
+            self._open_panel(Mode.ROLLING, roll)
 
     def faster(self) -> None:
         """C: computer players' hands go faster, x1 -> x2 -> x4 -> x1."""
@@ -317,7 +316,7 @@ class GameScreen(FSM):
         elif name is Button.PROPOSE:
             self.propose_floor()
         elif name in (Button.ABORT, Button.GIVE_UP):
-            if self.mode == "Idle" and self.match.state.turn.step is Step.LAY_FLOOR:
+            if self.mode == Mode.IDLE and self.match.state.turn.step is Step.LAY_FLOOR:
                 self._say(self.match.give_up())   # a floor that cannot be laid is given up
             else:
                 self.give_up()
@@ -325,7 +324,7 @@ class GameScreen(FSM):
             self.answer(True)
         elif name is Button.DECLINE:
             self.answer(False)
-        elif name is Button.PASS and self.mode == "Idle":
+        elif name is Button.PASS and self.mode == Mode.IDLE:
             self._say(self.match.act(rules.Pass()))
         elif name is Button.FORGO:
             self.answer(False)
@@ -355,14 +354,14 @@ class GameScreen(FSM):
         return task.cont
 
     def frame(self, dt: float) -> None:
-        if self.mode == "Paused":
+        if self.mode == Mode.PAUSED:
             return
         self.controls.update(dt)
         mouse = self.controls.mouse()
         self._aim_hand(mouse)
         # the match goes on under panels and the replay: a fallen villa comes to rest, turns are written down
-        self.match.advance(dt * (self.computer_speed if self.mode == "Computer" else 1.0))
-        if self.mode == "Replay":
+        self.match.advance(dt * (self.computer_speed if self.mode == Mode.COMPUTER else 1.0))
+        if self.mode == Mode.REPLAY:
             self._replay_frame(dt)
             return
         villa = self.match.villa
@@ -373,7 +372,7 @@ class GameScreen(FSM):
         self._follow()
         self._show_hints(mouse)
         self._show_status()
-        if self.mode == "Falling":
+        if self.mode == Mode.FALLING:
             self._falling()
         self.hud.update(self.now)
         self.view.before_frame(dt)
@@ -405,9 +404,9 @@ class GameScreen(FSM):
     def _top_surface_z(self) -> float:
         villa = self.match.villa
         top = self.match.state.top_level
-        if f"floor-{top}" not in villa.nodes:
+        if floor_id(top) not in villa.nodes:
             return BASE.top_z
-        return villa.nodes[f"floor-{top}"].getZ() + FLOORS[top].thickness / 2
+        return villa.nodes[floor_id(top)].getZ() + FLOORS[top].thickness / 2
 
     def _listen(self, poses, dt: float) -> None:
         """Sounds: a creak while a loaded column is pulled, clacks where pieces hit."""
@@ -435,7 +434,7 @@ class GameScreen(FSM):
         if self.match.villa.time - self._fell_at > FOLLOW_FALL_AFTER:
             self.view.focus_all()   # follow the pieces as they come to rest
         if self.recorder.done:
-            self.request("Replay")
+            self.request(Mode.REPLAY)
 
     def enterReplay(self) -> None:
         self.playback = Playback(self.recorder.frames)
@@ -457,7 +456,7 @@ class GameScreen(FSM):
     def _end_replay(self) -> None:
         self.hud.flash("", self.now, seconds=0.01)
         if self.match.over:
-            self.request("Ended")
+            self.request(Mode.ENDED)
         else:   # the family edition's next round, on a villa built anew
             self.recorder = CollapseRecorder()
             self.request(self._mode_now())
@@ -479,19 +478,19 @@ class GameScreen(FSM):
             self.on_end(self.match.state.result)
 
     def pause(self) -> None:
-        if self.mode in ("Idle", "Computer"):
+        if self.mode in (Mode.IDLE, Mode.COMPUTER):
             self._paused_in = self.mode
             self.hud.show_tooltip(None)
-            self.request("Paused")
+            self.request(Mode.PAUSED)
 
     def resume(self) -> None:
-        if self.mode == "Paused":
+        if self.mode == Mode.PAUSED:
             self.request(self._paused_in or self._mode_now())
             self._paused_in = None
 
     # --- panels ---------------------------------------------------------------------------------------
 
-    def _open_panel(self, mode: str, about) -> None:
+    def _open_panel(self, mode: Mode, about) -> None:
         self._close_panel()
         self.ghost.hide()
         self.request(mode, about)
@@ -524,7 +523,7 @@ class GameScreen(FSM):
 
         def landed() -> None:
             self._close_panel()
-            self.request("Idle")
+            self.request(Mode.IDLE)
             self.match.roll()
         self.panel = panels.SealToss(self.stage, font(), player=guide.standings[guide.player].name,
                                      rolled=roll.colour, colour_words=said, ink=ink, on_done=landed)
@@ -563,9 +562,9 @@ class GameScreen(FSM):
         state = self.match.state
         if state.over:
             text = _("The game is over")
-        elif self.mode == "Pulling" and state.turn.step is Step.IN_HAND:
+        elif self.mode == Mode.PULLING and state.turn.step is Step.IN_HAND:
             text = words.pulling_headline(state)
-        elif self.mode == "Computer":
+        elif self.mode == Mode.COMPUTER:
             text = words.computer_headline(state, self._acting_player(), self.match.hand)
         else:
             text = words.guidance(state).headline
@@ -576,25 +575,25 @@ class GameScreen(FSM):
         tooltip = None
         self.hover = None
         mode, hand = self.mode, self.match.hand
-        if mode == "Pulling" and isinstance(hand, Pull):
+        if mode == Mode.PULLING and isinstance(hand, Pull):
             self.ghost.hide()
             if hand.steadied:
                 glow[hand.steadied] = SUPPORT_GLOW
                 tooltip = _("the floor above is held steady")
             else:
                 tooltip = _("drag it out; hold Space to steady the floor above")
-        elif mode == "Carrying" and isinstance(hand, Pull):
+        elif mode == Mode.CARRYING and isinstance(hand, Pull):
             tooltip = self._show_landing(hand)
-        elif mode == "Laying" and isinstance(hand, FloorLay) and hand.state == Laying.CARRYING:
+        elif mode == Mode.LAYING and isinstance(hand, FloorLay) and hand.state == Laying.CARRYING:
             self.ghost.hide()
             under = hand.columns_under()
             glow = {c: SUPPORT_GLOW for c in under}
             need = self.match.state.ruleset.min_support(hand.level)
             tooltip = _("rests on {count} columns (needs {need}): click to lay it, wheel or Q/E to turn, "
                         "Esc gives up").format(count=len(under), need=need)
-        elif mode == "Idle":
+        elif mode == Mode.IDLE:
             self.ghost.hide()
-            takeable = set(words.grabbable(self.match.state)) & set(self.match.villa.columns)
+            takeable = set(rules.grabbable_columns(self.match.state)) & set(self.match.villa.columns)
             glow = {c: TAKEABLE_GLOW for c in takeable}
             hit = self.pick(mouse) if mouse else None
             if hit and hit[0] in self.match.villa.columns:

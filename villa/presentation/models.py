@@ -17,6 +17,7 @@ from panda3d.core import Filename, NodePath, SamplerState, TextureStage
 
 from villa.physics import dimensions as dim
 from villa.presentation import assets
+from villa.rules.pieces import level_of_floor
 
 BASE_SEGMENTS = 96
 BASE_CHAMFER = 0.25
@@ -50,7 +51,7 @@ def piece_model(piece: str) -> str:
     """The model file of a piece id ("base", "floor-3", "red-thin-2")."""
     if piece == "base":
         return "base.bam"
-    if piece.startswith("floor-"):
+    if level_of_floor(piece) is not None:
         return floor_model(int(piece.split("-")[1]))
     return column_model(dim.column_kind(piece))
 

@@ -14,9 +14,10 @@ from panda3d.core import PTA_LVecBase4f, Point3, Vec3, Vec4
 
 from villa.physics import dimensions as dim
 from villa.presentation.shading import MAX_COLUMNS, MAX_DISCS
+from villa.rules.pieces import floor_id
 
 DISC_RADIUS = {"base": dim.BASE.radius,
-               **{f"floor-{level}": math.sqrt(spec.area / math.pi) for level, spec in dim.FLOORS.items()}}
+               **{floor_id(level): math.sqrt(spec.area / math.pi) for level, spec in dim.FLOORS.items()}}
 
 
 class Occluders:

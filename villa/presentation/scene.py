@@ -13,7 +13,7 @@ from villa.physics import dimensions as dim
 from villa.presentation import meshes, models, shading
 from villa.presentation.contact import ContactShade, stands
 from villa.presentation.shadows import TABLE_CASTER_MASK, casts_shadow
-from villa.rules.pieces import ALL_COLUMNS, FLOOR_COLOURS
+from villa.rules.pieces import ALL_COLUMNS, FLOOR_COLOURS, floor_id, level_of_floor
 
 Pose = tuple[tuple[float, float, float], tuple[float, float, float, float]]  # (x, y, z), (w, x, y, z)
 
@@ -28,14 +28,6 @@ TABLE_WOOD_REPEAT = meshes.TABLE_WOOD_REPEAT
 TABLE_LIGHT_REACH = 50.0  # cm each way from the centre: the square where the villa's shadows fall
 
 TABLE_CONTACT_SHADE = Vec3(0.45, dim.BASE.radius - 1.0, dim.BASE.radius + 9.0)  # (strength, from, to radius)
-
-
-def floor_id(level: int) -> str:
-    return f"floor-{level}"
-
-
-def level_of_floor(piece: str) -> int | None:
-    return int(piece.split("-")[1]) if piece.startswith("floor-") else None
 
 
 def _texture(loader, name: str):
@@ -147,7 +139,7 @@ class VillaScene:
         for piece, ((x, y, z), _) in self._poses.items():
             if piece == "base":
                 radius = dim.BASE.radius
-            elif piece.startswith("floor-"):
+            elif level_of_floor(piece) is not None:
                 radius = dim.FLOORS[level_of_floor(piece)].radius
             else:
                 spec = dim.column_spec(piece)
@@ -160,7 +152,7 @@ def _caster(piece: str):
     """The shape casting a piece's shadow: its outline, with fewer corners where round."""
     if piece == "base":
         outline, half = meshes.circle(dim.BASE.radius, 48), dim.BASE.thickness / 2
-    elif piece.startswith("floor-"):
+    elif level_of_floor(piece) is not None:
         spec = dim.FLOORS[level_of_floor(piece)]
         outline, half = spec.outline[::2], spec.thickness / 2
     else:

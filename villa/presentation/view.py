@@ -10,9 +10,9 @@ from villa.presentation.camera import OrbitCamera
 from villa.presentation.multisample import Multisampling
 from villa.presentation.occlusion import Occluders
 from villa.presentation.contact import CONTACT_BIN
-from villa.presentation.scene import (MAIN_CAMERA_MASK, TABLE_CONTACT_SHADE, TABLE_LIGHT_REACH, VillaScene, floor_id,
-                                      level_of_floor)
+from villa.presentation.scene import MAIN_CAMERA_MASK, TABLE_CONTACT_SHADE, TABLE_LIGHT_REACH, VillaScene
 from villa.presentation.shadows import Shadows
+from villa.rules.pieces import floor_id, level_of_floor
 
 BACKGROUND = (0.10, 0.085, 0.075, 1)
 TABLE_BIN = "table"   # after the opaque pieces, before the see-through ghost and marks

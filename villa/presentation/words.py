@@ -4,7 +4,7 @@ codes, through gettext.
     guide = guidance(state)                 # the rules' state in, plain data out
     guide.headline                          # the status line: who, with which colours, what now
     guide.commands                          # the buttons (and keys): each with the rules actions it sends
-    guide.grabbable                         # the columns the mouse may take now
+    guide.grabbable                         # the columns the mouse may take now (`rules.grabbable_columns`)
     why_not(state, column)                  # the rules' reason a column may not be taken
     narrate(before, action, after)          # what an action did, in a sentence (status line, replays)
     turn_story(before, moves, after)        # a whole turn in one line (replays, headless play)
@@ -12,7 +12,7 @@ codes, through gettext.
     headline(state), reasons(state)         # the end: the Master Builder (or none), and why
 
 No rendering here, and no rule of its own: every question goes to the rules engine
-(`legal_actions`, `takeable_columns`, the eligibility questions). The tests check that the
+(`legal_actions`, `task`, `grabbable_columns`, `why_not_grabbable`, `end_reasons`). The tests check that the
 commands offered always match `legal_actions` exactly.
 """
 
@@ -26,37 +26,9 @@ from villa.physics.laying import FloorLay
 from villa.physics.pulling import Grip, Pull
 from villa.physics.refusals import Refusal
 from villa.presentation.i18n import N_, _
-from villa.rules import eligibility
+from villa.rules import EndReason, Rule, Task
 from villa.rules.pieces import COLUMNS_BY_ID, GREEN_LEVEL, TOP_FLOOR_LEVEL, floor_colour
 from villa.rules.state import GameState, Role, Step
-
-
-class Task(str, Enum):
-    """What the player to act must do now."""
-
-    COLOUR_ROLL = "colour roll"            # roll the seal for a colour
-    COLOUR_CHOICE = "colour choice"        # choose a colour
-    SEAL_ROLL = "seal roll"                # family, random mode: roll the seal for this turn's colour
-    BUILD = "build"                        # take an own column up, or propose a floor
-    NEUTRAL = "neutral"                    # three players: a neutral column first (or propose a floor)
-    OWN = "own"                            # the own column after the neutral one (or after a floor)
-    PLACE = "place"                        # a column is in hand: set it on the top floor, or abort
-    ANSWER_OBJECTION = "answer objection"  # asked: object to the proposed floor?
-    ANSWER_CHALLENGE = "answer challenge"  # asked: challenge a neutral abort?
-    ANSWER_FAMILY = "answer family challenge"  # asked: challenge the claim that nothing can move?
-    PROOF = "proof"                        # the objector moves one of the proposer's columns up
-    CHALLENGE_PROOF = "challenge proof"    # the challenger moves a different neutral column up
-    FAMILY_PROOF = "family proof"          # the family challenger moves a column of the required colour
-    TAKE_OUT = "take out"                  # the proposer pulls one of the objector's columns out
-    LAY_FLOOR = "lay floor"                # lay the next floor (or give it up)
-    PASS = "pass"                          # nothing can be built and no floor proposed
-    OVER = "over"
-
-
-ANSWER_TASKS = {Role.PROOF: Task.ANSWER_OBJECTION, Role.CHALLENGE: Task.ANSWER_CHALLENGE,
-                Role.FAMILY_CHALLENGE: Task.ANSWER_FAMILY}
-PROOF_TASKS = {Role.PROOF: Task.PROOF, Role.CHALLENGE: Task.CHALLENGE_PROOF,
-               Role.FAMILY_CHALLENGE: Task.FAMILY_PROOF}
 
 
 class Button(str, Enum):
@@ -154,76 +126,40 @@ def _floor(level: int) -> str:
 
 # --- what to do now -------------------------------------------------------------------
 
-def task_of(state: GameState) -> Task:
-    turn = state.turn
-    step = turn.step
-    if step is Step.OVER:
-        return Task.OVER
-    if step is Step.COLOUR_ROLL:
-        return Task.COLOUR_ROLL
-    if step is Step.COLOUR_CHOICE:
-        return Task.COLOUR_CHOICE
-    if step is Step.FAMILY_ROLL:
-        return Task.SEAL_ROLL
-    if step is Step.IN_HAND:
-        return Task.PLACE
-    if step is Step.ASK:
-        return ANSWER_TASKS[turn.role]
-    if step is Step.TAKE_OUT:
-        return Task.TAKE_OUT
-    if step is Step.LAY_FLOOR:
-        return Task.LAY_FLOOR
-    if step is Step.TAKE:
-        return PROOF_TASKS.get(turn.role, Task.OWN)
-    # Step.START
-    legal = rules.legal_actions(state)
-    if rules.Pass() in legal and not any(isinstance(a, rules.TakeColumn) for a in legal):
-        return Task.PASS
-    if state.neutral is not None and not turn.neutral_done and eligibility.neutral_takeable(state):
-        return Task.NEUTRAL
-    return Task.BUILD
-
-
-def grabbable(state: GameState) -> tuple[str, ...]:
-    """The columns the mouse may take now: for a build, or the objector's to pull out."""
-    if state.turn.step is Step.TAKE_OUT:
-        return tuple(eligibility.objector_columns_in_villa(state))
-    return tuple(rules.takeable_columns(state))
-
-
 # The rules engine's reasons (by rule name) in the player's language; the tooltip names the column above.
 WHY_NOT = {
-    "no-such-column": N_("there is no such column"),
-    "out-of-game": N_("it is out of the game"),
-    "aborted-column": N_("it was given up in an aborted build and may not be chosen again"),
-    "regulation-7": N_("it already stands on the top level and may not be used to build"),
-    "objection-proof": N_("the objector must move one of the proposer's columns"),
-    "neutral-challenge": N_("the challenger must move a different neutral column"),
-    "own-after-neutral": N_("after the neutral column comes one of your own"),
-    "last-neutral": N_("it is the last neutral column on its level and must stay"),
-    "neutral-first": N_("a neutral column must go up first"),
-    "seal-colour": N_("the seal asks for a {colours} column"),
-    "own-column": N_("it is not one of your columns"),
+    Rule.NO_SUCH_COLUMN: N_("there is no such column"),
+    Rule.OUT_OF_GAME: N_("it is out of the game"),
+    Rule.ABORTED_COLUMN: N_("it was given up in an aborted build and may not be chosen again"),
+    Rule.REGULATION_7: N_("it already stands on the top level and may not be used to build"),
+    Rule.OBJECTION_PROOF: N_("the objector must move one of the proposer's columns"),
+    Rule.NEUTRAL_CHALLENGE: N_("the challenger must move a different neutral column"),
+    Rule.LAST_NEUTRAL: N_("it is the last neutral column on its level and must stay"),
+    Rule.NEUTRAL_FIRST: N_("a neutral column must go up first"),
+    Rule.SEAL_COLOUR: N_("the seal asks for a {colours} column"),
+    Rule.OWN_COLUMN: N_("it is not one of your columns"),
 }
+# A column not the player's own, while the own column after the neutral one (or a floor) is due.
+OWN_AFTER_NEUTRAL = N_("after the neutral column comes one of your own")
 
 
 def why_not(state: GameState, column: str) -> str | None:
     """None if the mouse may take `column` now; otherwise the rules' reason, in words."""
-    if column in grabbable(state):
+    error = rules.why_not_grabbable(state, column)
+    if error is None:
         return None
-    if state.turn.step is Step.TAKE_OUT:
+    if error.code is Rule.OBJECTION_PENALTY:
         return _("pull out one of {name}'s columns").format(name=player_name(state, state.turn.objector))
-    if state.turn.step not in (Step.START, Step.TAKE):
+    if error.code is Rule.NOT_NOW:
         return _("no column may be taken now")
-    rule = eligibility.why_not_takeable(state, column)[0]
-    if rule == "own-column" and state.turn.step is Step.TAKE and state.turn.role is Role.OWN:
-        rule = "own-after-neutral"
-    wanted = colour_words(eligibility.turn_colours(state, state.turn.player)) if rule == "seal-colour" else ""
-    return _(WHY_NOT[rule]).format(colours=wanted)
+    if error.code is Rule.OWN_COLUMN and rules.task(state) is Task.OWN:
+        return _(OWN_AFTER_NEUTRAL)
+    wanted = colour_words(rules.turn_colours(state)) if error.code is Rule.SEAL_COLOUR else ""
+    return _(WHY_NOT[error.code]).format(colours=wanted)
 
 
 def _colours_now(state: GameState, task: Task) -> tuple[rules.Colour, ...]:
-    columns = grabbable(state)
+    columns = rules.grabbable_columns(state)
     if task is Task.PLACE and state.turn.column:
         return (COLUMNS_BY_ID[state.turn.column].colour,)
     return tuple(c for c in rules.Colour if any(COLUMNS_BY_ID[x].colour is c for x in columns))
@@ -360,14 +296,14 @@ def standings(state: GameState) -> tuple[Standing, ...]:
 
 
 def guidance(state: GameState) -> Guidance:
-    task = task_of(state)
+    task = rules.task(state)
     colours = _colours_now(state, task)
     rounds = (_("round {n} of {total}").format(n=state.round, total=state.ruleset.rounds)
               if state.ruleset.family else None)
     return Guidance(
         task=task, actor=rules.whose_move(state), player=state.turn.player, colours=colours,
-        headline=_headline(state, task, colours), commands=_commands(state, task), grabbable=grabbable(state),
-        asks=task in ANSWER_TASKS.values(), question=_question(state, task), standings=standings(state),
+        headline=_headline(state, task, colours), commands=_commands(state, task),
+        grabbable=rules.grabbable_columns(state), asks=rules.is_question(task), question=_question(state, task), standings=standings(state),
         seal=seal_words(state), blocked=tuple(sorted(state.blocked)), out=tuple(sorted(state.out)),
         floors_left=state.floors_left(), rounds=rounds)
 
@@ -389,7 +325,7 @@ def narrate(before: GameState, action, after: GameState) -> str | None:
         culprit = after.result.collapsed_by if after.result is not None else rules.blamed_for_collapse(before)
         return _("The villa falls: {name} brought it down.").format(name=player_name(before, culprit))
     if isinstance(action, rules.SealRoll):
-        if turn.step is Step.COLOUR_ROLL:
+        if rules.task(before) is Task.COLOUR_ROLL:
             return _("{name} rolls the seal: {colour}.").format(name=actor, colour=_(action.colour.value))
         if action.colour is None:
             return _("The seal lands on an end face: {name} may move a column of any colour.").format(name=actor)
@@ -401,7 +337,7 @@ def narrate(before: GameState, action, after: GameState) -> str | None:
         return _("The colours are dealt at random.")
     if isinstance(action, rules.ProposeFloor):
         return _("{name} proposes the {floor} floor.").format(name=actor, floor=_floor(before.top_level + 1))
-    if turn.step is Step.ASK:
+    if rules.is_question(rules.task(before)):
         return _answered(before, action, after, actor, proposer)
     if isinstance(action, (rules.Abort, rules.ColumnPlaced)):
         return _built(before, action, actor, proposer)
@@ -425,11 +361,11 @@ def narrate(before: GameState, action, after: GameState) -> str | None:
 def _answered(before: GameState, action, after: GameState, actor: str, proposer: str) -> str | None:
     role = before.turn.role
     if isinstance(action, rules.Decline):
-        if after.turn.step is Step.ASK:
+        if rules.is_question(rules.task(after)):
             return None   # the next player is asked
         if role is Role.CHALLENGE:
             return _("Nobody challenges: {name} moves one of their own columns up.").format(name=proposer)
-        if after.turn.step is Step.LAY_FLOOR:
+        if rules.task(after) is Task.LAY_FLOOR:
             return _("Nobody objects: {name} lays the {floor} floor.").format(
                 name=proposer, floor=_floor(before.top_level + 1))
         return _("Nobody objects.")
@@ -635,45 +571,36 @@ def headline(state: GameState) -> str:
     return _("{name} is the Master Builder!").format(name=name[result.winner])
 
 
+# Why a game ended, by the rules' reason codes; {name} is the player the reason names.
+END_WORDS = {
+    EndReason.TOPPLED: N_("{name} brought the villa down."),
+    EndReason.NOTHING_MOVES: N_("Nobody could move a column any more."),
+    EndReason.TIED: N_("Tied for first: {names}."),
+    EndReason.AFTER_ROUNDS: N_("After {rounds} rounds:"),
+    EndReason.DOWN_BEFORE_SEAL: N_("{name} brought the villa down before anyone held the Master Builder Seal."),
+    EndReason.DOWN: N_("{name} brought the villa down."),
+    EndReason.HOLDER_WINS: N_("{holder} holds the Master Builder Seal and wins."),
+    EndReason.DOWN_HOLDING_UNMARKED: N_("{name} brought the villa down while holding the Master Builder Seal, "
+                                        "and the seal shows no earlier holder."),
+    EndReason.DOWN_HOLDING: N_("{name} brought the villa down while holding the Master Builder Seal."),
+    EndReason.SHOWN_WINS: N_("The seal shows {previous}, the holder before: {previous} wins."),
+    EndReason.STALLED_NO_SEAL: N_("Nobody could build any further, and nobody held the Master Builder Seal."),
+}
+
+
 def reasons(state: GameState) -> list[str]:
-    """Why the game ended as it did, sentence by sentence."""
-    result = state.result
-    if result is None:
-        return []
-    name = state.players
-    holder, shows = state.seal.holder, state.seal.shows
-    culprit = result.collapsed_by
+    """Why the game ended as it did, sentence by sentence (the rules' `end_reasons`, worded)."""
     lines: list[str] = []
-    if state.ruleset.family:
-        if culprit is not None:
-            lines.append(_("{name} brought the villa down.").format(name=name[culprit]))
-        elif result.ending == "rounds played":
-            lines.append(_("Nobody could move a column any more."))
-        if result.winner is None and result.tied:
-            lines.append(_("Tied for first: {names}.").format(names=", ".join(name[p] for p in result.tied)))
-        lines.append(_("After {rounds} rounds:").format(rounds=state.ruleset.rounds))
-        return lines  # the totals follow: `standings`
-    if result.ending == "collapse" and culprit is not None:
-        who = name[culprit]
-        if holder is None:
-            lines.append(_("{name} brought the villa down before anyone held the Master Builder Seal.")
-                         .format(name=who))
-        elif holder != culprit:
-            lines.append(_("{name} brought the villa down.").format(name=who))
-            lines.append(_("{holder} holds the Master Builder Seal and wins.").format(holder=name[holder]))
-        elif shows is None:
-            lines.append(_("{name} brought the villa down while holding the Master Builder Seal, "
-                           "and the seal shows no earlier holder.").format(name=who))
-        else:
-            lines.append(_("{name} brought the villa down while holding the Master Builder Seal.").format(name=who))
-            lines.append(_("The seal shows {previous}, the holder before: {previous} wins.")
-                         .format(previous=name[shows]))
-    else:
-        if holder is None:
-            lines.append(_("Nobody could build any further, and nobody held the Master Builder Seal."))
-        else:
+    for because in rules.end_reasons(state):
+        values = because.values
+        name = state.players[values["player"]] if "player" in values else ""
+        if because.reason is EndReason.STALLED:   # two sentences in one line
             lines.append(_("Nobody could build any further.") + " " +
-                         _("{holder} holds the Master Builder Seal and wins.").format(holder=name[holder]))
+                         _(END_WORDS[EndReason.HOLDER_WINS]).format(holder=name))
+            continue
+        lines.append(_(END_WORDS[because.reason]).format(
+            name=name, holder=name, previous=name, rounds=values.get("rounds", ""),
+            names=", ".join(state.players[p] for p in values.get("players", ()))))
     return lines
 
 

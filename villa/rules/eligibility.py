@@ -1,5 +1,6 @@
 """Who may take which column, and whether a floor can be proposed: the rules' eligibility
-questions, shared by the engine and by what it offers the interface."""
+questions, shared by the engine and by `answers`. Outside `villa/rules` they are asked through
+the package (`rules.takeable`, `rules.floor_can_be_laid` ...), never from this module."""
 
 from __future__ import annotations
 
@@ -88,7 +89,7 @@ def anyone_can_act(state: GameState) -> bool:
     return any(takeable(state, tuple(Colour) if rolls else state.colours[p]) for p in range(state.n))
 
 
-class Refusal(NamedTuple):
+class Forbidden(NamedTuple):
     """Why a column may not be taken: a rule code and the values its words need."""
 
     rule: str
@@ -102,10 +103,10 @@ class Refusal(NamedTuple):
         return Rule(self.rule).refuse(**self.params)
 
 
-def why_not_takeable(state: GameState, c: str) -> Refusal:
+def why_not_takeable(state: GameState, c: str) -> Forbidden:
     """The rule that forbids taking `c` now (asked only when `c` is not takeable)."""
-    def no(rule: Rule, **params: Any) -> Refusal:
-        return Refusal(rule.value, {"column": c, **params})
+    def no(rule: Rule, **params: Any) -> Forbidden:
+        return Forbidden(rule.value, {"column": c, **params})
 
     if c not in COLUMNS_BY_ID:
         return no(Rule.NO_SUCH_COLUMN)

@@ -27,7 +27,7 @@ from .validation import check_fields
 def apply(state: GameState, action: Action) -> GameState:
     """The state after `action`, or a `RuleError`; `state` itself never changes."""
     if state.over:
-        raise Rule.GAME_OVER.refuse(ending=state.result.ending)
+        raise Rule.GAME_OVER.refuse(ending=state.result.ending.value)
     handler = _HANDLERS.get(type(action))
     if handler is None:
         raise Rule.UNKNOWN_ACTION.refuse(action=type(action).__name__)

@@ -35,6 +35,16 @@ TOP_FLOOR_LEVEL = len(FLOOR_COLOURS)  # the red floor: the only level where colu
 GREEN_LEVEL = 2                       # the contest for the seal (and the family's points) starts here
 
 
+def floor_id(level: int) -> str:
+    """The piece id of the floor that forms `level`: "floor-3"."""
+    return f"floor-{level}"
+
+
+def level_of_floor(piece: str) -> int | None:
+    """The level a floor's piece id forms; None for any other piece ("base", a column id)."""
+    return int(piece[len("floor-"):]) if piece.startswith("floor-") else None
+
+
 def floor_colour(level: int) -> str:
     """The colour of the floor that forms `level` (1..5)."""
     if not 1 <= level <= TOP_FLOOR_LEVEL:

@@ -7,7 +7,7 @@ from . import eligibility as eligible
 from .actions import (Abort, Action, Challenge, ChooseColour, Decline, ForgoPenalty, GiveUpFloor, Object, Pass,
                       ProposeFloor, SealRoll, TakeColumn)
 from .facts import Collapse, CollapseCause, ColumnPlaced, ColumnTakenOut, FloorLaid, VillaSurvey
-from .pieces import TOP_FLOOR_LEVEL, Colour
+from .pieces import TOP_FLOOR_LEVEL, Colour, floor_id
 from .setup import colours_left
 from .state import GameState, Role, Step
 
@@ -86,7 +86,7 @@ def expected_facts(state: GameState) -> list:
             facts.append(FloorLaid(top + 1, frozenset(on_top)))
         if len(on_top) > need:
             facts.append(FloorLaid(top + 1, frozenset(on_top[:need])))
-    facts.append(Collapse(1.0, CollapseCause.COLUMN_TOPPLED, f"floor-{top}"))
+    facts.append(Collapse(1.0, CollapseCause.COLUMN_TOPPLED, floor_id(top)))
     return facts
 
 

@@ -66,20 +66,31 @@ class Seal:
     level: int | None = None
 
 
+class Ending(str, Enum):
+    """How a game came to its end."""
+
+    COLLAPSE = "collapse"                  # the villa fell
+    NO_MORE_BUILDING = "no more building"  # nobody could build any further
+    ROUNDS_PLAYED = "rounds played"        # family edition: the last round is over
+
+
 @dataclass(frozen=True)
 class Result:
     """How the game ended."""
 
     winner: int | None              # a player index, or None: no Master Builder / a tie
-    reason: str                     # in words
+    reason: str                     # in words (English, for logs): `rules.end_reasons` gives the codes
     collapsed_by: int | None = None
-    ending: str = "collapse"        # "collapse", "no more building" or "rounds played"
+    ending: Ending = Ending.COLLAPSE
     tied: tuple[int, ...] = ()
 
     @property
     def fell(self) -> bool:
         """Did the villa fall at the end (a family game's last round may end so too)?"""
         return self.collapsed_by is not None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "ending", Ending(self.ending))   # "collapse" given as text is the same ending
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from .errors import Rule, RuleError
 from .facts import Collapse
 from .pieces import GREEN_LEVEL, Colour
 from .rulesets import FamilyMode, Scoring
-from .state import GameState, Result, Role, Seal, Step, Turn
+from .state import Ending, GameState, Result, Role, Seal, Step, Turn
 
 
 def expect(state: GameState, action, *steps: Step) -> None:
@@ -108,13 +108,13 @@ def on_collapse(state: GameState, fact: Collapse) -> GameState:
         return _end_round(replace(state, scores=tuple(scores)), next_player=culprit,
                           how=f"{state.colour_name(culprit)} toppled the villa", culprit=culprit)
     return _finish(state, Result(*seal_rules.winner_after_collapse(state, culprit), collapsed_by=culprit,
-                                 ending="collapse"))
+                                 ending=Ending.COLLAPSE))
 
 
 def _stalled(state: GameState, next_player: int) -> GameState:
     if state.ruleset.family:
         return _end_round(state, next_player=next_player, how="nobody could move a column any more")
-    return _finish(state, Result(*seal_rules.winner_when_stalled(state), ending="no more building"))
+    return _finish(state, Result(*seal_rules.winner_when_stalled(state), ending=Ending.NO_MORE_BUILDING))
 
 
 def _finish(state: GameState, result: Result) -> GameState:
@@ -135,9 +135,9 @@ def _end_round(state: GameState, next_player: int, how: str, culprit: int | None
     if len(leaders) == 1:
         result = Result(leaders[0], f"{how}; after {state.ruleset.rounds} rounds {state.players[leaders[0]]} "
                                     f"wins with {best} points ({table})", collapsed_by=culprit,
-                        ending="rounds played")
+                        ending=Ending.ROUNDS_PLAYED)
     else:
         names = " and ".join(state.players[p] for p in leaders)
         result = Result(None, f"{how}; after {state.ruleset.rounds} rounds {names} tie with {best} points "
-                              f"({table})", collapsed_by=culprit, ending="rounds played", tied=leaders)
+                              f"({table})", collapsed_by=culprit, ending=Ending.ROUNDS_PLAYED, tied=leaders)
     return _finish(state, result)

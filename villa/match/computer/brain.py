@@ -15,16 +15,16 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass
+from enum import Enum
 
 from villa import rules
 from villa.match.computer import reading, trials
 from villa.match.computer.plans import Plan, Request
+from villa.match.setup import Strength
 from villa.physics.world import Villa
-from villa.rules import eligibility
-from villa.rules.pieces import COLUMNS_BY_ID, TOP_FLOOR_LEVEL
-from villa.rules.state import Role, Step
-
-GREEN = 2
+from villa.rules import Task
+from villa.rules.pieces import COLUMNS_BY_ID, GREEN_LEVEL, TOP_FLOOR_LEVEL
+from villa.rules.state import Role
 SAFE_FIRM = 0.8          # cm the weakest floor must stay inside its supports for a pull to count as safe
 SAFE_SHIFT = 0.4         # cm the floors may move in a trial for a pull to count as safe
 PROOF_FIRM = 1.2         # proving an objection or a challenge risks more (a fall is the prover's): firmer
@@ -50,12 +50,19 @@ class Profile:
     prudent: bool         # objects and challenges only on a trial's word, not on a glance
 
 
-PROFILES = {
-    "easy": Profile(shortlist=1, trials=2, ways=1, speed=7.0, shake_deg=8.0, shake_speed=0.25,
+class Stakes(Enum):
+    """On the red floor, where building stops for good: what the seal means for this player."""
+
+    AHEAD = "ahead"     # it holds the seal claimed there: only a fall can lose it the game
+    BEHIND = "behind"   # another holds it: stopping loses
+
+
+PROFILES = {   # by `Strength` (a str enum: the request's plain value finds its profile too)
+    Strength.EASY: Profile(shortlist=1, trials=2, ways=1, speed=7.0, shake_deg=8.0, shake_speed=0.25,
                     seal=False, prudent=False),
-    "medium": Profile(shortlist=2, trials=5, ways=1, speed=8.0, shake_deg=5.0, shake_speed=0.15,
+    Strength.MEDIUM: Profile(shortlist=2, trials=5, ways=1, speed=8.0, shake_deg=5.0, shake_speed=0.15,
                       seal=False, prudent=True),
-    "hard": Profile(shortlist=3, trials=6, ways=2, speed=9.0, shake_deg=0.0, shake_speed=0.0,
+    Strength.HARD: Profile(shortlist=3, trials=6, ways=2, speed=9.0, shake_deg=0.0, shake_speed=0.0,
                     seal=True, prudent=True),
 }
 
@@ -104,18 +111,18 @@ class Brain:
     # --- the step ---
 
     def decide(self) -> Plan:
-        state, step = self.state, self.state.turn.step
-        if step is Step.COLOUR_CHOICE:
+        state, task = self.state, rules.task(self.state)
+        if task is Task.COLOUR_CHOICE:
             return self.choose_colour()
-        if step is Step.START:
+        if task in (Task.BUILD, Task.NEUTRAL, Task.PASS):
             return self.start_turn()
-        if step is Step.TAKE:
+        if task in (Task.OWN, Task.PROOF, Task.CHALLENGE_PROOF, Task.FAMILY_PROOF):
             return self.must_take()
-        if step is Step.ASK:
+        if rules.is_question(task):
             return self.answer()
-        if step is Step.LAY_FLOOR:
+        if task is Task.LAY_FLOOR:
             return self.lay_floor()
-        if step is Step.TAKE_OUT:
+        if task is Task.TAKE_OUT:
             return self.penalty()
         legal = rules.legal_actions(state)
         return Plan(action=legal[0] if legal else None, why="the only thing to do")
@@ -146,13 +153,13 @@ class Brain:
         may_claim = any(isinstance(a, rules.ProposeFloor) for a in legal)
         floor = self._floor_plan() if may_claim else None
         stakes = self._last_floor_stakes()
-        options = self.weigh(takes, budget=2 if stakes == "behind" else 1) if takes else []
+        options = self.weigh(takes, budget=2 if stakes is Stakes.BEHIND else 1) if takes else []
         best = options[0] if options else None
         if floor is not None and self._propose_now(best):
             return Plan(action=rules.ProposeFloor(), why=f"proposes the next floor ({floor.why})")
-        if stakes == "ahead" and best is not None:
+        if stakes is Stakes.AHEAD and best is not None:
             return self._hold(best)
-        if stakes == "behind" and best is not None:
+        if stakes is Stakes.BEHIND and best is not None:
             return self._build_past(options, takes)
         if best is not None and (best.safe() or (best.safety > FELL and best.firm > 0.2)):
             return best.plan
@@ -167,17 +174,17 @@ class Brain:
             return best.plan
         return Plan(action=rules.ProposeFloor(), why="the floor is claimed, though it cannot be laid")
 
-    def _last_floor_stakes(self) -> str | None:
+    def _last_floor_stakes(self) -> Stakes | None:
         """On the red floor, where building stops for good, the seal's holder wins (Hard only): a fall is
-        the only way the holder of the seal claimed there can still lose ("ahead"), and the others lose
-        unless they build past it ("behind")."""
+        the only way the holder of the seal claimed there can still lose (AHEAD), and the others lose
+        unless they build past it (BEHIND)."""
         state = self.state
         if not self.profile.seal or state.ruleset.family or state.top_level != TOP_FLOOR_LEVEL \
                 or not state.ruleset.abort_allowed or state.seal.holder is None:
             return None
         if state.seal.holder != self.me:
-            return "behind"
-        return "ahead" if state.seal.level == TOP_FLOOR_LEVEL else None   # else the next column takes it
+            return Stakes.BEHIND
+        return Stakes.AHEAD if state.seal.level == TOP_FLOOR_LEVEL else None   # else the next column takes it
 
     def _hold(self, best: Option) -> Plan:
         """Holding the seal claimed on the red floor, only a fall can lose the game: it gives a column up
@@ -192,7 +199,7 @@ class Brain:
         state = self.state
         lead = state.points(self.me) - max(state.points(p) for p in range(state.n) if p != self.me)
         reach = max((COLUMNS_BY_ID[c].points for p in range(state.n) if p != self.me
-                     for c in eligibility.takeable(state, state.colours[p])), default=0)
+                     for c in rules.takeable(state, state.colours[p])), default=0)
         return reach > lead
 
     def _build_past(self, options: list[Option], takes: list[str]) -> Plan:
@@ -222,7 +229,7 @@ class Brain:
         holds the seal (quiet turns run the game towards its end, which the holder wins), rather than
         block a column of its own. Never in the family edition: there a column must move all the same."""
         state = self.state
-        if state.ruleset.family or eligibility.floor_can_be_laid(state):
+        if state.ruleset.family or rules.floor_can_be_laid(state):
             return False
         if best is None:
             return True
@@ -265,14 +272,9 @@ class Brain:
         state = self.state
         turn = state.turn
         yes = rules.Challenge() if turn.role is Role.CHALLENGE else rules.Object()
-        if turn.role is Role.PROOF:
-            candidates = eligibility.takeable(state, state.colours[turn.player])
-            if self.profile.seal and self._floor_is_mine(turn.player):
-                return Plan(action=rules.Decline(), why="lets the floor go on: it builds first on it")
-        elif turn.role is Role.CHALLENGE:
-            candidates = eligibility.neutral_takeable(state)
-        else:
-            candidates = eligibility.takeable(state, eligibility.turn_colours(state, turn.player))
+        candidates = list(rules.proof_columns(state))
+        if turn.role is Role.PROOF and self.profile.seal and self._floor_is_mine(turn.player):
+            return Plan(action=rules.Decline(), why="lets the floor go on: it builds first on it")
         if not candidates:
             return Plan(action=rules.Decline(), why="nothing to prove it with")
         if not self.profile.prudent:
@@ -286,8 +288,8 @@ class Brain:
     def _floor_is_mine(self, proposer: int) -> bool:
         """Will the player after the proposer (this one) set the first own column on the new floor?"""
         state = self.state
-        return (eligibility.floor_can_be_laid(state) and (proposer + 1) % state.n == self.me and state.seal.holder != self.me
-                and state.top_level + 1 >= GREEN and not state.ruleset.proposer_moves_column)
+        return (rules.floor_can_be_laid(state) and (proposer + 1) % state.n == self.me and state.seal.holder != self.me
+                and state.top_level + 1 >= GREEN_LEVEL and not state.ruleset.proposer_moves_column)
 
     # --- floors ---
 
@@ -322,10 +324,10 @@ class Brain:
         any floor less firmly carried, since the villa it would weaken is the one the proposer must now lay
         a floor on."""
         state = self.state
-        columns = eligibility.objector_columns_in_villa(state)
+        columns = list(rules.grabbable_columns(state))
         top = state.top_level
         spare = len(state.columns_on(top)) - state.ruleset.min_support(top + 1)
-        if eligibility.can_propose(state) and spare <= 0:
+        if rules.can_propose(state) and spare <= 0:
             columns = [c for c in columns if state.levels.get(c) != top]
         options = self.weigh(columns, firm=PROOF_FIRM, taking_out=True) if columns else []
         if options:
@@ -425,7 +427,7 @@ class Brain:
         state = self.state
         piece = COLUMNS_BY_ID[column]
         if state.ruleset.family:
-            if state.ruleset.scoring is rules.Scoring.TOURNAMENT and state.top_level >= GREEN and not taking_out:
+            if state.ruleset.scoring is rules.Scoring.TOURNAMENT and rules.seal_contested(state) and not taking_out:
                 return 0.3 * piece.points
             return 0.0
         if proof or piece.colour is state.neutral:
@@ -435,17 +437,17 @@ class Brain:
             objector = state.turn.objector
             on_top = state.levels.get(column) == state.top_level
             return 0.4 * piece.points if on_top and objector == holder else 0.0
-        if state.top_level < GREEN:
+        if not rules.seal_contested(state):
             return 0.0
         if not self.profile.seal:
             return 0.1 * piece.points
-        mine = state.points(self.me) + piece.points
         last = state.top_level == TOP_FLOOR_LEVEL          # points on the red floor stand for good
-        if state.seal.level != state.top_level:            # the first own column on a new floor takes it
+        placed = rules.placement(state, self.me, column)
+        if placed.claims_new_floor:                        # the first own column on a new floor takes it
             return (2.0 if holder != self.me else 1.0) + (0.4 * piece.points if last else 0.0)
         if holder == self.me:
             return (0.4 if last else 0.2) * piece.points
-        if holder is not None and mine > state.points(holder):
+        if placed.seal.holder == self.me:
             return RETAKE                                  # the seal comes back
         return (0.5 if last else 0.1) * piece.points       # on the red floor: the way back to it
 

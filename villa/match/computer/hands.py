@@ -23,8 +23,8 @@ from villa.match.computer import outlines, reading, trials
 from villa.match.computer.plans import Plan
 from villa.match.table import Match
 from villa.physics.dimensions import column_spec
-from villa.physics.pulling import Pull
-from villa.rules.pieces import TOP_FLOOR_LEVEL
+from villa.physics.pulling import Grip, Pull
+from villa.rules.pieces import TOP_FLOOR_LEVEL, floor_id
 from villa.rules.state import Step
 
 log = logging.getLogger(__name__)
@@ -79,29 +79,29 @@ def pull(match: Match, plan: Plan, watch: Watch | None = None) -> Move:
     held = hand.steadied
     start = villa.nodes[plan.column].getPos()
     family = not match.state.ruleset.abort_allowed
-    if plan.direction is not None and hand.state == "pulling":
+    if plan.direction is not None and hand.state is Grip.PULLING:
         limit = trials.pull_frames(plan.distance, plan.speed)
         frames = int(STUCK_S / trials.FRAME) if family else limit
         for i in range(frames):
             way = plan.direction if i < limit else _another_way(plan.direction, i // limit)
             hand.aim(trials.aim_point(start, way, plan.speed, i if i < limit else i % limit))
             yield
-            if hand.state != "pulling" or match.collapsed:
+            if hand.state is not Grip.PULLING or match.collapsed:
                 break
             shift = trials.shift_since(villa, before, held)
             if shift > plan.predicted_shift + FEEL_SHIFT and not family and match.state.turn.step is Step.IN_HAND:
                 log.info("%s drags the floor %.1f cm: the hand lets go", plan.column, shift)
                 match.give_up()
                 return
-        if watch is not None and not match.collapsed and hand.state == "carrying" and plan.forecast:
+        if watch is not None and not match.collapsed and hand.state is Grip.CARRYING and plan.forecast:
             watch.add(plan, trials.floor_poses(villa), trials.shift_since(villa, before, held))
     if match.collapsed:
         return
-    if hand.state == "pulling":
+    if hand.state is Grip.PULLING:
         log.info("%s would not come free: it is given up", plan.column)
         match.give_up()
         return
-    if match.state.turn.step is Step.TAKE_OUT or hand.state == "taken out":
+    if match.state.turn.step is Step.TAKE_OUT or hand.state is Grip.TAKEN_OUT:
         for _ in range(SET_DOWN_FRAMES):
             if match.hand is not hand or match.collapsed:
                 return
@@ -122,7 +122,7 @@ def set_down(match: Match, hand: Pull, landing: tuple[float, float] | None, trie
     for _ in range(tries):
         if match.collapsed or match.hand is not hand:
             return
-        if hand.state != "carrying":
+        if hand.state is not Grip.CARRYING:
             break
         if landing is not None and not _clear_of_others(match, hand.column, *landing):
             log.info("%s: the floors moved under its spot while it was pulled: another is found", hand.column)
@@ -202,7 +202,7 @@ def _clear_of_others(match: Match, column: str, x: float, y: float) -> bool:
 def _on_floor(match: Match, column: str) -> bool:
     """Would the column, set down where it hangs, stand wholly on the top floor (regulation 3)?"""
     level = match.state.top_level
-    floor = match.villa.nodes.get(f"floor-{level}")
+    floor = match.villa.nodes.get(floor_id(level))
     if floor is None:
         return True   # the base plate: the referee judges
     node = match.villa.nodes[column]
@@ -216,15 +216,15 @@ def carry_on(match: Match) -> Move:
     hand = match.hand
     if not isinstance(hand, Pull):
         return
-    if hand.state == "pulling":
+    if hand.state is Grip.PULLING:
         start = match.villa.nodes[hand.column].getPos()
         way = _outward(start.x, start.y)
         for i in range(int(STUCK_S / trials.FRAME)):
             hand.aim(trials.aim_point(start, way, trials.PULL_SPEED, i))
             yield
-            if hand.state != "pulling" or match.collapsed:
+            if hand.state is not Grip.PULLING or match.collapsed:
                 break
-    if hand.state == "carrying" and not match.collapsed:
+    if hand.state is Grip.CARRYING and not match.collapsed:
         yield from set_down(match, hand, None, tries=3 * SET_DOWN_TRIES)
 
 

@@ -17,7 +17,8 @@ import numpy as np
 from villa.match.computer import outlines
 from villa.physics import geometry, survey
 from villa.physics.dimensions import BASE, FLOORS, column_spec
-from villa.physics.pulling import FREE_MARGIN, under_a_floor
+from villa.physics.pulling import FREE_MARGIN
+from villa.rules.pieces import floor_id, level_of_floor
 
 PATH_GAP = 0.4           # cm kept between a pulled column and the others on its way out
 WAYS = 36                # directions looked at for a way out
@@ -64,12 +65,12 @@ class Frame:
     def __init__(self, villa) -> None:
         self.pieces: dict[str, Piece] = {}
         self._hulls: dict[tuple[int, str | None], list[geometry.Point]] = {}
-        floors = [lv for lv in villa.floor_levels if f"floor-{lv}" not in villa.in_hand]
+        floors = [lv for lv in villa.floor_levels if floor_id(lv) not in villa.in_hand]
         self.floors = floors
         self.top = max(floors, default=0)
         for lv in floors:
-            np = villa.nodes[f"floor-{lv}"]
-            self.pieces[f"floor-{lv}"] = Piece(f"floor-{lv}", np.node().getMass(), np.getX(), np.getY(), lv)
+            np = villa.nodes[floor_id(lv)]
+            self.pieces[floor_id(lv)] = Piece(floor_id(lv), np.node().getMass(), np.getX(), np.getY(), lv)
         for c in villa.columns:
             if c in villa.in_hand:
                 continue
@@ -86,7 +87,7 @@ class Frame:
 
     @property
     def columns(self) -> list[str]:
-        return [p for p in self.pieces if not p.startswith("floor-")]
+        return [p for p in self.pieces if level_of_floor(p) is None]
 
     def on_level(self, level: int) -> list[str]:
         return [c for c in self.columns if self.pieces[c].level == level]
@@ -110,7 +111,7 @@ class Frame:
         for piece in self.pieces.values():
             if piece.name == without or piece.level < level:
                 continue
-            if piece.name.startswith("floor-") or piece.level >= level:
+            if level_of_floor(piece.name) is not None or piece.level >= level:
                 mass, sx, sy = mass + piece.mass, sx + piece.mass * piece.x, sy + piece.mass * piece.y
         if added is not None and added.level >= level:
             mass, sx, sy = mass + added.mass, sx + added.mass * added.x, sy + added.mass * added.y
@@ -135,22 +136,13 @@ def feet_hull(feet: dict[str, tuple[float, float]]) -> list[geometry.Point]:
                                  for p in geometry.transform(column_spec(c).footprint(8), x, y, 0)])
 
 
-def stands_free(villa, column: str) -> bool:
-    """No floor above it reaches over it: it can be lifted straight up."""
-    where = survey.standing(villa, column)
-    if where is None:
-        return False
-    np_ = villa.nodes[column]
-    return not under_a_floor(villa, column, np_.getX(), np_.getY(), where.level)
-
-
 def _under_any(villa, level: int, points: np.ndarray, reach: float) -> np.ndarray:
     """Which world points (N x 2) lie under a floor above `level` for a column of `reach`."""
     hit = np.zeros(len(points), dtype=bool)
     for lv in villa.floor_levels:
-        if lv <= level or f"floor-{lv}" in villa.in_hand:
+        if lv <= level or floor_id(lv) in villa.in_hand:
             continue
-        floor = villa.nodes[f"floor-{lv}"]
+        floor = villa.nodes[floor_id(lv)]
         hit |= outlines.under(lv, outlines.to_local(points, floor.getX(), floor.getY(), floor.getH()), reach)
     return hit
 
@@ -198,20 +190,15 @@ def ways_out(villa, column: str, frame: Frame) -> list[WayOut]:
     return [way for _, way in chosen]
 
 
-def _to_world(lx: float, ly: float, ox: float, oy: float, yaw_deg: float) -> tuple[float, float]:
-    a = math.radians(yaw_deg)
-    return ox + lx * math.cos(a) - ly * math.sin(a), oy + lx * math.sin(a) + ly * math.cos(a)
-
-
 def landings(villa, column: str, level: int, frame: Frame, count: int = 1,
              avoid: tuple[tuple[float, float], ...] = (), edge: float = LANDING_EDGE,
              room: float = LANDING_GAP) -> list[tuple[float, float]]:
     """The best spots on the floor forming `level` to set `column` down: inside, clear of the others,
     keeping the villa's weakest floor as firm as can be, round the floor's middle so that the next
     floor finds supports all round; `edge` and `room` (cm) kept from the floor's edge and the others."""
-    if level < 1 or f"floor-{level}" not in villa.nodes:
+    if level < 1 or floor_id(level) not in villa.nodes:
         return []
-    floor = villa.nodes[f"floor-{level}"]
+    floor = villa.nodes[floor_id(level)]
     fx, fy, yaw = floor.getX(), floor.getY(), floor.getH()
     outline = FLOORS[level].outline
     r = column_spec(column).radius
@@ -271,7 +258,7 @@ def floor_spots(villa, frame: Frame, level: int, need: int, inside_base: bool = 
     """Where the next floor can lie: on at least `need` top columns well inside its outline (others may
     stand half under its edge, none under its rim on a sliver of its top), its own centre well inside
     them; best first."""
-    if level not in FLOORS or f"floor-{level}" in villa.nodes:
+    if level not in FLOORS or floor_id(level) in villa.nodes:
         return []
     tops = frame.on_level(level - 1)
     if len(tops) < need:

@@ -15,8 +15,9 @@ from dataclasses import dataclass
 from panda3d.core import Point3
 
 from villa.match.computer import reading
-from villa.physics.pulling import PlacementError
+from villa.physics.pulling import Grip, PlacementError
 from villa.physics.world import Villa
+from villa.rules.pieces import level_of_floor
 
 FRAME = 1.0 / 60.0          # the match's frame (villa.match.table.FRAME)
 PULL_SPEED = 5.0            # cm/s: a careful person's pull
@@ -53,7 +54,7 @@ def pull_frames(distance: float, speed: float) -> int:
 
 
 def floor_poses(villa) -> dict[str, tuple[float, float, float]]:
-    return {p: tuple(villa.nodes[p].getPos()) for p in villa.nodes if p.startswith("floor-")}
+    return {p: tuple(villa.nodes[p].getPos()) for p in villa.nodes if level_of_floor(p) is not None}
 
 
 def shift_since(villa, before: dict[str, tuple[float, float, float]], skip: str | None = None) -> float:
@@ -80,7 +81,7 @@ def try_pull(snapshot: dict, column: str, direction: tuple[float, float] | None,
     frames = 0
     if direction is not None:
         for frames in range(1, pull_frames(distance, speed) + 1):
-            if pull.state != "pulling":
+            if pull.state is not Grip.PULLING:
                 break
             pull.aim(aim_point(start, direction, speed, frames - 1))
             villa.step(FRAME)
@@ -88,8 +89,8 @@ def try_pull(snapshot: dict, column: str, direction: tuple[float, float] | None,
                 break
     shift = shift_since(villa, before, held)
     forecast = tuple((p, *xyz) for p, xyz in sorted(floor_poses(villa).items()))
-    if villa.collapse is not None or pull.state != "carrying":
-        free = pull.state == "carrying"
+    if villa.collapse is not None or pull.state is not Grip.CARRYING:
+        free = pull.state is Grip.CARRYING
         return Outcome(villa.collapse is not None, free, shift, shift, -math.inf, frames)
     shift_free = shift
     pull.take_out()

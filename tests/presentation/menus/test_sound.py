@@ -11,7 +11,7 @@ import pytest
 from villa.presentation import sound as sound_module
 from villa.presentation.sound import LOUD_SPEED, QUIET_SPEED, Sound, loudness
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 class FakeSound:

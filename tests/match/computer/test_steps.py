@@ -22,7 +22,7 @@ from villa.physics.dimensions import FLOORS, ColumnSpot, FloorSpot, Layout, colu
 from villa.rules import eligibility
 from villa.rules.state import Role, Step
 
-from tests.match.test_computer_calls import FREE_ON_BLUE, GREEN_AT, _base_ring, _green_on
+from tests.match.computer.test_calls import FREE_ON_BLUE, GREEN_AT, _base_ring, _green_on
 
 STRENGTHS = ("easy", "medium", "hard")
 

@@ -16,7 +16,7 @@ from villa.rules import PUBLISHER, ChooseColour, Colour, GameSetup, SealRoll, ap
 from villa.rules.rulesets import FamilyMode, Scoring, family
 from villa.rules.state import Result, Seal
 
-from tests.menus.conftest import texts_of
+from tests.presentation.menus.conftest import texts_of
 
 pytestmark = pytest.mark.gui
 

@@ -11,7 +11,7 @@ import pytest
 from villa.presentation import i18n
 from villa.presentation.i18n import _
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def _compiler():
