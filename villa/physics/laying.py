@@ -127,6 +127,12 @@ class FloorLay:
         """The columns the held floor touches now (none before it is held)."""
         return hand.touching(self.villa, self.piece) if self.state == Laying.HELD else frozenset()
 
+    def high_side(self) -> tuple[float, float]:
+        """The way (a unit x, y) the floor leans up: where it stays clear of its columns."""
+        axis = self.villa.axis(self.piece)
+        length = math.hypot(axis.x, axis.y)
+        return (-axis.x / length, -axis.y / length) if length > 1e-9 else (0.0, 0.0)
+
     def grip_point(self) -> Point3:
         """Where the hands hold the floor, in the world."""
         return self.villa.root.getRelativePoint(self.np, self._grip)
