@@ -26,7 +26,7 @@ from enum import StrEnum
 from panda3d.core import Point3, Vec3
 
 from villa.physics import geometry, hand, survey
-from villa.physics.dimensions import BASE, COLUMN_HEIGHT, FLOOR_THICKNESS, FLOORS, column_spec, surface_z
+from villa.physics.dimensions import BASE, COLUMN_HEIGHT, FLOOR_THICKNESS, FLOORS, GRAVITY, column_spec, surface_z
 from villa.physics.refusals import PlacementError, Refusal
 from villa.rules.facts import FloorLaid
 
@@ -35,13 +35,17 @@ MOVE_SPEED = 40.0    # cm/s across
 TURN_SPEED = 180.0   # degrees/s
 LOWER_SPEED = 3.0    # cm/s
 LET_GO_GAP = 0.02    # cm: let go this far above the columns
-HOLD_STIFFNESS = 600.0   # kg/s²: the held floor's grip point 1 cm off its aim pulls with 2 N
+HOLD_STIFFNESS = 600.0   # kg/s²: the held floor's grip point 1 cm off its aim pulls with 6 N (less, held still: see `hand`)
 HOLD_MAX_FORCE = 300.0   # kg·cm/s² = 3 N: bears any floor clear of the columns, not a villa knocked over
+HOLD_SIT_SHARE = 0.1     # the hands stop lowering once they bear less than this share of the floor's weight
+HOLD_DEPTH = 0.5         # cm below the lowest column top the hands would lower it, were it never to sit
+HOLD_LIFT_SPEED = 10.0   # cm/s: lifted off the columns gently
 HOLD_LEVEL_RATE = 10.0   # 1/s: a held floor clear of everything is kept level in the hands
-HOLD_TIP_DEG = 3.0       # a floor tipping on the columns leans this far in the hands, no further:
+HOLD_TIP_DEG = 2.0       # a floor tipping on the columns leans this far in the hands, no further:
                          # the hands' spring sags by the floor's weight over its implicit stiffness
                          # (at most its mass per step squared), and off balance it would droop
                          # far enough to push its columns over
+HOLD_CATCH_RATE = 30.0   # 1/s: how fast the hands take back a lean past that
 HOLD_STEADY_RATE = 10.0  # 1/s: the hands damp a held floor's tipping on the columns, never stop it
 HOLD_TURN_RATE = 10.0    # 1/s: how fast a held floor is turned toward its aimed turn
 
@@ -152,9 +156,10 @@ class FloorLay:
         self.state = Laying.LAID
 
     def _seat_z(self) -> float:
-        """Height of the grip point with the floor lying level on the columns under it now."""
+        """How low the hands go at most: the grip point with the floor lying level on the
+        lowest column top under it now, less `HOLD_DEPTH` (they stop once it sits)."""
         tops = [self.villa.nodes[c].getZ() + COLUMN_HEIGHT / 2 for c in self.columns_under()]
-        return max(tops, default=self.rest_z) + FLOOR_THICKNESS
+        return min(tops, default=self.rest_z) + FLOOR_THICKNESS - HOLD_DEPTH
 
     def _take_in_hands(self, grip: Point3 | None) -> None:
         """From carried (kinematic) to held: a body of its own, on a spring at `grip`."""
@@ -181,9 +186,12 @@ class FloorLay:
         """Set the hands' force on the held floor for the next `dt` seconds of steps."""
         pos = self.np.getPos()
         self.x, self.y, self.yaw = pos.x, pos.y, self.np.getH()
-        speed = LOWER_SPEED if self._goal_z < self._hand_z else MOVE_SPEED
+        speed = LOWER_SPEED if self._goal_z < self._hand_z else HOLD_LIFT_SPEED
         self._hand_z = _approach(self._hand_z, self._goal_z, speed * dt)
         grip = self.grip_point()
+        if (self._goal_z < self._hand_z and self.strain * hand.NEWTON < HOLD_SIT_SHARE * self.body.getMass() * GRAVITY
+                and hand.touching(self.villa, self.piece)):
+            self._goal_z = self._hand_z   # the columns bear it: lower no further
         offset = grip - pos
         velocity = self.body.getLinearVelocity() + self.body.getAngularVelocity().cross(offset)
         stretch = Point3(self.aim_x, self.aim_y, self._hand_z) - grip
@@ -196,9 +204,11 @@ class FloorLay:
         spin = Vec3(0, 0, math.radians(max(-TURN_SPEED, min(TURN_SPEED, turn * HOLD_TURN_RATE))))
         level = self.villa.axis(self.piece).cross(Vec3(0, 0, 1))   # turns it back toward level
         if not hand.touching(self.villa, self.piece, columns=False):
-            spin += level * HOLD_LEVEL_RATE
+            spin += level * HOLD_LEVEL_RATE   # levelled in the air only: turned about the grip, its low
+                                              # side would push down on the column it leans on
         elif (tilt := self.tilt_deg()) > HOLD_TIP_DEG:
-            spin += level * (HOLD_LEVEL_RATE * (1.0 - HOLD_TIP_DEG / tilt))
+            level.normalize()
+            spin += level * (math.radians(tilt - HOLD_TIP_DEG) * HOLD_CATCH_RATE)
         else:
             w = self.body.getAngularVelocity() * math.exp(-HOLD_STEADY_RATE * dt)  # steadied, not stiffened
             spin += Vec3(w.x, w.y, 0)
