@@ -6,7 +6,7 @@
 
 Each seeded villa is a random layout of two to five floors with its top floor taken away
 (and what stood on it): statics say that floor stands where the layout had it, at least
-`RANDOM_MARGIN` inside its columns. A model of a person lays it there, aiming the floor's
+`RANDOM_MARGIN` inside its columns (seeds whose villa would not stand without it are passed over). A model of a person lays it there, aiming the floor's
 centre off by a normal error of `AIM_ERROR` cm in x and in y, with a tremor of `TREMOR` cm at
 `TREMOR_HZ` on the pointer and a reaction time of `REACTION` s (the turn is aimed exactly):
 - one click, as today: once the floor has arrived over the aim, a reaction later, `lower()`;
@@ -37,7 +37,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from panda3d.core import Point3  # noqa: E402
 
 from villa.physics import PlacementError, Villa, random_layout  # noqa: E402
-from villa.physics.dimensions import Layout  # noqa: E402
+from villa.physics.dimensions import FloorSpot, Layout  # noqa: E402
+from villa.physics.layouts import problems  # noqa: E402
 
 FRAME = 1 / 60
 AIM_ERROR = 1.0     # cm, standard deviation in x and in y
@@ -76,13 +77,29 @@ def _frames(villa: Villa, person: Person, lay, seconds: float, until=None) -> bo
     return False
 
 
-def villa_for(seed: int) -> tuple[Villa, tuple[float, float, float]] | None:
-    """The settled villa of this seed without its top floor, and where that floor stood (x, y, yaw)."""
+def layout_for(seed: int) -> tuple[Layout, FloorSpot]:
+    """The random layout of this seed without its top floor and what stood on it, and that floor's spot."""
     laid = 1 + seed % 4
     full = random_layout(seed, floors=laid + 1)
     spot = next(f for f in full.floors if f.level == laid + 1)
-    layout = Layout(f"hand {seed}", tuple(c for c in full.columns if c.level <= laid),
-                    tuple(f for f in full.floors if f.level <= laid))
+    return Layout(f"hand {seed}", tuple(c for c in full.columns if c.level <= laid),
+                  tuple(f for f in full.floors if f.level <= laid)), spot
+
+
+def standing_seeds(first: int, count: int) -> list[int]:
+    """The first `count` seeds from `first` whose villa stands without its top floor (statics): taken
+    away, what it carried no longer weighs on the floors below, and some of them would tip."""
+    seeds, seed = [], first
+    while len(seeds) < count:
+        if not problems(layout_for(seed)[0]):
+            seeds.append(seed)
+        seed += 1
+    return seeds
+
+
+def villa_for(seed: int) -> tuple[Villa, tuple[float, float, float]] | None:
+    """The settled villa of this seed without its top floor, and where that floor stood (x, y, yaw)."""
+    layout, spot = layout_for(seed)
     villa = Villa.from_layout(layout)
     if not villa.run_until_settled(10) or villa.collapse is not None:
         return None
@@ -169,14 +186,14 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args()
     started = time.perf_counter()
-    seeds = range(args.seed, args.seed + args.villas)
+    seeds = standing_seeds(args.seed, args.villas)
     if args.jobs > 1:
         with multiprocessing.get_context("fork").Pool(args.jobs, maxtasksperchild=10) as pool:
             results = pool.map(trial, seeds, chunksize=1)
     else:
         results = [trial(s) for s in seeds]
     done = [r for r in results if r is not None]
-    figures = {**summary(done), "unsettled_villas": len(results) - len(done),
+    figures = {**summary(done), "unsettled_villas": len(results) - len(done), "last_seed": seeds[-1],
                "wall_s": round(time.perf_counter() - started, 1)}
     print(json.dumps(figures) if args.json else json.dumps(figures, indent=2))
 

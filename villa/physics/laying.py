@@ -39,9 +39,9 @@ HOLD_STIFFNESS = 600.0   # kg/s²: the held floor's grip point 1 cm off its aim 
 HOLD_MAX_FORCE = 300.0   # kg·cm/s² = 3 N: bears any floor clear of the columns, not a villa knocked over
 HOLD_SIT_SHARE = 0.1     # the hands stop lowering once they bear less than this share of the floor's weight
 HOLD_DEPTH = 0.5         # cm below the lowest column top the hands would lower it, were it never to sit
-HOLD_LIFT_SPEED = 10.0   # cm/s: lifted off the columns gently
+HOLD_LIFT_SPEED = 3.0    # cm/s: lifted off the columns gently
 HOLD_LEVEL_RATE = 10.0   # 1/s: a held floor clear of everything is kept level in the hands
-HOLD_TIP_DEG = 2.0       # a floor tipping on the columns leans this far in the hands, no further:
+HOLD_TIP_DEG = 1.0       # a floor tipping on the columns leans this far in the hands, no further:
                          # the hands' spring sags by the floor's weight over its implicit stiffness
                          # (at most its mass per step squared), and off balance it would droop
                          # far enough to push its columns over
@@ -196,6 +196,7 @@ class FloorLay:
         velocity = self.body.getLinearVelocity() + self.body.getAngularVelocity().cross(offset)
         stretch = Point3(self.aim_x, self.aim_y, self._hand_z) - grip
         force = hand.spring_force(self.body.getMass(), velocity, stretch, HOLD_STIFFNESS, HOLD_MAX_FORCE, dt)
+        force.z = max(force.z, 0.0)   # the hands bear it; they never press it onto the columns
         self.body.applyForce(force, offset)
         self.strain = force.length() / hand.NEWTON
         # the hands turn it as aimed; clear of everything they also keep it level, while
