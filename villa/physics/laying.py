@@ -207,7 +207,8 @@ class FloorLay:
         if not hand.touching(self.villa, self.piece, columns=False):
             spin += level * HOLD_LEVEL_RATE   # levelled in the air only: turned about the grip, its low
                                               # side would push down on the column it leans on
-        elif (tilt := self.tilt_deg()) > HOLD_TIP_DEG:
+        elif self._goal_z <= self._hand_z and (tilt := self.tilt_deg()) > HOLD_TIP_DEG:
+            # (not while lifting it off: turned back about the grip, its low side would press on a rim)
             level.normalize()
             spin += level * (math.radians(tilt - HOLD_TIP_DEG) * HOLD_CATCH_RATE)
         else:
