@@ -33,6 +33,9 @@ A GUI drives it like this:
     lay = villa.lay_floor()                          # the next floor, hovering above the top
     each frame:  lay.aim_ray(...); lay.turn(degrees) # lay.preview() -> FloorLaid so far
     lay.lower()  (or lay.cancel());  when villa.settled: lay.result() -> FloorLaid
+    or held: lay.lower(hold=True); each frame lay.tilt_deg(), lay.touching(); lay.lift(),
+    lay.lower(hold=True) again; lay.let_go().  A column likewise: pull.place(hold=True),
+    pull.lift(), pull.let_go();  pull.strain: the force (N) the column resists the hand with
 
     villa.collapse -> Collapse (time, cause, first piece) as soon as one happens
     villa.survey() -> VillaSurvey;  villa.snapshot() -> plain JSON for saved games

@@ -13,6 +13,9 @@ Life of a pull (`state`, a `Grip`; its values are the words in quotes):
   PULLING   "pulling"   the column is still under (or on) the villa; aim at a point or a ray
   CARRYING  "carrying"  it is free; it rises to `carry_z` and follows the aim
   LOWERING  "lowering"  `place()` was called; it sinks onto the surface beneath it
+  HELD      "held"      `place(hold=True)` was called and it touched down: it stands under its own
+                        weight, still held upright; `aim` slides it, `lift()` carries it again,
+                        `let_go()` lets go of it
   PLACED    "placed"    it is let go; once `villa.settled`, `result()` gives ColumnPlaced
   ABORTED   "aborted"   `abort()` put the villa back as it was when the column was grabbed
   TAKEN_OUT "taken out" `take_out()` removed it from the villa; `result()` gives ColumnTakenOut
@@ -28,7 +31,7 @@ from enum import StrEnum
 from panda3d.bullet import BulletGenericConstraint
 from panda3d.core import Point3, Quat, TransformState, Vec3
 
-from villa.physics import bodies, geometry, survey
+from villa.physics import bodies, geometry, hand, survey
 from villa.physics.dimensions import BASE, COLUMN_HEIGHT, FLOORS, GRAVITY, column_spec
 from villa.physics.refusals import PlacementError, Refusal
 from villa.rules.facts import ColumnPlaced, ColumnTakenOut
@@ -58,13 +61,14 @@ class Grip(StrEnum):
     PULLING = "pulling"
     CARRYING = "carrying"
     LOWERING = "lowering"
+    HELD = "held"
     PLACED = "placed"
     ABORTED = "aborted"
     TAKEN_OUT = "taken out"
     DROPPED = "dropped"
 
 
-IN_HAND = (Grip.PULLING, Grip.CARRYING, Grip.LOWERING)
+IN_HAND = (Grip.PULLING, Grip.CARRYING, Grip.LOWERING, Grip.HELD)
 
 
 class Pull:
@@ -91,6 +95,8 @@ class Pull:
         self._lift_z: float | None = None
         self._aim_xy: tuple[float, float] | None = None
         self._stalled = 0
+        self._hold_on_touch = False
+        self.strain = 0.0   # N: the force the column resists the hand with (what the spring pulls with)
         self._fingers: BulletGenericConstraint | None = None
         villa.hold(column)
         villa.wake()
@@ -107,7 +113,7 @@ class Pull:
         point = Point3(point)
         if self.state == Grip.PULLING:
             self.target = point
-        elif self.state == Grip.CARRYING:
+        elif self.state in (Grip.CARRYING, Grip.HELD):
             self._aim_xy = (point.x, point.y)
 
     def aim_ray(self, origin: Point3, direction: Vec3) -> None:
@@ -217,15 +223,29 @@ class Pull:
 
     # --- actions ---
 
-    def place(self) -> None:
-        """Set the carried column down on the surface straight below it."""
+    def place(self, hold: bool = False) -> None:
+        """Set the carried column down on the surface straight below it: let go on touching
+        down, or with `hold`, keep holding it upright where it stands (`let_go()`, `lift()`)."""
         if self.state != Grip.CARRYING:
             raise PlacementError(Refusal.NOT_FREE_TO_SET_DOWN, "only a column that is free of the villa can be set down",
                                  column=self.column)
         if self.surface_below() is None:
             raise PlacementError(Refusal.NO_FLOOR_UNDER, "there is no floor under the column", column=self.column)
         self._stalled = 0
+        self._hold_on_touch = hold
         self.state = Grip.LOWERING
+
+    def lift(self) -> None:
+        """Lift the held column clear of everything again: carried, as before it was set down."""
+        if self.state == Grip.HELD:
+            self._lift_z = self.np.getZ()
+            self.body.setGravity(Vec3(0, 0, 0))
+            self.state = Grip.CARRYING
+
+    def let_go(self) -> None:
+        """Let go of the held column where it stands."""
+        if self.state == Grip.HELD:
+            self._let_go()
 
     def abort(self) -> None:
         """Give up: the villa is put back exactly as it stood when the column was grabbed."""
@@ -239,7 +259,7 @@ class Pull:
 
     def take_out(self) -> None:
         """Remove the free column from the villa altogether (a failed objection's forfeit)."""
-        if self.state not in (Grip.CARRYING, Grip.LOWERING):
+        if self.state not in (Grip.CARRYING, Grip.LOWERING, Grip.HELD):
             raise PlacementError(Refusal.NOT_FREE_TO_TAKE_OUT, "only a column that is free of the villa can be taken out",
                                  column=self.column)
         self._finish()
@@ -301,8 +321,9 @@ class Pull:
             # under the floor and lifts it, which a clamped wooden column does not do.
             offset = self._world_offset()
             target = self.target - offset
-            self._spring(self.np.getPos(self.villa.root), target, PULL_STIFFNESS, PULL_MAX_FORCE, dt)
-        elif self.state in (Grip.CARRYING, Grip.LOWERING):
+            force = self._spring(self.np.getPos(self.villa.root), target, PULL_STIFFNESS, PULL_MAX_FORCE, dt)
+            self.strain = force.length() / hand.NEWTON
+        elif self.state in (Grip.CARRYING, Grip.LOWERING, Grip.HELD):
             self._carry(dt)
 
     def after_check(self) -> None:
@@ -321,7 +342,11 @@ class Pull:
             # let go on touching down, or once it stops sinking (it rests on something else)
             self._stalled = self._stalled + 1 if self.body.getLinearVelocity().z > -0.2 else 0
             if below is None or foot - below[2] < 0.03 or self._stalled > STALL_CHECKS:
-                self._let_go()
+                if self._hold_on_touch:
+                    self.body.setGravity(Vec3(0, 0, -GRAVITY))  # it stands under its own weight
+                    self.state = Grip.HELD
+                else:
+                    self._let_go()
 
     def _check_free(self) -> None:
         if self.state == Grip.PULLING and self.is_free():
@@ -338,27 +363,21 @@ class Pull:
     def _world_offset(self) -> Vec3:
         return self.np.getQuat(self.villa.root).xform(Vec3(self.grab_local))
 
-    def _spring(self, at: Point3, to: Point3, k: float, cap: float, dt: float) -> None:
-        """A critically damped spring from the column's centre at `at` toward `to`, capped in
-        force, held for `dt`.
-
-        Worked out implicitly (from the velocity it will have at the end of `dt`), so it
-        stays steady over a whole 1/60 s, where the stiff spring on a light column would
-        overshoot and swing if worked out from the velocity now.
-        """
-        m = self.body.getMass()
-        c = 2.0 * math.sqrt(k * m)
-        v = self.body.getLinearVelocity()
-        v_end = (v + (to - at) * (k * dt / m)) / (1.0 + c * dt / m + k * dt * dt / m)
-        force = (v_end - v) * (m / dt)
-        if force.length() > cap:
-            force *= cap / force.length()
+    def _spring(self, at: Point3, to: Point3, k: float, cap: float, dt: float) -> Vec3:
+        """A critically damped spring (`hand.spring_force`) from the column's centre at `at`
+        toward `to`, capped in force, held for `dt`; returns its force."""
+        force = hand.spring_force(self.body.getMass(), self.body.getLinearVelocity(), to - at, k, cap, dt)
         self.body.applyCentralForce(force)
+        return force
 
     def _carry(self, dt: float) -> None:
         pos = self.np.getPos()
         lift_to = self.carry_z()
-        if self.state == Grip.LOWERING:
+        if self.state == Grip.HELD:
+            below = self.surface_below()
+            seat = below[2] + COLUMN_HEIGHT / 2 if below else pos.z
+            target = Point3(*self._aim_xy, seat)   # it stands there: the spring bears nothing
+        elif self.state == Grip.LOWERING:
             below = self.surface_below()
             floor_z = below[2] + COLUMN_HEIGHT / 2 if below else pos.z
             self._lift_z = max(floor_z - 0.1, self._lift_z - LOWER_SPEED * dt)
@@ -368,7 +387,7 @@ class Pull:
             risen = pos.z > lift_to - 0.3
             x, y = self._aim_xy if risen else (pos.x, pos.y)
             target = Point3(x, y, self._lift_z)
-        self._spring(pos, target, CARRY_STIFFNESS, CARRY_MAX_FORCE, dt)
+        self.strain = self._spring(pos, target, CARRY_STIFFNESS, CARRY_MAX_FORCE, dt).length() / hand.NEWTON
         # keep it upright, and stop it spinning
         axis = self.villa.axis(self.column)
         self.body.setAngularVelocity(axis.cross(Vec3(0, 0, 1)) * UPRIGHT_RATE)
