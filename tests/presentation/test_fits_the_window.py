@@ -26,7 +26,7 @@ from villa.presentation.i18n import _
 from villa.presentation.menus import style
 from villa.presentation.preferences import Settings
 
-from tests.menus.test_screens import finished
+from tests.presentation.menus.test_screens import finished
 
 pytestmark = pytest.mark.gui
 
