@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """A person's hand in numbers: laying the next floor with one click, and held in the hands.
 
-    /work/main/.venv/bin/python scripts/bench_hand.py --json               # 200 villas, one JSON line
-    /work/main/.venv/bin/python scripts/bench_hand.py --json --villas 20 --jobs 1
+    .venv/bin/python scripts/bench_hand.py --json               # 200 villas, one JSON line
+    .venv/bin/python scripts/bench_hand.py --json --villas 20 --jobs 1
 
 Each seeded villa is a random layout of two to five floors with its top floor taken away
 (and what stood on it): statics say that floor stands where the layout had it, at least
