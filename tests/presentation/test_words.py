@@ -252,14 +252,14 @@ def test_the_tooltip_after_the_neutral_column_asks_for_an_own_one():
 
 def test_every_refusal_of_the_wood_is_worded_by_its_code_in_every_language():
     """No English sentence of the physics reaches the screen: each refusal code has its own words."""
-    error = PlacementError(Refusal.NOT_IN_VILLA, "red-hex is not in the villa", column="red-hex")
+    error = PlacementError(Refusal.NOT_IN_VILLA, column="red-hex")
     english = flow.refusal(error)
     assert "red" in english and "not in the villa" in english
     try:
         i18n.install("de")
         german = flow.refusal(error)
         assert "nicht in der Villa" in german
-        assert flow.refusal(PlacementError(Refusal.FLOOR_ALREADY_LAID, "x", level=3, colour="yellow")) \
+        assert flow.refusal(PlacementError(Refusal.FLOOR_ALREADY_LAID, level=3, colour="yellow")) \
             == "Die Etage (Gelb) liegt schon."
     finally:
         i18n.install("en")
