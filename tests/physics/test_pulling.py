@@ -120,7 +120,7 @@ def test_a_column_is_set_down_only_when_free_and_over_the_villa(rings, free_corn
     pos = rings.nodes["red-thick"].getPos()
     held = rings.grab("red-thick", pos)
     assert held.state == "pulling"
-    with pytest.raises(PlacementError, match="free of the villa"):
+    with pytest.raises(PlacementError, match="not free to set down"):
         held.place()
     pull = free_corners.grab("blue-thin-3")
     pull.aim(Point3(40, 0, 0))

@@ -221,17 +221,45 @@ def test_a_floor_claimed_in_vain_is_worded_as_given_up_not_as_laid():
     assert "lay the" not in guidance.headline
 
 
+def test_every_refusal_of_the_referee_and_the_wood_has_its_sentence_in_one_table():
+    assert set(flow.REFUSALS) == set(rules.Rule) | set(Refusal)
+    assert all(flow.Said.ALOUD in sentences for sentences in flow.REFUSALS.values())
+
+
+def test_a_refusal_is_worded_from_its_code_and_its_details():
+    state = apply(four_players(), TakeColumn("green-thin-1"))
+    try:
+        apply(state, ColumnPlaced("green-thin-1", 1, False))
+    except rules.RuleError as error:
+        assert error.code is rules.Rule.REGULATION_3
+        assert flow.refusal(error, state) == \
+            "No column may overhang the edge of the floor it stands on (regulation 3)."
+    error = rules.Rule.OUT_OF_GAME.refuse(column="blue-hex")
+    assert flow.refusal(error, state) == "The blue hexagonal column is out of the game."
+    assert flow.refusal(error, state, flow.Said.TOOLTIP) == "it is out of the game"
+    moved = rules.Rule.REGULATION_6.refuse(column="blue-hex", chosen="red-thick")   # no tooltip sentence of its own
+    assert flow.refusal(moved, state, flow.Said.TOOLTIP) == \
+        "Only the chosen column (the red thick column) may be moved (regulation 6)."
+
+
+def test_the_tooltip_after_the_neutral_column_asks_for_an_own_one():
+    state = apply(_three_players(), TakeColumn("yellow-thin-1"))
+    state = apply(state, ColumnPlaced("yellow-thin-1", 1, True))
+    assert rules.task(state) is Task.OWN
+    assert flow.why_not(state, "red-thick") == "after the neutral column comes one of your own"
+    assert flow.why_not(turn_of(four_players(), 0), "red-thin-1") == "it is not one of your columns"
+
+
 def test_every_refusal_of_the_wood_is_worded_by_its_code_in_every_language():
     """No English sentence of the physics reaches the screen: each refusal code has its own words."""
-    assert set(flow.PLACEMENT_WORDS) == set(Refusal)
-    error = PlacementError(Refusal.NOT_IN_VILLA, "red-hex is not in the villa", column="red-hex")
+    error = PlacementError(Refusal.NOT_IN_VILLA, column="red-hex")
     english = flow.refusal(error)
     assert "red" in english and "not in the villa" in english
     try:
         i18n.install("de")
         german = flow.refusal(error)
         assert "nicht in der Villa" in german
-        assert flow.refusal(PlacementError(Refusal.FLOOR_ALREADY_LAID, "x", level=3, colour="yellow")) \
+        assert flow.refusal(PlacementError(Refusal.FLOOR_ALREADY_LAID, level=3, colour="yellow")) \
             == "Die Etage (Gelb) liegt schon."
     finally:
         i18n.install("en")

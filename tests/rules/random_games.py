@@ -92,7 +92,7 @@ def refused_unchanged(state: GameState, action) -> None:
         apply(state, action)
     except RuleError as error:
         assert state.log == before_log
-        assert error.message == Rule(error.rule).words(error.params)
+        assert set(error.params) == set(Rule(error.rule).params)
         return
     raise AssertionError(f"{action} was accepted at {state.turn}")
 

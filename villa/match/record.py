@@ -40,7 +40,7 @@ from villa.physics import layouts
 from villa.physics.bodies import TABLE_HALF
 from villa.physics.dimensions import FLOORS, ColumnSpot, FloorSpot, Layout, layout_to_json
 from villa.physics.world import Villa
-from villa.rules.pieces import COLUMNS_BY_ID
+from villa.rules.pieces import COLUMNS_BY_ID, floor_id, level_of_floor
 
 FORMAT = "villa-paletti/save"
 VERSION = 2
@@ -309,7 +309,7 @@ def check_snapshot(data: Any, where: str) -> None:
     ticks = data.get("time_ticks")
     if isinstance(ticks, bool) or not isinstance(ticks, int) or ticks < 0:
         raise RecordError(f"the villa's clock at {where} is wrong ({ticks!r})")
-    known = set(COLUMNS_BY_ID) | {f"floor-{lv}" for lv in FLOORS}
+    known = set(COLUMNS_BY_ID) | {floor_id(lv) for lv in FLOORS}
     unknown = sorted(set(data["pieces"]) - known)
     if unknown:
         raise RecordError(f"the villa at {where} holds pieces this game does not have: {', '.join(unknown)}")
@@ -391,7 +391,7 @@ def villa_of(record: TurnRecord, state: rules.GameState, laying: bool = False) -
         parts = ([f"{', '.join(extra)} stand in the villa but are out of the game"] if extra else []) + \
                 ([f"{', '.join(lacking)} are in the game but not in the villa"] if lacking else [])
         raise RecordError(f"the villa at {where} contradicts the game: {'; '.join(parts)}")
-    floors = sorted(int(p[6:]) for p in pieces if p.startswith("floor-"))
+    floors = sorted(lv for lv in map(level_of_floor, pieces) if lv is not None)
     laid = list(range(1, state.top_level + 1))
     if floors != laid and not (laying and floors == [*laid, state.top_level + 1]):
         raise RecordError(f"the villa at {where} has floors {floors} but the game has {state.top_level} "

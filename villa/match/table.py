@@ -149,7 +149,7 @@ class Match:
         if self.hand is not None or self.collapsed or self.over:
             return self._not_now("taking a column")
         if column not in self.villa.nodes:
-            return PlacementError(Refusal.NOT_IN_VILLA, f"{column} is not in the villa", column=column)
+            return PlacementError(Refusal.NOT_IN_VILLA, column=column)
         if rules.task(self.state) is rules.Task.TAKE_OUT:
             refusal = rules.why_not_grabbable(self.state, column)
             if refusal is not None:
@@ -166,7 +166,7 @@ class Match:
         """Set the carried column down straight below it, if the referee would accept it there."""
         pull = self.hand
         if not isinstance(pull, Pull) or pull.state != Grip.CARRYING:
-            return PlacementError(Refusal.NOT_FREE_TO_SET_DOWN, "only a column that is free of the villa can be set down")
+            return PlacementError(Refusal.NOT_FREE_TO_SET_DOWN)
         refusal = self.landing_refusal()
         if refusal is None:
             try:
@@ -181,7 +181,7 @@ class Match:
         pull = self.hand
         preview = pull.preview() if isinstance(pull, Pull) else None
         if preview is None:
-            return PlacementError(Refusal.NO_FLOOR_UNDER, "there is no floor under the column")
+            return PlacementError(Refusal.NO_FLOOR_UNDER)
         try:
             rules.apply(self.state, preview)
         except rules.RuleError as refusal:

@@ -66,12 +66,11 @@ class FloorLay:
     def __init__(self, villa, level: int | None = None) -> None:
         level = villa.top_level + 1 if level is None else level
         if level not in FLOORS:
-            raise PlacementError(Refusal.ALL_FLOORS_LAID, "all five floors are laid")
+            raise PlacementError(Refusal.ALL_FLOORS_LAID)
         if floor_id(level) in villa.nodes:
-            raise PlacementError(Refusal.FLOOR_ALREADY_LAID, f"the {FLOORS[level].colour} floor is already laid",
-                                 level=level, colour=FLOORS[level].colour)
+            raise PlacementError(Refusal.FLOOR_ALREADY_LAID, level=level, colour=FLOORS[level].colour)
         if villa.collapse is not None:
-            raise PlacementError(Refusal.COLLAPSED, "the villa has collapsed")
+            raise PlacementError(Refusal.COLLAPSED)
         # weak: the villa holds its hands while they act, and a villa dropped mid-move must be
         # freed by its reference count alone (whoever holds a hand holds its villa too)
         self.villa = weakref.proxy(villa)
@@ -246,7 +245,7 @@ class FloorLay:
         if self.state != Laying.CARRYING:
             return
         if not self.columns_under():
-            raise PlacementError(Refusal.NO_COLUMN_UNDER, "there is no column under the floor", level=self.level)
+            raise PlacementError(Refusal.NO_COLUMN_UNDER, level=self.level)
         if hold:
             self._take_in_hands(grip)
             self._goal_z = self._seat_z()

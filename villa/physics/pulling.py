@@ -74,9 +74,9 @@ IN_HAND = (Grip.PULLING, Grip.CARRYING, Grip.LOWERING, Grip.HELD)
 class Pull:
     def __init__(self, villa, column: str, point: Point3, steady: bool = False) -> None:
         if villa.collapse is not None:
-            raise PlacementError(Refusal.COLLAPSED, "the villa has collapsed")
+            raise PlacementError(Refusal.COLLAPSED)
         if column not in villa.nodes:
-            raise PlacementError(Refusal.NOT_IN_VILLA, f"{column} is not in the villa", column=column)
+            raise PlacementError(Refusal.NOT_IN_VILLA, column=column)
         # weak: the villa holds its hands while they act, and a villa dropped mid-move must be
         # freed by its reference count alone (whoever holds a hand holds its villa too)
         self.villa = weakref.proxy(villa)
@@ -227,10 +227,9 @@ class Pull:
         """Set the carried column down on the surface straight below it: let go on touching
         down, or with `hold`, keep holding it upright where it stands (`let_go()`, `lift()`)."""
         if self.state != Grip.CARRYING:
-            raise PlacementError(Refusal.NOT_FREE_TO_SET_DOWN, "only a column that is free of the villa can be set down",
-                                 column=self.column)
+            raise PlacementError(Refusal.NOT_FREE_TO_SET_DOWN, column=self.column)
         if self.surface_below() is None:
-            raise PlacementError(Refusal.NO_FLOOR_UNDER, "there is no floor under the column", column=self.column)
+            raise PlacementError(Refusal.NO_FLOOR_UNDER, column=self.column)
         self._stalled = 0
         self._hold_on_touch = hold
         self.state = Grip.LOWERING
@@ -252,7 +251,7 @@ class Pull:
         if self.state in (Grip.PLACED, Grip.ABORTED, Grip.TAKEN_OUT):
             return
         if self.villa.collapse is not None:
-            raise PlacementError(Refusal.CANNOT_PUT_BACK, "the villa has collapsed; nothing can be put back")
+            raise PlacementError(Refusal.CANNOT_PUT_BACK)
         self._finish()
         self.villa.restore(self.start_poses)
         self.state = Grip.ABORTED
@@ -260,8 +259,7 @@ class Pull:
     def take_out(self) -> None:
         """Remove the free column from the villa altogether (a failed objection's forfeit)."""
         if self.state not in (Grip.CARRYING, Grip.LOWERING, Grip.HELD):
-            raise PlacementError(Refusal.NOT_FREE_TO_TAKE_OUT, "only a column that is free of the villa can be taken out",
-                                 column=self.column)
+            raise PlacementError(Refusal.NOT_FREE_TO_TAKE_OUT, column=self.column)
         self._finish()
         self.villa.remove(self.column)
         self.state = Grip.TAKEN_OUT

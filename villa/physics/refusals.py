@@ -22,11 +22,16 @@ class Refusal(StrEnum):
 class PlacementError(ValueError):
     """The column or floor cannot be set down (or taken) here.
 
-    `code` says why (a `Refusal`), `values` holds what the words need (plain data);
-    `str()` of it is the English sentence, for logs.
+    `code` says why (a `Refusal`), `values` holds what the words need (plain data); the screen
+    words it (`villa.presentation.words`), and `str()` of it is the code and its values, for logs.
     """
 
-    def __init__(self, code: Refusal, message: str, **values: Any) -> None:
-        super().__init__(message)
+    def __init__(self, code: Refusal, **values: Any) -> None:
+        super().__init__(code.value)
         self.code = code
         self.values = values
+
+    def __str__(self) -> str:
+        """'not in villa (column=red-hex)'."""
+        details = ", ".join(f"{k}={v}" for k, v in self.values.items())
+        return f"{self.code.value} ({details})" if details else self.code.value

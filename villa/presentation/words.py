@@ -8,7 +8,7 @@ codes, through gettext.
     why_not(state, column)                  # the rules' reason a column may not be taken
     narrate(before, action, after)          # what an action did, in a sentence (status line, replays)
     turn_story(before, moves, after)        # a whole turn in one line (replays, headless play)
-    refusal(error)                          # a refusal of the referee or of the wood, in words
+    refusal(error, state)                   # a refusal of the referee or of the wood, in words (`REFUSALS`)
     headline(state), reasons(state)         # the end: the Master Builder (or none), and why
 
 No rendering here, and no rule of its own: every question goes to the rules engine
@@ -126,36 +126,14 @@ def _floor(level: int) -> str:
 
 # --- what to do now -------------------------------------------------------------------
 
-# The rules engine's reasons (by rule name) in the player's language; the tooltip names the column above.
-WHY_NOT = {
-    Rule.NO_SUCH_COLUMN: N_("there is no such column"),
-    Rule.OUT_OF_GAME: N_("it is out of the game"),
-    Rule.ABORTED_COLUMN: N_("it was given up in an aborted build and may not be chosen again"),
-    Rule.REGULATION_7: N_("it already stands on the top level and may not be used to build"),
-    Rule.OBJECTION_PROOF: N_("the objector must move one of the proposer's columns"),
-    Rule.NEUTRAL_CHALLENGE: N_("the challenger must move a different neutral column"),
-    Rule.LAST_NEUTRAL: N_("it is the last neutral column on its level and must stay"),
-    Rule.NEUTRAL_FIRST: N_("a neutral column must go up first"),
-    Rule.SEAL_COLOUR: N_("the seal asks for a {colours} column"),
-    Rule.OWN_COLUMN: N_("it is not one of your columns"),
-}
-# A column not the player's own, while the own column after the neutral one (or a floor) is due.
-OWN_AFTER_NEUTRAL = N_("after the neutral column comes one of your own")
-
-
 def why_not(state: GameState, column: str) -> str | None:
-    """None if the mouse may take `column` now; otherwise the rules' reason, in words."""
+    """None if the mouse may take `column` now; otherwise the rules' reason, in words, for the
+    column's tooltip (which names the column above it)."""
     error = rules.why_not_grabbable(state, column)
     if error is None:
         return None
-    if error.code is Rule.OBJECTION_PENALTY:
-        return _("pull out one of {name}'s columns").format(name=player_name(state, state.turn.objector))
-    if error.code is Rule.NOT_NOW:
-        return _("no column may be taken now")
-    if error.code is Rule.OWN_COLUMN and rules.task(state) is Task.OWN:
-        return _(OWN_AFTER_NEUTRAL)
-    wanted = colour_words(rules.turn_colours(state)) if error.code is Rule.SEAL_COLOUR else ""
-    return _(WHY_NOT[error.code]).format(colours=wanted)
+    said = Said.AFTER_NEUTRAL if error.code is Rule.OWN_COLUMN and rules.task(state) is Task.OWN else Said.TOOLTIP
+    return refusal(error, state, said)
 
 
 def _colours_now(state: GameState, task: Task) -> tuple[rules.Colour, ...]:
@@ -424,58 +402,78 @@ def turn_story(before: GameState, moves, after: GameState) -> str:
 
 # --- refusals ---------------------------------------------------------------------------
 
-# The referee's refusals, by rule code (`villa.rules.Rule`); the words take the refusal's details, worded
-# for a player (a column by its colour and kind, a level by its floor, a player by name).
-RULE_WORDS = {
-    "game-over": N_("The game is over."),
-    "unknown-action": N_("That is not a move of this game."),
-    "malformed-action": N_("That is not a move of this game."),
-    "not-now": N_("That is not possible now."),
-    "not-started": N_("The game has not started yet."),
-    "survey": N_("That is not a move of this game."),
-    "colour-roll": N_("A colour roll must show a colour."),
-    "colour-taken": N_("{colour} is already taken."),
-    "colour-deal": N_("The colours can be dealt at random only before anyone has one."),
-    "set-up-too-late": N_("The villa cannot be set up so."),
-    "set-up-twice": N_("The villa cannot be set up so."),
-    "set-up-level": N_("The villa cannot be set up so."),
-    "set-up-floors": N_("The villa cannot be set up so."),
-    "set-up-support": N_("The villa cannot be set up so."),
-    "no-such-column": N_("There is no such column."),
-    "out-of-game": N_("{column} is out of the game."),
-    "aborted-column": N_("{column} was given up in an aborted build and may not be chosen again."),
-    "regulation-7": N_("{column} already stands on the top level and may not be used to build (regulation 7)."),
-    "objection-proof": N_("The objector must move one of {proposer}'s columns."),
-    "neutral-challenge": N_("The challenger must move a different neutral column."),
-    "last-neutral": N_("{column} is the last neutral column on its level and must stay."),
-    "neutral-first": N_("A neutral column must go up first."),
-    "seal-colour": N_("The seal asks for a {colours} column."),
-    "own-column": N_("{column} is not one of the columns you may move now."),
-    "no-abort": N_("These rules know no aborted build: the column must be placed."),
-    "regulation-6": N_("Only the chosen column ({chosen}) may be moved (regulation 6)."),
-    "onto-top-floor": N_("A column goes onto the top floor ({top})."),
-    "regulation-3": N_("No column may overhang the edge of the floor it stands on (regulation 3)."),
-    "regulation-8": N_("Columns may stand on columns only on the red floor (regulation 8)."),
-    "must-build": N_("A player who can build must build, or propose a floor."),
-    "no-floor-left": N_("The red floor is on: no floor is left."),
-    "floor-support": N_("The {level} floor must rest on at least {need} columns, not {have}."),
-    "floor-on-top-columns": N_("The floor rests only on columns of the top level."),
-    "regulation-4": N_("The floors go on in their order: next is the {next} floor (regulation 4)."),
-    "floor-inside-base": N_("Under this house rule no floor may overhang the base plate."),
-    "objection-penalty": N_("Pull out one of {objector}'s columns."),
-}
-# The wood's refusals, by their English message until they carry codes.
-# The wood's refusals, by their codes.
-PLACEMENT_WORDS = {
-    Refusal.COLLAPSED: N_("The villa has collapsed."),
-    Refusal.NOT_IN_VILLA: N_("{column} is not in the villa."),
-    Refusal.NOT_FREE_TO_SET_DOWN: N_("Only a column that is free of the villa can be set down."),
-    Refusal.NOT_FREE_TO_TAKE_OUT: N_("Only a column that is free of the villa can be taken out."),
-    Refusal.NO_FLOOR_UNDER: N_("There is no floor under the column."),
-    Refusal.CANNOT_PUT_BACK: N_("The villa has collapsed: nothing can be put back."),
-    Refusal.ALL_FLOORS_LAID: N_("All five floors are laid."),
-    Refusal.FLOOR_ALREADY_LAID: N_("The {level} floor is laid already."),
-    Refusal.NO_COLUMN_UNDER: N_("There is no column under the floor."),
+class Said(Enum):
+    """Where a refusal is worded: the same code may want another sentence there."""
+
+    ALOUD = "aloud"                   # the status line and the log: a sentence naming what it speaks of
+    TOOLTIP = "tooltip"               # under the column's name in its tooltip: the column is "it"
+    AFTER_NEUTRAL = "after-neutral"   # the tooltip while the own column after the neutral one is due
+
+
+# Every refusal, of the referee (`villa.rules.Rule`) and of the wood (`villa.physics.refusals.Refusal`),
+# by its code: the sentence said aloud, and where it is worded otherwise, that sentence too. The words take
+# the refusal's details, worded for a player (a column by its colour and kind, a level by its floor, a
+# player by name).
+REFUSALS: dict[Rule | Refusal, dict[Said, str]] = {
+    Rule.GAME_OVER: {Said.ALOUD: N_("The game is over.")},
+    Rule.UNKNOWN_ACTION: {Said.ALOUD: N_("That is not a move of this game.")},
+    Rule.MALFORMED_ACTION: {Said.ALOUD: N_("That is not a move of this game.")},
+    Rule.NOT_NOW: {Said.ALOUD: N_("That is not possible now."),
+                   Said.TOOLTIP: N_("no column may be taken now")},
+    Rule.NOT_STARTED: {Said.ALOUD: N_("The game has not started yet.")},
+    Rule.SURVEY: {Said.ALOUD: N_("That is not a move of this game.")},
+    Rule.COLOUR_ROLL: {Said.ALOUD: N_("A colour roll must show a colour.")},
+    Rule.COLOUR_TAKEN: {Said.ALOUD: N_("{colour} is already taken.")},
+    Rule.COLOUR_DEAL: {Said.ALOUD: N_("The colours can be dealt at random only before anyone has one.")},
+    Rule.SET_UP_TOO_LATE: {Said.ALOUD: N_("The villa cannot be set up so.")},
+    Rule.SET_UP_TWICE: {Said.ALOUD: N_("The villa cannot be set up so.")},
+    Rule.SET_UP_LEVEL: {Said.ALOUD: N_("The villa cannot be set up so.")},
+    Rule.SET_UP_FLOORS: {Said.ALOUD: N_("The villa cannot be set up so.")},
+    Rule.SET_UP_SUPPORT: {Said.ALOUD: N_("The villa cannot be set up so.")},
+    Rule.NO_SUCH_COLUMN: {Said.ALOUD: N_("There is no such column."),
+                          Said.TOOLTIP: N_("there is no such column")},
+    Rule.OUT_OF_GAME: {Said.ALOUD: N_("{column} is out of the game."),
+                       Said.TOOLTIP: N_("it is out of the game")},
+    Rule.ABORTED_COLUMN: {Said.ALOUD: N_("{column} was given up in an aborted build and may not be chosen again."),
+                          Said.TOOLTIP: N_("it was given up in an aborted build and may not be chosen again")},
+    Rule.REGULATION_7: {
+        Said.ALOUD: N_("{column} already stands on the top level and may not be used to build (regulation 7)."),
+        Said.TOOLTIP: N_("it already stands on the top level and may not be used to build")},
+    Rule.OBJECTION_PROOF: {Said.ALOUD: N_("The objector must move one of {proposer}'s columns."),
+                           Said.TOOLTIP: N_("the objector must move one of the proposer's columns")},
+    Rule.NEUTRAL_CHALLENGE: {Said.ALOUD: N_("The challenger must move a different neutral column."),
+                             Said.TOOLTIP: N_("the challenger must move a different neutral column")},
+    Rule.LAST_NEUTRAL: {Said.ALOUD: N_("{column} is the last neutral column on its level and must stay."),
+                        Said.TOOLTIP: N_("it is the last neutral column on its level and must stay")},
+    Rule.NEUTRAL_FIRST: {Said.ALOUD: N_("A neutral column must go up first."),
+                         Said.TOOLTIP: N_("a neutral column must go up first")},
+    Rule.SEAL_COLOUR: {Said.ALOUD: N_("The seal asks for a {colours} column."),
+                       Said.TOOLTIP: N_("the seal asks for a {colours} column")},
+    Rule.OWN_COLUMN: {Said.ALOUD: N_("{column} is not one of the columns you may move now."),
+                      Said.TOOLTIP: N_("it is not one of your columns"),
+                      Said.AFTER_NEUTRAL: N_("after the neutral column comes one of your own")},
+    Rule.NO_ABORT: {Said.ALOUD: N_("These rules know no aborted build: the column must be placed.")},
+    Rule.REGULATION_6: {Said.ALOUD: N_("Only the chosen column ({chosen}) may be moved (regulation 6).")},
+    Rule.ONTO_TOP_FLOOR: {Said.ALOUD: N_("A column goes onto the top floor ({top}).")},
+    Rule.REGULATION_3: {Said.ALOUD: N_("No column may overhang the edge of the floor it stands on (regulation 3).")},
+    Rule.REGULATION_8: {Said.ALOUD: N_("Columns may stand on columns only on the red floor (regulation 8).")},
+    Rule.MUST_BUILD: {Said.ALOUD: N_("A player who can build must build, or propose a floor.")},
+    Rule.NO_FLOOR_LEFT: {Said.ALOUD: N_("The red floor is on: no floor is left.")},
+    Rule.FLOOR_SUPPORT: {Said.ALOUD: N_("The {level} floor must rest on at least {need} columns, not {have}.")},
+    Rule.FLOOR_ON_TOP_COLUMNS: {Said.ALOUD: N_("The floor rests only on columns of the top level.")},
+    Rule.REGULATION_4: {Said.ALOUD: N_("The floors go on in their order: next is the {next} floor (regulation 4).")},
+    Rule.FLOOR_INSIDE_BASE: {Said.ALOUD: N_("Under this house rule no floor may overhang the base plate.")},
+    Rule.OBJECTION_PENALTY: {Said.ALOUD: N_("Pull out one of {objector}'s columns."),
+                             Said.TOOLTIP: N_("pull out one of {objector}'s columns")},
+    Refusal.COLLAPSED: {Said.ALOUD: N_("The villa has collapsed.")},
+    Refusal.NOT_IN_VILLA: {Said.ALOUD: N_("{column} is not in the villa.")},
+    Refusal.NOT_FREE_TO_SET_DOWN: {Said.ALOUD: N_("Only a column that is free of the villa can be set down.")},
+    Refusal.NOT_FREE_TO_TAKE_OUT: {Said.ALOUD: N_("Only a column that is free of the villa can be taken out.")},
+    Refusal.NO_FLOOR_UNDER: {Said.ALOUD: N_("There is no floor under the column.")},
+    Refusal.CANNOT_PUT_BACK: {Said.ALOUD: N_("The villa has collapsed: nothing can be put back.")},
+    Refusal.ALL_FLOORS_LAID: {Said.ALOUD: N_("All five floors are laid.")},
+    Refusal.FLOOR_ALREADY_LAID: {Said.ALOUD: N_("The {level} floor is laid already.")},
+    Refusal.NO_COLUMN_UNDER: {Said.ALOUD: N_("There is no column under the floor.")},
 }
 
 
@@ -497,20 +495,22 @@ def _detail(state: GameState | None, key: str, value):
     return value
 
 
-def refusal(error: Exception, state: GameState | None = None) -> str:
-    """A refusal of the referee (by its rule code) or of the wood (by its refusal code), with its
-    details, in the player's language."""
+def refusal(error: Exception, state: GameState | None = None, said: Said = Said.ALOUD) -> str:
+    """A refusal of the referee (a `RuleError`) or of the wood (a `PlacementError`), by its code, with its
+    details, in the player's language: the sentence for `said` if the code has one there, else the one
+    said aloud."""
     if isinstance(error, rules.RuleError):
-        fallback = N_("That is not allowed now.")
-        template, values = RULE_WORDS.get(error.rule, fallback), getattr(error, "params", {})
+        fallback, values = N_("That is not allowed now."), error.params
     else:
-        fallback = N_("That is not possible here.")
-        template, values = PLACEMENT_WORDS.get(getattr(error, "code", None), fallback), getattr(error, "values", {})
+        fallback, values = N_("That is not possible here."), getattr(error, "values", {})
+    sentences = REFUSALS.get(getattr(error, "code", None), {})
+    template = sentences.get(said) or sentences.get(Said.ALOUD, fallback)
     details = {k: _detail(state, k, v) for k, v in values.items()}
     try:
-        return _cap(_(template).format(**details))
+        text = _(template).format(**details)
     except (KeyError, IndexError, ValueError):
         return _(fallback)
+    return _cap(text) if said is Said.ALOUD or said not in sentences else text
 
 
 # --- files -------------------------------------------------------------------------------

@@ -95,10 +95,6 @@ class Forbidden(NamedTuple):
     rule: str
     params: dict[str, Any]
 
-    @property
-    def message(self) -> str:
-        return Rule(self.rule).words(self.params)
-
     def error(self) -> RuleError:
         return Rule(self.rule).refuse(**self.params)
 
