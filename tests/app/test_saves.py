@@ -120,6 +120,17 @@ def test_a_broken_save_is_refused_with_a_clear_message(save_file, kind):
     assert save_file.read_bytes() == before
 
 
+def test_a_log_the_referee_refuses_is_named_in_words(save_file):
+    """The broken move is said as the screen says it, not only by its rule's code."""
+    _edited(save_file, _break_log)
+    with pytest.raises(PlayerError) as refused:
+        saves.load(save_file)
+    said = str(refused.value)
+    assert "breaks the rules (" in said and said.count(":") >= 2
+    worded = said.rsplit(": ", 1)[1]
+    assert worded and not worded.startswith(("regulation", "rule")) and " " in worded
+
+
 @pytest.mark.parametrize("kind", ["missing", "truncated", "corrupt", "future version", "poses contradict",
                                   "log does not replay", "unknown column"])
 def test_the_command_line_refuses_a_broken_save(save_file, tmp_path, kind):

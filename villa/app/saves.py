@@ -25,6 +25,7 @@ from villa.app.logs import PlayerError
 from villa.app.storage import data_dir, shown_path, write_atomically
 from villa.match import record as records
 from villa.match.record import Record, RecordError
+from villa.presentation import words
 
 log = logging.getLogger(__name__)
 
@@ -113,7 +114,14 @@ def from_text(text: str) -> Record:
     except RecursionError:
         raise SaveError("the file is corrupt: it is nested far deeper than any save") from None
     except RecordError as error:
-        raise SaveError(str(error)) from None
+        raise SaveError(_said(error)) from None
+
+
+def _said(error: RecordError) -> str:
+    """What is wrong with the record; a move the referee refuses is named with the screen's words for it."""
+    if error.broken is None:
+        return str(error)
+    return f"{error}: {words.refusal(error.broken).rstrip('.')}"
 
 
 def _no_constant(name: str):

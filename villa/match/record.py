@@ -54,7 +54,14 @@ MAX_SEED = 2**63 - 1
 
 
 class RecordError(ValueError):
-    """A record that does not hold together; the message says what is wrong, in one sentence."""
+    """A record that does not hold together; the message says what is wrong, in one sentence.
+
+    `broken`: the referee's refusal of a move in the log, when that is what is wrong (worded by
+    the app as the screen words it)."""
+
+    def __init__(self, message: str, broken: rules.RuleError | None = None) -> None:
+        super().__init__(message)
+        self.broken = broken
 
 
 @dataclass(frozen=True)
@@ -338,7 +345,7 @@ def _check_log(start: rules.GameState, state: rules.GameState) -> rules.GameStat
             replayed, before = rules.apply(replayed, action), replayed
         except rules.RuleError as error:
             raise RecordError(f"the log does not replay: move {number} ({type(action).__name__}) "
-                              f"breaks the rules: {error}") from None
+                              f"breaks the rules ({error})", broken=error) from None
     if rules.state_to_json(replayed) != rules.state_to_json(state):
         raise RecordError("the log does not lead to the saved game state (the state was changed by hand)")
     return before
