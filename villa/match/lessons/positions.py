@@ -1,0 +1,41 @@
+"""The lessons' villas, made from the presets: a column moved, some left out of the game."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+from villa.physics import layouts
+from villa.physics.dimensions import ColumnSpot, FloorSpot, Layout
+
+
+def moved(layout: Layout, column: str, x: float, y: float) -> Layout:
+    """`layout` with `column` standing at (x, y) on the base plate instead."""
+    return replace(layout, columns=tuple(ColumnSpot(c.column, 0, x, y) if c.column == column else c
+                                         for c in layout.columns))
+
+
+def raised(layout: Layout, spots: dict[str, tuple[int, float, float]], floor: FloorSpot, name: str) -> Layout:
+    """`layout` with columns moved up (column -> level, x, y) and the next floor laid on them."""
+    columns = tuple(ColumnSpot(c.column, *spots[c.column]) if c.column in spots else c for c in layout.columns)
+    return Layout(name, columns, (*layout.floors, floor))
+
+
+def without(layout: Layout, *columns: str) -> Layout:
+    """`layout` with `columns` out of the game (a villa taken up as built higher)."""
+    return replace(layout, columns=tuple(c for c in layout.columns if c.column not in columns))
+
+
+FREE_CORNERS = layouts.preset("free corners")
+RINGS = layouts.preset("rings")
+# three players: a second neutral (red) column stands free, so that a challenge can be proved
+TWO_FREE_REDS = moved(FREE_CORNERS, "red-thin-2", 5.5, -8.6)
+
+# two floors: four thin columns carry the green floor, a yellow hexagonal one stands free on the blue floor
+_UP = {"blue-thin-1": 0, "red-thin-1": 90, "yellow-thin-1": 180, "green-thin-1": 270}
+GREEN_ON_TOP = raised(FREE_CORNERS, {
+    **{column: (1, round(3.2 * math.cos(math.radians(a)), 3), round(0.6 + 1.8 * math.sin(math.radians(a)), 3))
+       for column, a in _UP.items()},
+    "yellow-hex": (1, -5.5, -2.0)}, FloorSpot(2, 0.0, 0.6), "green on top")
+# the same columns up, the green floor still to be laid on them
+FOUR_UP = replace(GREEN_ON_TOP, name="four up", floors=GREEN_ON_TOP.floors[:1])
