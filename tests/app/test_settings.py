@@ -57,3 +57,22 @@ def test_a_broken_file_in_a_folder_that_cannot_be_written_is_told_and_the_game_s
     told = []
     assert load_settings(on_trouble=lambda path, aside: told.append(aside)) == Settings()
     assert told == [None] and settings_path().read_text() == "{broken"
+
+
+def test_the_lessons_done_are_kept_and_an_older_settings_file_loads_with_none_done():
+    save_settings(Settings(lessons_done=("first-pull", "seal", "first-pull")))
+    assert load_settings().lessons_done == ("first-pull", "seal")
+    older = {"version": 1, "graphics_quality": "low", "mouse_sensitivity": 1.0, "invert_camera": False,
+             "language": "en", "volume": 0.5, "computer_speed": 1.0, "last_seats": []}
+    settings_path().write_text(json.dumps(older))
+    loaded = load_settings()
+    assert loaded.lessons_done == () and loaded.graphics_quality == "low"
+
+
+@pytest.mark.parametrize("done", ["first-pull", [3], ["x" * 200], ["a"] * 100])
+def test_lessons_done_of_the_wrong_kind_set_the_file_aside(done):
+    settings_path().parent.mkdir(parents=True, exist_ok=True)
+    settings_path().write_text(json.dumps({"version": 1, "lessons_done": done}))
+    troubles = []
+    assert load_settings(on_trouble=lambda path, aside: troubles.append(aside)) == Settings()
+    assert troubles and troubles[0].is_file()

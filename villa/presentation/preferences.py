@@ -16,6 +16,7 @@ VOLUME = (0.0, 1.0)
 COMPUTER_SPEEDS = (1.0, 2.0, 4.0)
 STRENGTHS = ("easy", "medium", "hard")
 MAX_NAME = 24
+MAX_LESSONS = 64                       # lesson codes kept as done, at most
 
 
 @dataclass(frozen=True)
@@ -27,6 +28,7 @@ class Settings:
     volume: float = 0.8                # 0 .. 1
     computer_speed: float = 1.0        # computer players' hands move this many times a person's speed
     last_seats: tuple = ()             # the last new game's seats: (name, "easy" | "medium" | "hard" | None)
+    lessons_done: tuple = ()           # the codes of the lessons completed (a tick on each in the list)
 
     def validated(self) -> "Settings":
         """A copy with every number inside its range; ValueError for a value of the wrong kind (text where a
@@ -43,7 +45,7 @@ class Settings:
             raise ValueError(f"computer speed must be one of {', '.join(map(str, COMPUTER_SPEEDS))}")
         return replace(self, mouse_sensitivity=_number("mouse sensitivity", self.mouse_sensitivity, *SENSITIVITY),
                        volume=_number("volume", self.volume, *VOLUME), computer_speed=speed,
-                       last_seats=_seats(self.last_seats))
+                       last_seats=_seats(self.last_seats), lessons_done=_codes(self.lessons_done))
 
     @classmethod
     def from_json(cls, data: dict) -> "Settings":
@@ -76,3 +78,14 @@ def _seats(value) -> tuple:
             raise ValueError(f"a seat's strength must be one of {', '.join(STRENGTHS)} or none")
         seats.append((name, strength))
     return tuple(seats)
+
+
+def _codes(value) -> tuple:
+    """The lessons done, checked: a list of short printable codes (ones this version does not know are kept,
+    for the version that wrote them)."""
+    if not isinstance(value, (list, tuple)) or len(value) > MAX_LESSONS:
+        raise ValueError(f"the lessons done must be a list of at most {MAX_LESSONS} codes")
+    for code in value:
+        if not isinstance(code, str) or not 1 <= len(code) <= MAX_NAME or not code.isprintable():
+            raise ValueError("a lesson's code must be printable text of 1 to 24 characters")
+    return tuple(dict.fromkeys(value))
