@@ -1,5 +1,6 @@
 """The window: from the main menu to a game and back, the menus wired to the match and its screen.
 
+Main menu -> learn to play -> a lesson (each one's parts, then on to the next) and back to the list.
 Main menu -> new game -> (the columns set up by hand, when so chosen) -> the seal rolled for
 colours and the others' choices -> the game (kept on disk after every turn) -> the end screen
 (play again, or the main menu). Continue, and --continue or --load on the command line, take
@@ -17,10 +18,12 @@ from villa.app.keeping import Keeper, has_kept_game, latest_game
 from villa.app.logs import PlayerError
 from villa.match import Match, MatchSetup, Record, Seat, Strength, layout_named
 from villa.match.computer import close_thinking, reseat_computers, seat_computers
+from villa.match.lessons import LESSONS
 from villa.physics import layouts
 from villa.presentation import i18n, menus, words
 from villa.presentation.arrange import ArrangeScreen
 from villa.presentation.game import GameScreen
+from villa.presentation.lesson_screen import LessonScreen
 from villa.presentation.preferences import Settings
 from villa.presentation.replay_screen import ReplayScreen
 from villa.presentation.sound import Sound
@@ -42,6 +45,7 @@ class Front:
         self.arranged = None              # the last layout set up by hand: arranging again starts from it
         self.match: Match | None = None
         self.screen: GameScreen | None = None
+        self.lesson: LessonScreen | None = None
         self.keeper = Keeper(on_trouble=self._save_trouble)
         stage.graphics_quality = settings.graphics_quality
         i18n.install(settings.language)
@@ -60,15 +64,48 @@ class Front:
 
     def main_menu(self) -> None:
         self._close_game()
+        self._close_lesson()
         self._close_pause()
         notice = words.settings_trouble(*self.settings_trouble) if self.settings_trouble else ""
         self.settings_trouble = None
         self._open(menus.MainMenu(
             can_continue=has_kept_game(), notice=notice, on_new_game=self.new_game, on_continue=self.continue_game,
+            on_learn=self.lessons,
             on_rules=lambda: self._open(menus.RulesSummaryScreen(on_back=self.main_menu)),
             on_settings=lambda: self.open_settings(self.main_menu),
             on_how_to_play=lambda: self._open(menus.HowToPlayScreen(on_back=self.main_menu)),
             on_quit=self.stage.base.userExit))
+
+    # --- learn to play ---
+
+    def lessons(self) -> None:
+        """The list of lessons, a tick on each one done."""
+        self._close_lesson()
+        self._open(menus.LessonsScreen(lessons=LESSONS, done=self.settings.lessons_done, on_lesson=self.open_lesson,
+                                       on_back=self.main_menu))
+
+    def open_lesson(self, lesson) -> None:
+        self._close_menu()
+        self._close_lesson()
+        self.lesson = LessonScreen(self.stage, lesson, LESSONS.index(lesson) + 1, on_done=self._lesson_done,
+                                   on_next=self._lesson_after, on_leave=self.lessons, sound=self.sound)
+        self.apply_settings(self.settings)
+
+    def _lesson_done(self, lesson) -> None:
+        if lesson.code not in self.settings.lessons_done:
+            self.apply_settings(replace(self.settings, lessons_done=(*self.settings.lessons_done, lesson.code)))
+
+    def _lesson_after(self, lesson) -> None:
+        number = LESSONS.index(lesson) + 1
+        if number < len(LESSONS):
+            self.open_lesson(LESSONS[number])
+        else:
+            self.lessons()
+
+    def _close_lesson(self) -> None:
+        if self.lesson is not None:
+            self.lesson.close()
+            self.lesson = None
 
     def new_game(self, choices=None) -> None:
         """The new-game screen, showing `choices` (coming back from setting up the columns) or the defaults."""
@@ -96,7 +133,8 @@ class Front:
             log.warning("the settings could not be kept: %s", error)
         if self.sound is not None:
             self.sound.set_volume(settings.volume)
-        for screen in (self.screen, self.menu):
+        lesson_game = self.lesson.game if self.lesson is not None else None
+        for screen in (self.screen, self.menu, lesson_game):
             if hasattr(screen, "controls") and hasattr(screen, "view"):   # a screen with the villa in 3D
                 screen.controls.sensitivity = settings.mouse_sensitivity
                 screen.controls.invert = settings.invert_camera
@@ -229,8 +267,9 @@ class Front:
             self.pause_menu = None
 
     def close(self) -> None:
-        """The game, the pause menu and any menu taken down, the autosave stopped: nothing left open."""
+        """The game or lesson, the pause menu and any menu taken down, the autosave stopped: nothing left open."""
         self._close_game()
+        self._close_lesson()
         self._close_pause()
         self._close_menu()
 

@@ -8,6 +8,7 @@ Every word goes through villa.presentation.i18n.
 from villa.presentation.menus.arrange import ArrangePanel
 from villa.presentation.menus.base import Screen
 from villa.presentation.menus.end import EndScreen
+from villa.presentation.menus.lessons import LessonsScreen
 from villa.presentation.menus.main_menu import MainMenu
 from villa.presentation.menus.new_game import GameChoices, NewGameScreen
 from villa.presentation.menus.pause import PauseMenu
@@ -16,5 +17,5 @@ from villa.presentation.menus.seats import SeatsScreen
 from villa.presentation.menus.settings import SettingsScreen
 from villa.presentation.menus.texts import HowToPlayScreen, RulesSummaryScreen
 
-__all__ = ["ArrangePanel", "Screen", "EndScreen", "MainMenu", "GameChoices", "NewGameScreen", "PauseMenu",
+__all__ = ["ArrangePanel", "Screen", "EndScreen", "LessonsScreen", "MainMenu", "GameChoices", "NewGameScreen", "PauseMenu",
            "SealRollScreen", "colour_name", "SeatsScreen", "SettingsScreen", "HowToPlayScreen", "RulesSummaryScreen"]
