@@ -73,7 +73,7 @@ PARTS = {
     ("three-players", 1): (
         N_("{other} gave a neutral column up, but another could go up. Challenge, and prove it."),
         N_("Press Challenge (Y), then set the other free red column on the blue floor."),
-        N_("Proved: a neutral column is up, and {other} loses the own column's move.")),
+        N_("Proved: a neutral column is up, and {other} may not move an own column this turn.")),
     ("the-end", 0): (
         N_("{other} holds the seal. Bring the villa down yourself, and see who is Master Builder."),
         N_("Pull a column that carries the floor, fast and without Space."),
@@ -112,7 +112,7 @@ WHYS = {
     ("three-players", "neutral-given-up"): N_("You gave the neutral column up though another could go "
                                               "up: the others may challenge you and prove it."),
     ("three-players", "not-challenged"): N_("Another red column stands free: challenge (Y) and move it up, "
-                                            "and {other} loses the own column's move."),
+                                            "and {other} may not move an own column this turn."),
     ("the-end", "stood"): N_("The villa still stands. Pull a column that carries the floor, fast."),
     ("the-end", "fell-without-seal"): N_("You did not hold the seal yet: take it first (2 points beat 1), "
                                          "then bring the villa down."),
