@@ -9,7 +9,7 @@ import pytest
 
 from villa import rules
 from villa.match import Accepted, Match
-from villa.match.lessons import LESSONS, Attempt, Did, Part, lesson_named
+from villa.match.lessons import LESSONS, MISSED, Attempt, Did, Part, Pull, lesson_named
 from villa.match.lessons.lesson import FELL
 from villa.rules.state import Role, Step
 
@@ -65,6 +65,14 @@ def test_a_mistake_is_told_only_once_and_the_aim_is_not_met_after_it():
         attempt.match.frame()
     assert attempt.why == "declined" and not attempt.done
     attempt.close()
+
+
+def test_a_turn_that_goes_by_without_the_aim_is_a_mistake_too():
+    """The learner gives the hexagonal column up: the seal is not taken, and the other player has no more
+    steps; the part does not wait for ever."""
+    part = lesson_named("seal").parts[0]
+    attempt = _play(part, (Pull("yellow-hex", give_up=True),))
+    assert not attempt.done and attempt.why == MISSED
 
 
 def test_an_aim_asks_who_did_it_in_which_role():

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from villa.match.lessons import FELL, LESSONS
+from villa.match.lessons import FELL, LESSONS, MISSED
 from villa.presentation import i18n, lesson_words
 
 PARTS = [(lesson, number) for lesson in LESSONS for number in range(len(lesson.parts))]
@@ -15,7 +15,7 @@ def test_every_lesson_and_part_has_its_words_and_no_words_are_left_over():
     assert set(lesson_words.TITLES) == {lesson.code for lesson in LESSONS}
     assert set(lesson_words.PARTS) == {(lesson.code, number) for lesson, number in PARTS}
     named = {(lesson.code, why) for lesson in LESSONS for part in lesson.parts
-             for why in [why for _aim, why in part.mistakes] + [FELL]}
+             for why in [why for _aim, why in part.mistakes] + [FELL, MISSED]}
     assert set(lesson_words.WHYS) <= named, "a why no part can give"
     for lesson in LESSONS:
         for part in lesson.parts:
@@ -46,3 +46,4 @@ def test_a_mistake_without_words_of_its_own_falls_back_to_the_fall():
     first = LESSONS[0]
     assert lesson_words.why(first, FELL, "Mira") == "The villa fell. Pull more slowly, and straight out."
     assert "may not be chosen again" in lesson_words.why(first, "gave-up", "Mira")
+    assert lesson_words.why(first, MISSED, "Mira").startswith("The turn went by without it.")

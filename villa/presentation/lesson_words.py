@@ -6,7 +6,7 @@ why an attempt failed, worded from the codes in `villa.match.lessons`, through g
 
 from __future__ import annotations
 
-from villa.match.lessons import FELL, Lesson
+from villa.match.lessons import FELL, MISSED, Lesson
 from villa.presentation.i18n import N_, _
 
 TITLES = {
@@ -118,6 +118,7 @@ WHYS = {
                                          "then bring the villa down."),
 }
 FELL_WHY = N_("The villa fell. Pull more slowly, and straight out.")
+MISSED_WHY = N_("The turn went by without it. Read the aim once more, or ask for a hint.")
 
 
 def title(lesson: Lesson) -> str:
@@ -138,4 +139,4 @@ def done(lesson: Lesson, part: int, other: str) -> str:
 
 def why(lesson: Lesson, code: str, other: str) -> str:
     """Why the attempt failed, in a sentence."""
-    return _(WHYS.get((lesson.code, code), FELL_WHY)).format(other=other)
+    return _(WHYS.get((lesson.code, code), MISSED_WHY if code == MISSED else FELL_WHY)).format(other=other)

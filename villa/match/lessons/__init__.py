@@ -6,12 +6,12 @@
 
 from villa.match.lessons.aims import Did, Fell, Seal, Who
 from villa.match.lessons.attempt import Attempt
-from villa.match.lessons.lesson import FELL, Lesson, Part
+from villa.match.lessons.lesson import FELL, MISSED, Lesson, Part
 from villa.match.lessons.script import Knock, Lay, Pull, Script
 from villa.match.lessons.table import LESSONS
 
-__all__ = ["Attempt", "Did", "FELL", "Fell", "Knock", "Lay", "LESSONS", "Lesson", "Part", "Pull", "Script", "Seal",
-           "Who", "lesson_named"]
+__all__ = ["Attempt", "Did", "FELL", "Fell", "Knock", "Lay", "LESSONS", "Lesson", "MISSED", "Part", "Pull", "Script",
+           "Seal", "Who", "lesson_named"]
 
 
 def lesson_named(code: str) -> Lesson:

@@ -8,7 +8,7 @@ mistake is made.
 
 from __future__ import annotations
 
-from villa.match.lessons.lesson import Part
+from villa.match.lessons.lesson import MISSED, Part
 from villa.match.lessons.script import Script
 from villa.match.table import Match
 
@@ -21,7 +21,7 @@ class Attempt:
         steps = {seat: part.script.get(seat, ()) for seat in range(part.players) if seat != part.learner}
         if learner_steps is not None:
             steps[part.learner] = learner_steps
-        self.script = Script(self.match, steps)
+        self.script = Script(self.match, steps, on_stuck=self._stuck)
         self.match.add_driver(self.script)
         self.done = False
         self.why: str | None = None
@@ -37,6 +37,12 @@ class Attempt:
         verdict = self.part.judge(event)
         if verdict is not None:
             self.done, self.why = verdict
+            self._stop()
+
+    def _stuck(self) -> None:
+        """The other players have nothing left to do and the aim is not met: the turn went by without it."""
+        if not self.over:
+            self.why = MISSED
             self._stop()
 
     def close(self) -> None:

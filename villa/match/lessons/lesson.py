@@ -17,6 +17,7 @@ from villa.physics.dimensions import Layout
 
 NAMES = ("Mira", "Emil", "Lotte")   # the other seats' names, unless the screen gives its own
 FELL = "fell"                       # every part's mistake unless its aim is the fall itself
+MISSED = "missed"                   # the learner's turn went by without the aim
 
 
 @dataclass(frozen=True)

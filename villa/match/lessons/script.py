@@ -6,13 +6,14 @@
 When a scripted seat must act and the match's hands are free, its next step is taken: a rules action
 goes straight to the referee, a `Pull` or a `Lay` is drawn out and set on the top floor (or the floor laid) by the
 computer players' own hand (`villa.match.computer.hands`), a `Knock` pushes the top floor hard (a mistake on purpose,
-or the fall a lesson is about). A seat asked with no step left declines.
+or the fall a lesson is about). A seat asked with no step left declines; one whose turn it is with no
+step left tells `on_stuck` (the part has gone past what it was written for).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Mapping, Sequence
+from typing import Callable, Mapping, Sequence
 
 from villa import rules
 from villa.match.computer import hands
@@ -54,8 +55,9 @@ class Knock:
 class Script:
     """A match's driver for the scripted seats: `steps[seat]` in order, one each time that seat must act."""
 
-    def __init__(self, match: Match, steps: Mapping[int, Sequence]) -> None:
-        self.match = match
+    def __init__(self, match: Match, steps: Mapping[int, Sequence],
+                 on_stuck: Callable[[], None] = lambda: None) -> None:
+        self.match, self.on_stuck = match, on_stuck
         self.steps = {seat: list(todo) for seat, todo in steps.items()}
         self.move: hands.Move | None = None
 
@@ -74,6 +76,8 @@ class Script:
         if not todo:
             if match.state.turn.step is Step.ASK:
                 match.act(rules.Decline())
+            else:
+                self.on_stuck()
             return True
         self._do(todo.pop(0))
         return True
