@@ -12,6 +12,8 @@ from villa.rules.state import Role
 
 
 class Who(str, Enum):
+    """A seat, as a lesson sees it."""
+
     LEARNER = "learner"
     OTHER = "other"          # any seat but the learner's
     ANYONE = "anyone"
@@ -27,7 +29,9 @@ class Seal(str, Enum):
 @dataclass(frozen=True)
 class Did:
     """The referee accepted `action` (a rules action or fact type) from `by`, in one of `roles` (the turn's
-    role before it; empty: any); `neutral`: the column was (True) or was not (False) the neutral colour."""
+    role before it; empty: any); `neutral`: the column was (True) or was not (False) the neutral colour;
+    `seal`: what it did to the seal; `holder`: who held the seal before it; `winner`: who is Master Builder
+    after it (a `rules.Collapse` ends the game)."""
 
     action: type
     by: Who = Who.LEARNER

@@ -51,7 +51,6 @@ class Knock:
     """Push the top floor over."""
 
 
-
 class Script:
     """A match's driver for the scripted seats: `steps[seat]` in order, one each time that seat must act."""
 
