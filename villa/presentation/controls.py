@@ -39,6 +39,7 @@ class Handlers:
     propose_floor: Callable[[], None] = lambda: None
     answer: Callable[[bool], None] = lambda objects: None
     focus_top: Callable[[], None] = lambda: None
+    look_down: Callable[[], None] = lambda: None  # straight down on the top floor, and back
     toggle_help: Callable[[], None] = lambda: None
     roll: Callable[[], None] = lambda: None
     faster: Callable[[], None] = lambda: None     # computer players' hands faster (round again: slower)
@@ -71,6 +72,7 @@ class Controls:
         base.accept("escape", self.handlers.escape)
         base.accept("f", self.handlers.focus_top)
         base.accept("home", self.handlers.focus_top)
+        base.accept("t", self.handlers.look_down)
         base.accept("h", self.handlers.toggle_help)
         base.accept("r", self.handlers.roll)
         base.accept("c", self.handlers.faster)

@@ -24,7 +24,8 @@ from panda3d.core import Point3, Vec3
 
 from villa import rules
 from villa.match import Accepted, Collapsed, Match, Refused, RoundStarted
-from villa.physics.dimensions import BASE, COLUMN_HEIGHT, FLOORS
+from villa.physics import geometry
+from villa.physics.dimensions import BASE, COLUMN_HEIGHT, FLOORS, column_spec
 from villa.physics.geometry import on_plane
 from villa.physics.laying import FloorLay, Laying
 from villa.physics.pulling import Grip, Pull
@@ -34,6 +35,7 @@ from villa.presentation.collapse_replay import CollapseRecorder, Playback
 from villa.presentation.controls import Controls, Handlers
 from villa.presentation.fonts import font
 from villa.presentation.ghost import Ghost
+from villa.presentation.sight import FloorSight
 from villa.presentation.hud import Hud
 from villa.presentation.i18n import _
 from villa.presentation.impacts import Impacts
@@ -71,9 +73,11 @@ class GameScreen(FSM):
         self.view = VillaView(stage)
         self.hud = Hud(stage)
         self.ghost = Ghost(self.view.scene.root)
+        self.sight = FloorSight(stage.render)
         self.controls = Controls(stage, self.view.camera, Handlers(
             press=self.press, give_up=self.give_up, escape=self.escape, turn_floor=self.turn_floor,
             propose_floor=self.propose_floor, answer=self.answer, focus_top=self.view.focus_top,
+            look_down=self.look_down,
             toggle_help=self.hud.toggle_controls, roll=self.roll, faster=self.faster))
         self.panel: panels.Panel | None = None
         self.recorder = CollapseRecorder()
@@ -111,6 +115,7 @@ class GameScreen(FSM):
         self.controls.close()
         self.hud.close()
         self.ghost.hide()
+        self.sight.close()
         self.view.close()
         give_back_free_memory()
 
@@ -272,6 +277,10 @@ class GameScreen(FSM):
         self.match.hand.turn(degrees)
         return True
 
+    def look_down(self) -> None:
+        """T: straight down on the top floor, and back."""
+        self.view.look_down(self.match.state.top_level)
+
     def propose_floor(self) -> None:
         if self.mode == Mode.IDLE:
             self._say(self.match.act(rules.ProposeFloor()))
@@ -389,7 +398,12 @@ class GameScreen(FSM):
             return
         ray = self.mouse_ray(mouse) if mouse is not None else None
         if isinstance(hand, FloorLay):
-            if ray:
+            if ray and hand.state == Laying.CARRYING:
+                # on the plane of the column tops: what is under the pointer comes under the floor
+                spot = on_plane(*ray, hand.rest_z)
+                if spot is not None:
+                    hand.aim(spot)
+            elif ray:
                 hand.aim_ray(*ray)
             return
         hand.steady = self.controls.steadying
@@ -588,6 +602,7 @@ class GameScreen(FSM):
             self.ghost.hide()
             under = hand.columns_under()
             glow = {c: SUPPORT_GLOW for c in under}
+            self._show_sight(hand, under)
             need = self.match.state.ruleset.min_support(hand.level)
             tooltip = _("rests on {count} columns (needs {need}): click to lay it, wheel or Q/E to turn, "
                         "Esc gives up").format(count=len(under), need=need)
@@ -606,9 +621,20 @@ class GameScreen(FSM):
                                                                        or "")
         else:
             self.ghost.hide()
+        if mode != Mode.LAYING:
+            self.sight.hide()
         self.hint = tooltip
         self._set_glow(glow)
         self.hud.show_tooltip(tooltip, mouse)
+
+    def _show_sight(self, lay: FloorLay, under) -> None:
+        """The carried floor see-through, its outline at the tops' height, the tops it would rest on."""
+        outline = geometry.transform(FLOORS[lay.level].outline, lay.x, lay.y, lay.yaw)
+        tops = []
+        for column in under:
+            p = self.villa.nodes[column].getPos()
+            tops.append((p.x, p.y, column_spec(column).radius))
+        self.sight.show(self.view.scene.pieces[lay.piece], outline, lay.rest_z, tops)
 
     def _show_landing(self, pull: Pull) -> str:
         """The ghost where the carried column would stand; the words say whether it may."""
