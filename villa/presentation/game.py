@@ -30,6 +30,7 @@ from villa.physics.geometry import on_plane
 from villa.physics.laying import FloorLay, Laying
 from villa.physics.pulling import Grip, Pull
 from villa.presentation import panels, palette, words
+from villa.presentation.builders_eye import BuildersEye
 from villa.presentation.camera import mouse_ray
 from villa.presentation.collapse_replay import CollapseRecorder, Playback
 from villa.presentation.controls import Controls, Handlers
@@ -74,6 +75,7 @@ class GameScreen(FSM):
         self.hud = Hud(stage)
         self.ghost = Ghost(self.view.scene.root)
         self.sight = FloorSight(stage.render)
+        self.eye = BuildersEye(stage.render) if match.setup.builders_eye else None
         self.controls = Controls(stage, self.view.camera, Handlers(
             press=self.press, give_up=self.give_up, escape=self.escape, turn_floor=self.turn_floor,
             propose_floor=self.propose_floor, answer=self.answer, focus_top=self.view.focus_top,
@@ -116,6 +118,8 @@ class GameScreen(FSM):
         self.hud.close()
         self.ghost.hide()
         self.sight.close()
+        if self.eye is not None:
+            self.eye.close()
         self.view.close()
         give_back_free_memory()
 
@@ -486,6 +490,8 @@ class GameScreen(FSM):
         self.hud.show_commands([])
         if self.end_panel:
             title, reasons = words.result_words(self.match.state)
+            if self.match.setup.builders_eye:
+                reasons += "\n" + _(words.PLAYED_WITH_BUILDERS_EYE)
             self.panel = panels.end_panel(self.stage, font(), title=title, reason=reasons,
                                           play_again=self.play_again, close=self._close_panel)
         if self.on_end is not None:
@@ -623,9 +629,24 @@ class GameScreen(FSM):
             self.ghost.hide()
         if mode != Mode.LAYING:
             self.sight.hide()
+        self._show_eye(mode, hand)
         self.hint = tooltip
         self._set_glow(glow)
         self.hud.show_tooltip(tooltip, mouse)
+
+    def _show_eye(self, mode: Mode, hand) -> None:
+        """The builder's eye, in a game played with it: the loads and their supports while a floor is
+        laid or a column chosen or pulled."""
+        if self.eye is None:
+            return
+        if mode == Mode.LAYING and isinstance(hand, FloorLay):
+            self.eye.show_laying(hand)
+        elif mode == Mode.PULLING and isinstance(hand, Pull):
+            self.eye.show_villa(self.villa, pulled=hand.column)
+        elif mode == Mode.IDLE:
+            self.eye.show_villa(self.villa)
+        else:
+            self.eye.hide()
 
     def _show_sight(self, lay: FloorLay, under) -> None:
         """The carried floor see-through, its outline at the tops' height, the tops it would rest on."""

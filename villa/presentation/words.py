@@ -555,7 +555,40 @@ def column_label(column: str) -> str:
                                                        mark=_(COLOUR_MARKS[piece.colour]), points=piece.points)
 
 
+# --- the builder's hands ---------------------------------------------------------------------
+
+LEVEL_DEG = 0.5   # a held floor leaning less than this sits level
+
+
+def carried_floor(count: int, need: int) -> str:
+    """The tooltip while a floor follows the pointer."""
+    return _("rests on {count} columns (needs {need}): press to lower it and hold it, Q/E turn it, "
+             "T looks down, Esc gives up").format(count=count, need=need)
+
+
+def held_floor(touching: bool, tilt_deg: float, lifting: bool) -> str:
+    """The tooltip while a floor is in the builder's hands: whether it sits level or tips."""
+    if lifting or not touching:
+        return _("held clear of the columns: press or wheel down to lower it, Esc gives up")
+    if tilt_deg < LEVEL_DEG:
+        return _("it sits level: let go of the button to lay it (wheel up lifts it)")
+    return _("it tips ({degrees}°): slide it toward the side that stays up, or wheel up to lift it").format(
+        degrees=f"{tilt_deg:.1f}")
+
+
+def held_column(standing: bool) -> str:
+    """The tooltip while a column set down on the top floor is still held."""
+    if standing:
+        return _("it stands: let go of the button to leave it there (wheel up lifts it)")
+    return _("setting it down: press or wheel down, Esc gives up")
+
+
+STRAIN = N_("strain")   # the gauge beside a column being pulled: how hard the column holds against the hand
+
+
 # --- the end ------------------------------------------------------------------------------
+
+PLAYED_WITH_BUILDERS_EYE = N_("Played with the builder's eye")
 
 def headline(state: GameState) -> str:
     result = state.result
