@@ -35,7 +35,9 @@ from villa.presentation.camera import mouse_ray
 from villa.presentation.collapse_replay import CollapseRecorder, Playback
 from villa.presentation.controls import Controls, Handlers
 from villa.presentation.fonts import font
+from villa.presentation.gauge import StrainGauge
 from villa.presentation.ghost import Ghost
+from villa.presentation.holding import Hands
 from villa.presentation.sight import FloorSight
 from villa.presentation.hud import Hud
 from villa.presentation.i18n import _
@@ -76,8 +78,10 @@ class GameScreen(FSM):
         self.ghost = Ghost(self.view.scene.root)
         self.sight = FloorSight(stage.render)
         self.eye = BuildersEye(stage.render) if match.setup.builders_eye else None
+        self.hands = Hands(match, lambda: self.now)
+        self.gauge = StrainGauge(stage.base.a2dBottomLeft)
         self.controls = Controls(stage, self.view.camera, Handlers(
-            press=self.press, give_up=self.give_up, escape=self.escape, turn_floor=self.turn_floor,
+            press=self.press, release=self.release, wheel=self.wheel, give_up=self.give_up, escape=self.escape, turn_floor=self.turn_floor,
             propose_floor=self.propose_floor, answer=self.answer, focus_top=self.view.focus_top,
             look_down=self.look_down,
             toggle_help=self.hud.toggle_controls, roll=self.roll, faster=self.faster))
@@ -118,6 +122,7 @@ class GameScreen(FSM):
         self.hud.close()
         self.ghost.hide()
         self.sight.close()
+        self.gauge.close()
         if self.eye is not None:
             self.eye.close()
         self.view.close()
@@ -154,8 +159,10 @@ class GameScreen(FSM):
         hand = match.hand
         if hand is not None and self._human_acts():
             if isinstance(hand, FloorLay):
-                return Mode.LAYING if hand.state == Laying.CARRYING else Mode.SETTLING
-            return {Grip.PULLING: Mode.PULLING, Grip.CARRYING: Mode.CARRYING}.get(hand.state, Mode.SETTLING)
+                return Mode.LAYING if hand.state in (Laying.CARRYING, Laying.HELD) else Mode.SETTLING
+            # a person's column is set down in the hands: still theirs while it is lowered and held
+            return {Grip.PULLING: Mode.PULLING, Grip.CARRYING: Mode.CARRYING, Grip.LOWERING: Mode.CARRYING,
+                    Grip.HELD: Mode.CARRYING}.get(hand.state, Mode.SETTLING)
         if not self._human_acts():
             return Mode.COMPUTER
         if match.state.turn.step is Step.LAY_FLOOR and match.can_lay_floor():
@@ -223,11 +230,11 @@ class GameScreen(FSM):
         if mode in (*PANELS, Mode.REPLAY, Mode.FALLING, Mode.ENDED, Mode.PAUSED):
             return True   # the panel takes the click; a fallen villa is not built on
         if mode == Mode.LAYING:
-            self._say(self.match.lower_floor())
+            self._say(self.hands.press())   # held at its middle, which is under the pointer
             self._follow()
             return True
         if mode == Mode.CARRYING:
-            refusal = self.match.set_down()
+            refusal = self.hands.press()
             if refusal is not None:
                 said = words.refusal(refusal, self.match.state)
                 self.hud.flash(_("Not there: {refusal}").format(refusal=said), self.now)
@@ -248,6 +255,20 @@ class GameScreen(FSM):
         self._follow()
         return True
 
+    def release(self, moved: bool) -> None:
+        """The left button comes up after a press the game took: let go of what sits in the hands."""
+        if self.mode in (Mode.LAYING, Mode.CARRYING):
+            self._say(self.hands.release(moved))
+            self._follow()
+
+    def wheel(self, notches: int) -> bool:
+        """The wheel while a floor is laid (always taken: it no longer zooms) or a column carried: down
+        lowers and holds, up lifts clear."""
+        if self.mode == Mode.LAYING:
+            self.hands.wheel(notches)
+            return True
+        return self.mode == Mode.CARRYING and self.hands.wheel(notches)
+
     def escape(self) -> None:
         """Esc: give up what is in hand (or skip the replay); with nothing in hand, the pause menu."""
         if self.mode in (Mode.IDLE, Mode.COMPUTER) and self.on_pause is not None:
@@ -265,6 +286,7 @@ class GameScreen(FSM):
         if mode not in HANDS:
             return
         hand = self.match.hand
+        self.hands.reset()
         refusal = self.match.give_up()
         if refusal is not None:
             self._say(refusal)
@@ -276,6 +298,7 @@ class GameScreen(FSM):
         self._follow()
 
     def turn_floor(self, degrees: float) -> bool:
+        """Q/E turn the floor, carried or held."""
         if self.mode != Mode.LAYING or not isinstance(self.match.hand, FloorLay):
             return False
         self.match.hand.turn(degrees)
@@ -372,6 +395,8 @@ class GameScreen(FSM):
         self.controls.update(dt)
         mouse = self.controls.mouse()
         self._aim_hand(mouse)
+        if self.mode in HANDS:
+            self._say(self.hands.update())   # a clicked floor or column is let go once it sits
         # the match goes on under panels and the replay: a fallen villa comes to rest, turns are written down
         self.match.advance(dt * (self.computer_speed if self.mode == Mode.COMPUTER else 1.0))
         if self.mode == Mode.REPLAY:
@@ -402,18 +427,17 @@ class GameScreen(FSM):
             return
         ray = self.mouse_ray(mouse) if mouse is not None else None
         if isinstance(hand, FloorLay):
-            if ray and hand.state == Laying.CARRYING:
-                # on the plane of the column tops: what is under the pointer comes under the floor
+            if ray:
+                # on the plane of the column tops, carried or held (a plane that sank with the hands
+                # would slide the floor as it is lowered): what is under the pointer comes under the floor
                 spot = on_plane(*ray, hand.rest_z)
                 if spot is not None:
                     hand.aim(spot)
-            elif ray:
-                hand.aim_ray(*ray)
             return
         hand.steady = self.controls.steadying
         if hand.state == Grip.PULLING and ray and self.controls.game_drag:
             hand.aim_ray(*ray)
-        elif hand.state == Grip.CARRYING and ray:
+        elif hand.state in (Grip.CARRYING, Grip.HELD) and ray:
             # the player points at the spot on the top floor; the column hovers above it
             spot = on_plane(*ray, self._top_surface_z())
             if spot is not None:
@@ -440,6 +464,7 @@ class GameScreen(FSM):
     # --- modes --------------------------------------------------------------------------------------
 
     def enterLaying(self) -> None:
+        self.hands.reset()
         if self.match.hand is None:
             self._say(self.match.start_laying())
         self.view.focus_top()
@@ -602,16 +627,23 @@ class GameScreen(FSM):
                 tooltip = _("the floor above is held steady")
             else:
                 tooltip = _("drag it out; hold Space to steady the floor above")
-        elif mode == Mode.CARRYING and isinstance(hand, Pull):
+        elif mode == Mode.CARRYING and isinstance(hand, Pull) and hand.state == Grip.CARRYING:
             tooltip = self._show_landing(hand)
+        elif mode == Mode.CARRYING and isinstance(hand, Pull):
+            self.ghost.hide()
+            tooltip = words.held_column(hand.state == Grip.HELD)
+        elif mode == Mode.LAYING and isinstance(hand, FloorLay) and hand.state == Laying.HELD:
+            self.ghost.hide()
+            touching = hand.touching()
+            glow = {c: SUPPORT_GLOW for c in touching}
+            self._show_sight(hand, touching)
+            tooltip = words.held_floor(bool(touching), hand.tilt_deg(), lowering=self.hands.lowering)
         elif mode == Mode.LAYING and isinstance(hand, FloorLay) and hand.state == Laying.CARRYING:
             self.ghost.hide()
             under = hand.columns_under()
             glow = {c: SUPPORT_GLOW for c in under}
             self._show_sight(hand, under)
-            need = self.match.state.ruleset.min_support(hand.level)
-            tooltip = _("rests on {count} columns (needs {need}): click to lay it, wheel or Q/E to turn, "
-                        "Esc gives up").format(count=len(under), need=need)
+            tooltip = words.carried_floor(len(under), self.match.state.ruleset.min_support(hand.level))
         elif mode == Mode.IDLE:
             self.ghost.hide()
             takeable = set(rules.grabbable_columns(self.match.state)) & set(self.match.villa.columns)
@@ -629,6 +661,10 @@ class GameScreen(FSM):
             self.ghost.hide()
         if mode != Mode.LAYING:
             self.sight.hide()
+        if mode == Mode.PULLING:
+            self.gauge.show(self.match.strain)
+        else:
+            self.gauge.hide()
         self._show_eye(mode, hand)
         self.hint = tooltip
         self._set_glow(glow)
