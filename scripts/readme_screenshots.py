@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""The README's pictures, taken from a real game: docs/menu.jpg, docs/turn.jpg, docs/end.jpg.
+"""The README's pictures, taken from a real game: docs/menu.jpg, docs/turn.jpg, docs/end.jpg,
+docs/laying.jpg.
 
 Plays the whole three-player game of tests/presentation/test_whole_game.py (the main menu,
-the seal roll, five turns played with the real pointer, the collapse and the end screen),
-which saves the window at each stage, and keeps three of those pictures as JPEGs
-(quality 85, 960x540). Needs the test packages (scripts/test.sh installs them) and, like
+the seal roll, five turns played with the real pointer, the collapse and the end screen) and
+the floor held, tipped, lifted and laid of tests/presentation/test_holding_a_floor.py, which
+save the window at each stage, and keeps four of those pictures as JPEGs (quality 85, 960x540). Needs the test packages (scripts/test.sh installs them) and, like
 the tests, starts a virtual screen itself when no DISPLAY is set.
 
     python scripts/readme_screenshots.py [--shots DIR]   # DIR keeps every picture of the game
@@ -20,17 +21,18 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-TEST = "tests/presentation/test_whole_game.py"
-PICTURES = {"whole-1-main-menu": "menu.jpg", "whole-5-pulling": "turn.jpg", "whole-7-end": "end.jpg"}
+TESTS = ("tests/presentation/test_whole_game.py", "tests/presentation/test_holding_a_floor.py")
+PICTURES = {"whole-1-main-menu": "menu.jpg", "whole-5-pulling": "turn.jpg", "whole-7-end": "end.jpg",
+            "holding-floor": "laying.jpg"}
 WIDTH, HEIGHT, QUALITY = 960, 540, 85
 
 
 def play(shots: Path) -> None:
     """Play the game once, saving the window at each stage into `shots`."""
     env = dict(os.environ, VILLA_TEST_SHOTS=str(shots))
-    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", TEST], cwd=ROOT, env=env)
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *TESTS], cwd=ROOT, env=env)
     if done.returncode != 0:
-        sys.exit(f"the game did not play through ({TEST} failed); no pictures written")
+        sys.exit(f"the game did not play through ({' or '.join(TESTS)} failed); no pictures written")
 
 
 def save_jpeg(png: Path, jpeg: Path) -> None:

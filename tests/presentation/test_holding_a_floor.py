@@ -41,7 +41,7 @@ def _over(frames, until, most: int) -> None:
 
 
 def test_a_floor_pressed_down_off_balance_tips_in_the_hands_is_lifted_moved_lowered_and_laid_on_release(
-        stage, frames, mouse, on_screen):
+        stage, frames, mouse, on_screen, snapshot):
     match, screen = _laying(stage, builders_eye=True)
     try:
         frames(30)
@@ -68,6 +68,7 @@ def test_a_floor_pressed_down_off_balance_tips_in_the_hands_is_lifted_moved_lowe
         _over(frames, lambda: lay.touching() and lay.tilt_deg() < 0.5, 150)
         frames(20)
         assert lay.touching() and lay.tilt_deg() < 0.5 and "sits level" in screen.hint
+        snapshot("holding-floor")   # the README's picture of a floor being laid
         assert match.state.turn.step is rules.Step.LAY_FLOOR, "nothing counts while it is held"
         mouse.up()       # let go
         _over(frames, lambda: match.actor != proposer, 900)
