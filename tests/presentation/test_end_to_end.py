@@ -93,6 +93,7 @@ def test_steadying_then_giving_up_a_pull_puts_the_villa_back_and_blocks_the_colu
     mouse.hold("space")
     frames(3)
     assert match.hand.steadied == "floor-1", "Space steadies the floor above"
+    assert not screen.sight.drawing.root.isHidden(), "and it shows held: outlined over the villa"
     mouse.hold("space", False)
     frames(3)
     assert match.hand.steadied is None

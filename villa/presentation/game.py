@@ -38,17 +38,17 @@ from villa.presentation.fonts import font
 from villa.presentation.gauge import StrainGauge
 from villa.presentation.ghost import Ghost
 from villa.presentation.holding import Hands
-from villa.presentation.sight import FloorSight
 from villa.presentation.hud import Hud
 from villa.presentation.i18n import _
 from villa.presentation.impacts import Impacts
 from villa.presentation.modes import HANDS, MOVING, PANELS, Mode
 from villa.presentation.preferences import COMPUTER_SPEEDS
+from villa.presentation.sight import FloorSight
 from villa.presentation.stage import give_back_free_memory
 from villa.presentation.view import VillaView
 from villa.presentation.words import Button
 from villa.rules.state import Step
-from villa.rules.pieces import floor_id
+from villa.rules.pieces import floor_id, level_of_floor
 
 MAX_FRAME_DT = 0.1          # a stalled frame slows the villa down instead of jumping it
 TAKEABLE_GLOW = Vec3(0.07, 0.06, 0.02)
@@ -81,10 +81,10 @@ class GameScreen(FSM):
         self.hands = Hands(match, lambda: self.now)
         self.gauge = StrainGauge(stage.base.a2dBottomLeft)
         self.controls = Controls(stage, self.view.camera, Handlers(
-            press=self.press, release=self.release, wheel=self.wheel, give_up=self.give_up, escape=self.escape, turn_floor=self.turn_floor,
-            propose_floor=self.propose_floor, answer=self.answer, focus_top=self.view.focus_top,
-            look_down=self.look_down,
-            toggle_help=self.hud.toggle_controls, roll=self.roll, faster=self.faster))
+            press=self.press, release=self.release, wheel=self.wheel, give_up=self.give_up, escape=self.escape,
+            turn_floor=self.turn_floor, propose_floor=self.propose_floor, answer=self.answer,
+            focus_top=self.view.focus_top, look_down=self.look_down, toggle_help=self.hud.toggle_controls,
+            roll=self.roll, faster=self.faster))
         self.panel: panels.Panel | None = None
         self.recorder = CollapseRecorder()
         self.playback: Playback | None = None
@@ -624,6 +624,7 @@ class GameScreen(FSM):
             self.ghost.hide()
             if hand.steadied:
                 glow[hand.steadied] = SUPPORT_GLOW
+                self._show_held_floor(hand.steadied)
                 tooltip = _("the floor above is held steady")
             else:
                 tooltip = _("drag it out; hold Space to steady the floor above")
@@ -659,7 +660,7 @@ class GameScreen(FSM):
                                                                        or "")
         else:
             self.ghost.hide()
-        if mode != Mode.LAYING:
+        if mode != Mode.LAYING and not (mode == Mode.PULLING and isinstance(hand, Pull) and hand.steadied):
             self.sight.hide()
         if mode == Mode.PULLING:
             self.gauge.show(self.match.strain)
@@ -683,6 +684,13 @@ class GameScreen(FSM):
             self.eye.show_villa(self.villa)
         else:
             self.eye.hide()
+
+    def _show_held_floor(self, floor: str) -> None:
+        """Space: the floor held steady above the column is outlined, so it shows held."""
+        node = self.villa.nodes[floor]
+        level = level_of_floor(floor)
+        outline = geometry.transform(FLOORS[level].outline, node.getX(), node.getY(), node.getH())
+        self.sight.show_held(outline, node.getZ() + FLOORS[level].thickness / 2)
 
     def _show_sight(self, lay: FloorLay, under) -> None:
         """The carried floor see-through, its outline at the tops' height, the tops it would rest on."""

@@ -110,6 +110,17 @@ class FloorSight:
 
         self.drawing.draw((tuple(outline), round(tops_z, 2), tuple(tops)), make)
 
+    def show_held(self, outline: Iterable[tuple[float, float]], z: float) -> None:
+        """The outline of a floor held steady over the column drawn out from under it (Space)."""
+        self._solid()
+        outline = [(round(x, 2), round(y, 2)) for x, y in outline]
+
+        def make(lines: LineSegs) -> None:
+            lines.setColor(*TOP_RING)
+            polyline(lines, outline, z)
+
+        self.drawing.draw(("held", tuple(outline), round(z, 2)), make)
+
     def _see_through(self, floor: NodePath) -> None:
         if self.floor is not None and self.floor != floor:
             self._solid()
