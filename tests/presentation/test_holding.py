@@ -67,13 +67,13 @@ def test_a_click_sets_the_column_down_and_lets_go_once_it_stands():
 
 def test_the_wheel_down_sets_it_down_held_the_wheel_up_lifts_it_and_a_click_lets_go():
     match, clock, hands, column = _carried_over_the_blue_floor()
-    assert hands.wheel(-1)
+    assert hands.wheel(-1) == (True, None)
     _frames(match, clock, 600, lambda: match.holding)
     _frames(match, clock, 30)
     assert hands.update() is None and match.holding, "lowered with the wheel: held until let go"
-    assert hands.wheel(+1) and not match.holding and match.hand.state == "carrying", "the wheel up lifts it"
-    assert not hands.wheel(+1), "nothing held: the wheel zooms"
-    assert hands.wheel(-1)
+    assert hands.wheel(+1) == (True, None) and not match.holding and match.hand.state == "carrying", "it is lifted"
+    assert hands.wheel(+1) == (False, None), "nothing held: the wheel zooms"
+    assert hands.wheel(-1) == (True, None)
     _frames(match, clock, 600, lambda: match.holding)
     assert match.holding
     hands.press()

@@ -264,10 +264,11 @@ class GameScreen(FSM):
     def wheel(self, notches: int) -> bool:
         """The wheel while a floor is laid (always taken: it no longer zooms) or a column carried: down
         lowers and holds, up lifts clear."""
-        if self.mode == Mode.LAYING:
-            self.hands.wheel(notches)
-            return True
-        return self.mode == Mode.CARRYING and self.hands.wheel(notches)
+        if self.mode not in (Mode.LAYING, Mode.CARRYING):
+            return False
+        used, refusal = self.hands.wheel(notches)
+        self._say(refusal)
+        return used or self.mode == Mode.LAYING
 
     def escape(self) -> None:
         """Esc: give up what is in hand (or skip the replay); with nothing in hand, the pause menu."""

@@ -12,8 +12,6 @@ from __future__ import annotations
 
 from typing import Callable
 
-from panda3d.core import Point3
-
 from villa.physics.laying import FloorLay, Laying
 from villa.physics.pulling import Grip, Pull
 
@@ -29,7 +27,7 @@ class Hands:
     def __init__(self, match, clock: Callable[[], float]) -> None:
         self.match, self.clock = match, clock
         self.pressed_at: float | None = None
-        self.lowered_now = False    # this press lowered the piece (a click then keeps holding it)
+        self.lowered_now = False    # this press lowered the piece (a click then lets go once it sits)
         self.lowering = False       # lowered and not lifted since: on its way down, or down
         self.let_go_once_down = False   # clicked: let go once it sits, unless it tips
         self.down_since: float | None = None
@@ -40,11 +38,15 @@ class Hands:
             return hand.state == Laying.CARRYING or (hand.state == Laying.HELD and not self.lowering)
         return isinstance(hand, Pull) and hand.state == Grip.CARRYING
 
-    def press(self, grip: Point3 | None = None) -> Exception | None:
-        """The button goes down (`grip`: the point of the floor under the pointer)."""
+    def press(self) -> Exception | None:
+        """The button goes down: lower what is carried (a floor is held at its middle, under the pointer)."""
         self.pressed_at = self.clock()
-        self.lowered_now = self.can_lower()
-        return self.lower(grip) if self.lowered_now else None
+        self.lowered_now = False
+        if not self.can_lower():
+            return None
+        refusal = self.lower()
+        self.lowered_now = refusal is None
+        return refusal
 
     def release(self, moved: bool) -> Exception | None:
         """The button comes up: let go of what sits, unless the press was a click that lowered it."""
@@ -75,21 +77,18 @@ class Hands:
         self.let_go_once_down = False
         return self.match.let_go()
 
-    def wheel(self, notches: int) -> bool:
-        """Down lowers (and holds), up lifts clear; True if the wheel was used for it."""
+    def wheel(self, notches: int) -> tuple[bool, Exception | None]:
+        """Down lowers (and holds), up lifts clear: whether the wheel was used for it, and the refusal."""
         if notches < 0 and self.can_lower():
             self.let_go_once_down = False
-            self.lower(None)
-            return True
+            return True, self.lower()
         if notches > 0 and self.match.holding:
-            self.lift()
-            return True
-        return False
+            return True, self.lift()
+        return False, None
 
-    def lower(self, grip: Point3 | None) -> Exception | None:
+    def lower(self) -> Exception | None:
         hand = self.match.hand
-        refusal = self.match.lower_floor(hold=True, grip=grip) if isinstance(hand, FloorLay) \
-            else self.match.set_down(hold=True)
+        refusal = self.match.lower_floor(hold=True) if isinstance(hand, FloorLay) else self.match.set_down(hold=True)
         self.lowering = refusal is None
         return refusal
 
