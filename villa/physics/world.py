@@ -7,7 +7,7 @@ from typing import Any, Iterable
 
 from panda3d.core import NodePath, Point3, Quat, RenderState, TransformState, Vec3, loadPrcFileData
 
-from villa.physics import bodies, survey
+from villa.physics import bodies, picking, survey
 from villa.physics.collapse import CollapseWatch
 from villa.physics.dimensions import (COLUMN_HEIGHT, FLOOR_THICKNESS, FLOORS, GRAVITY, Layout, column_spec,
                                       surface_z)
@@ -482,14 +482,9 @@ class Villa:
 
     # --- picking ---
 
-    def pick(self, origin: Point3, direction: Vec3, length: float = 500.0) -> tuple[str, Point3] | None:
+    def pick(self, origin: Point3, direction: Vec3) -> tuple[str, Point3] | None:
         """The piece a ray first hits (a mouse ray), and where; None when it hits nothing but the table."""
-        direction = Vec3(direction)
-        direction.normalize()
-        hit = self.world.rayTestClosest(Point3(origin), Point3(origin) + direction * length)
-        if not hit.hasHit() or hit.getNode().getName() == "table":
-            return None
-        return hit.getNode().getName(), Point3(hit.getHitPos())
+        return picking.first_hit(self.world, origin, direction)
 
     # --- the hand ---
 

@@ -21,8 +21,8 @@ import math
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from villa.physics import geometry, layouts
-from villa.physics.dimensions import BASE, COLUMN_HEIGHT, ColumnSpot, FloorSpot, Layout, column_spec
+from villa.physics import geometry, layouts, picking
+from villa.physics.dimensions import BASE, ColumnSpot, FloorSpot, Layout, column_spec
 from villa.presentation.words import column_words
 from villa.presentation.i18n import N_, _
 from villa.rules.pieces import ALL_COLUMNS
@@ -74,6 +74,7 @@ class Arrangement:
         self.spots = dict(spots)
         self.floor = floor
         self.need = need
+        self._standing: picking.StandingColumns | None = None   # built at the first pick
 
     @classmethod
     def from_layout(cls, layout: Layout, need: int = 3) -> "Arrangement":
@@ -186,37 +187,13 @@ class Arrangement:
 
     def pick(self, origin, direction, lifted: dict[str, float] | None = None) -> tuple[str, tuple] | None:
         """The column a ray (origin, direction: x, y, z) first hits, and where; None for none.
-
-        Columns are upright cylinders on the plate (a hexagonal one as round as its corners),
-        `lifted` by so many cm where a hand holds them."""
-        ox, oy, oz = origin
-        dx, dy, dz = direction
-        best: tuple[float, str] | None = None
-        for name, spot in self.spots.items():
-            r = column_spec(name).radius
-            bottom = BASE.top_z + (lifted or {}).get(name, 0.0)
-            top = bottom + COLUMN_HEIGHT
-            hits = []
-            a = dx * dx + dy * dy
-            if a > 1e-12:  # the side
-                fx, fy = ox - spot.x, oy - spot.y
-                b = 2 * (fx * dx + fy * dy)
-                c = fx * fx + fy * fy - r * r
-                disc = b * b - 4 * a * c
-                if disc >= 0:
-                    for t in ((-b - math.sqrt(disc)) / (2 * a), (-b + math.sqrt(disc)) / (2 * a)):
-                        if t > 0 and bottom <= oz + t * dz <= top:
-                            hits.append(t)
-            if abs(dz) > 1e-12:  # the top
-                t = (top - oz) / dz
-                if t > 0 and math.hypot(ox + t * dx - spot.x, oy + t * dy - spot.y) <= r:
-                    hits.append(t)
-            if hits and (best is None or min(hits) < best[0]):
-                best = (min(hits), name)
-        if best is None:
-            return None
-        t, name = best
-        return name, (ox + t * dx, oy + t * dy, oz + t * dz)
+        The physics' own pick, on the columns standing where they are arranged, `lifted` by so
+        many cm where a hand holds them."""
+        if self._standing is None:
+            self._standing = picking.StandingColumns(self.spots)
+        spots = {name: (s.x, s.y, s.yaw, (lifted or {}).get(name, 0.0)) for name, s in self.spots.items()}
+        hit = self._standing.pick(origin, direction, spots)
+        return None if hit is None else (hit[0], tuple(hit[1]))
 
     # --- the checks ---
 

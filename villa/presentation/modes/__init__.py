@@ -1,4 +1,16 @@
-"""The game screen's modes: a closed set, named once here (the screen's FSM enters and leaves them)."""
+"""The game screen's modes: a closed set, named once here, and a class each in this package.
+
+    base.py      what every mode does unless it says otherwise (and Off: the screen closed)
+    idle.py      Idle: the person to act may take a column, propose a floor, pass ...
+    hands.py     Pulling, Carrying, Laying: the hand holds a piece the pointer moves
+    waiting.py   Settling, Computer: the screen waits for the villa or a computer player
+    asking.py    Asking, HandOver, Rolling: a panel holds the screen
+    falling.py   Falling, Replay: the villa collapses, and once more slowly
+    paused.py    Paused; ended.py: Ended
+
+`GameScreen.change_mode` is the one way in and out of a mode: it leaves the mode it is in (`exit`),
+then enters the next (`enter`). The screen hands every input and every frame to the mode it is in.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +18,7 @@ from enum import StrEnum
 
 
 class Mode(StrEnum):
-    """What the game screen is doing; each value is the FSM state's name (`enterLaying` ...)."""
+    """What the game screen is doing."""
 
     IDLE = "Idle"            # the person to act may take a column, propose a floor, pass ...
     PULLING = "Pulling"      # a column in hand, still under its floor
@@ -21,8 +33,4 @@ class Mode(StrEnum):
     REPLAY = "Replay"        # the fall once more, slowly
     PAUSED = "Paused"        # the pause menu is over the game
     ENDED = "Ended"          # the game is over
-
-
-HANDS = (Mode.PULLING, Mode.CARRYING, Mode.LAYING)   # the hand holds a piece the pointer moves
-PANELS = (Mode.ASKING, Mode.HAND_OVER, Mode.ROLLING)  # a panel holds the screen
-MOVING = (Mode.ROLLING, Mode.FALLING, Mode.REPLAY)   # the picture changes by itself (the view tells of the rest)
+    OFF = "Off"              # the screen is closed

@@ -1,0 +1,202 @@
+"""Pulling, Carrying, Laying: the hand holds a piece the pointer moves. Esc or a right click gives it up.
+
+Carrying and Laying go through the builder's hands (`villa.presentation.holding`): a press lowers
+the piece and holds it, a release lets go of what sits, a click lays it once it sits, the wheel
+lowers and lifts it."""
+
+from __future__ import annotations
+
+from villa.physics.dimensions import BASE, COLUMN_HEIGHT, FLOORS
+from villa.physics.geometry import on_plane
+from villa.physics import laying
+from villa.physics.laying import FloorLay
+from villa.physics.pulling import Grip, Pull
+from villa.presentation import words
+from villa.presentation.i18n import _
+from villa.presentation.modes import Mode
+from villa.presentation.modes.base import SUPPORT_GLOW, Glow, ModeBase
+from villa.rules.pieces import floor_id
+from villa.rules.state import Step
+
+
+class InHand(ModeBase):
+    """What the three hands share: giving up what is held, the builder's hands, and letting go of a
+    clicked piece once it sits."""
+
+    def frame(self, dt: float) -> None:
+        self.screen.say(self.screen.hands.update())
+        super().frame(dt)
+
+    def press(self, mouse) -> bool:
+        """Lower the piece and hold it (a floor at its middle, which is under the pointer)."""
+        self.screen.say(self.screen.hands.press())
+        self.screen.follow()
+        return True
+
+    def release(self, moved: bool) -> None:
+        self.screen.say(self.screen.hands.release(moved))
+        self.screen.follow()
+
+    def wheel(self, notches: int) -> bool:
+        used, refusal = self.screen.hands.wheel(notches)
+        self.screen.say(refusal)
+        return used
+
+    def give_up(self) -> None:
+        """The build under way is given up (the column goes back, blocked), or the floor being laid."""
+        screen, match = self.screen, self.match
+        hand = match.hand
+        screen.hands.reset()
+        refusal = match.give_up()
+        if refusal is not None:
+            screen.say(refusal)
+        elif isinstance(hand, FloorLay):
+            screen.hud.flash(_("The floor goes back in the box"), screen.now)
+        elif match.state.turn.step is not Step.TAKE_OUT:
+            screen.hud.flash(_("{column} goes back, and may not be chosen again").format(
+                column=words.column_words(hand.column)), screen.now)
+        screen.follow()
+
+
+class Pulling(InHand):
+    """A column in hand, still under its floor: dragging draws it out; Space steadies the floor above."""
+
+    mode = Mode.PULLING
+
+    def exit(self) -> None:
+        self.screen.gauge.hide()
+        self.screen.sight.hide()
+        self.screen.hide_eye()
+
+    def aim(self, mouse) -> None:
+        hand, controls = self.match.hand, self.screen.controls
+        if not isinstance(hand, Pull):
+            return
+        hand.steady = controls.steadying
+        if hand.state == Grip.PULLING and mouse is not None and controls.game_drag:
+            hand.aim_ray(*self.screen.mouse_ray(mouse))
+
+    def hints(self, mouse) -> tuple[Glow, str | None]:
+        """The strain gauge, the builder's eye without the column; Space: the floor above shows held."""
+        screen, hand = self.screen, self.match.hand
+        screen.ghost.hide()
+        screen.gauge.show(self.match.strain)
+        screen.show_eye(pulled=hand.column if isinstance(hand, Pull) else None)
+        if isinstance(hand, Pull) and hand.steadied:
+            screen.show_held_floor(hand.steadied)
+            return {hand.steadied: SUPPORT_GLOW}, _("the floor above is held steady")
+        screen.sight.hide()
+        return {}, _("drag it out; hold Space to steady the floor above")
+
+    def headline(self) -> str:
+        if self.match.state.turn.step is Step.IN_HAND:
+            return words.pulling_headline(self.match.state)
+        return super().headline()
+
+
+class Carrying(InHand):
+    """The column free, following the pointer over the top floor; a press sets it down and holds it
+    upright (a click: let go once it stands)."""
+
+    mode = Mode.CARRYING
+
+    def press(self, mouse) -> bool:
+        screen = self.screen
+        refusal = screen.hands.press()
+        if refusal is not None:
+            said = words.refusal(refusal, self.match.state)
+            screen.hud.flash(_("Not there: {refusal}").format(refusal=said), screen.now)
+        screen.follow()
+        return True
+
+    def aim(self, mouse) -> None:
+        """The player points at the spot on the top floor; the column hovers above it."""
+        hand = self.match.hand
+        if not isinstance(hand, Pull):
+            return
+        hand.steady = self.screen.controls.steadying
+        if hand.state in (Grip.CARRYING, Grip.HELD) and mouse is not None:   # held: it slides
+            spot = on_plane(*self.screen.mouse_ray(mouse), self._top_surface_z())
+            if spot is not None:
+                hand.aim(spot)
+
+    def _top_surface_z(self) -> float:
+        villa, top = self.match.villa, self.match.state.top_level
+        if floor_id(top) not in villa.nodes:
+            return BASE.top_z
+        return villa.nodes[floor_id(top)].getZ() + FLOORS[top].thickness / 2
+
+    def hints(self, mouse) -> tuple[Glow, str | None]:
+        """The ghost where the carried column would stand; the words say whether it may."""
+        screen, pull = self.screen, self.match.hand
+        if not isinstance(pull, Pull):
+            return super().hints(mouse)
+        if pull.state != Grip.CARRYING:   # set down, in the hand
+            screen.ghost.hide()
+            return {}, words.held_column(pull.state == Grip.HELD)
+        below = pull.surface_below()
+        if below is None:
+            screen.ghost.hide()
+            return {}, _("carry it over the top floor")
+        refusal = self.match.landing_refusal()
+        node = screen.view.scene.pieces[pull.column]
+        pos = node.getPos()
+        screen.ghost.show(pull.column, node, pos.x, pos.y, below[2] + COLUMN_HEIGHT / 2, node.getH(), refusal is None)
+        if refusal is not None:
+            return {}, _("Not here: {refusal}").format(refusal=words.refusal(refusal, self.match.state))
+        return {}, _("click to set it down here; Esc gives up")
+
+
+class Laying(InHand):
+    """A floor following the pointer over the top columns, see-through; Q/E turn it, a press lowers it
+    into the builder's hands, a click lays it once it sits."""
+
+    mode = Mode.LAYING
+
+    def enter(self) -> None:
+        self.screen.hands.reset()
+        if self.match.hand is None:
+            self.screen.say(self.match.start_laying())
+        self.screen.view.focus_top()
+
+    def exit(self) -> None:
+        self.screen.sight.hide()
+        self.screen.hide_eye()
+
+    def wheel(self, notches: int) -> bool:
+        super().wheel(notches)
+        return True   # while a floor is laid the wheel lowers and lifts it, and never zooms
+
+    def turn_floor(self, degrees: float) -> bool:
+        if not isinstance(self.match.hand, FloorLay):
+            return False
+        self.match.hand.turn(degrees)
+        return True
+
+    def aim(self, mouse) -> None:
+        """On the plane of the column tops, carried or held (a plane that sank with the hands would slide
+        the floor as it is lowered): what is under the pointer comes under the floor."""
+        hand = self.match.hand
+        if isinstance(hand, FloorLay) and mouse is not None:
+            spot = on_plane(*self.screen.mouse_ray(mouse), hand.rest_z)
+            if spot is not None:
+                hand.aim(spot)
+
+    def hints(self, mouse) -> tuple[Glow, str | None]:
+        """The floor see-through over the tops it would rest on (held: the tops it touches), which glow;
+        the words count them against what it needs, or say whether it sits level or tips."""
+        screen, hand = self.screen, self.match.hand
+        screen.ghost.hide()
+        if not isinstance(hand, FloorLay) or hand.state not in (laying.Laying.CARRYING, laying.Laying.HELD):
+            screen.sight.hide()
+            return {}, None
+        screen.show_eye()
+        if hand.state == laying.Laying.HELD:
+            touching = hand.touching()
+            screen.show_sight(hand, touching)
+            return {c: SUPPORT_GLOW for c in touching}, words.held_floor(
+                bool(touching), hand.tilt_deg(), lowering=screen.hands.lowering)
+        under = hand.columns_under()
+        screen.show_sight(hand, under)
+        return {c: SUPPORT_GLOW for c in under}, words.carried_floor(
+            len(under), self.match.state.ruleset.min_support(hand.level))
