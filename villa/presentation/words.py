@@ -580,7 +580,7 @@ def held_column(standing: bool) -> str:
     """The tooltip while a column set down on the top floor is still held."""
     if standing:
         return _("it stands: let go of the button (or click) to leave it there; wheel up lifts it")
-    return _("setting it down: press or wheel down, Esc gives up")
+    return _("setting it down; Esc gives up")
 
 
 STRAIN = N_("strain")   # the gauge beside a column being pulled: how hard the column holds against the hand
@@ -589,6 +589,7 @@ STRAIN = N_("strain")   # the gauge beside a column being pulled: how hard the c
 # --- the end ------------------------------------------------------------------------------
 
 PLAYED_WITH_BUILDERS_EYE = N_("Played with the builder's eye")
+
 
 def headline(state: GameState) -> str:
     result = state.result
