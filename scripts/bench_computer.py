@@ -5,17 +5,20 @@
     .venv/bin/python scripts/bench_computer.py --json --games 24 --jobs 3 --keep games.jsonl
     .venv/bin/python scripts/bench_computer.py --json --summarize games.jsonl
     .venv/bin/python scripts/bench_computer.py --json --frames       # frame times at rest, thinking or not
+    .venv/bin/python scripts/bench_computer.py --json --kinds medium_vs_easy --games 40   # the ladder's first rung
 
 The games go round five kinds: Hard at all four seats (how high the villa gets, how often a Master
 Builder is found), two players Hard against Easy, Medium against Easy and Hard against Medium
 (seats swapped every other game), and three- and four-player games of mixed strengths under every
-rule set of the menu (legality). Every layout preset and random layouts come round. Each game's
+rule set of the menu (legality); `--kinds` plays only some of them. Every layout preset and random layouts
+come round. Each game's
 figures are written as one line to `--keep` as soon as it ends, so a long run can be summed up
 from what it finished.
 
 Figures: `illegal_actions` (actions and facts the referee refused), thinking per decision in wall
 and CPU seconds (Hard), floors reached and Master Builders in Hard's four-player games, win rates
-of the head-to-head games, and how well the trials on copies of the villa foresaw the live pulls
+of the head-to-head games (`medium_beats_easy_rate`: Medium against Easy, given only over 40 games or
+more; target 0.65), and how well the trials on copies of the villa foresaw the live pulls
 (`copy_miss_*`: how far the floors stood from where the copy left them the moment the column came
 free, cm).
 """
@@ -41,29 +44,32 @@ KINDS = ("hard4", "hard_vs_easy", "medium_vs_easy", "hard_vs_medium", "mixed")
 HEAD_TO_HEAD = {"hard_vs_easy": (Strength.HARD, Strength.EASY), "medium_vs_easy": (Strength.MEDIUM, Strength.EASY),
                 "hard_vs_medium": (Strength.HARD, Strength.MEDIUM)}
 MAX_FRAMES = 60 * 60 * 40      # 40 minutes of simulated time: a game that long has stalled
+LADDER_GAMES = 40              # Medium against Easy: fewer games say too little to quote
 
 
-def game_setup(number: int, first_seed: int) -> tuple[str, MatchSetup, tuple[Strength, ...]]:
-    kind = KINDS[number % len(KINDS)]
+def game_setup(number: int, first_seed: int, kinds: tuple[str, ...] = KINDS
+               ) -> tuple[str, MatchSetup, tuple[Strength, ...]]:
+    kind = kinds[number % len(kinds)]
     seed = first_seed + number
-    layout = layout_named(LAYOUT_NAMES[(number // len(KINDS)) % len(LAYOUT_NAMES)], seed)
+    turn = number // len(kinds)   # the round of kinds: the layout, and which strength sits first
+    layout = layout_named(LAYOUT_NAMES[turn % len(LAYOUT_NAMES)], seed)
     ruleset = rules.PUBLISHER
     if kind == "hard4":
         strengths = (Strength.HARD,) * 4
     elif kind in HEAD_TO_HEAD:
         first, second = HEAD_TO_HEAD[kind]
-        strengths = (first, second) if (number // len(KINDS)) % 2 == 0 else (second, first)
+        strengths = (first, second) if turn % 2 == 0 else (second, first)
     else:
         names = sorted(rules.RULE_SETS)
-        ruleset = rules.RULE_SETS[names[(number // len(KINDS)) % len(names)]]
-        players = 3 + (number // len(KINDS)) % 2
+        ruleset = rules.RULE_SETS[names[turn % len(names)]]
+        players = 3 + turn % 2
         strengths = tuple((Strength.EASY, Strength.MEDIUM, Strength.HARD)[(seed + i) % 3] for i in range(players))
     seats = tuple(Seat(f"Computer {i + 1} ({s.value})", s) for i, s in enumerate(strengths))
     return kind, MatchSetup(seats, layout, ruleset, seed), strengths
 
 
-def play(number: int, first_seed: int = 1) -> dict:
-    kind, setup, strengths = game_setup(number, first_seed)
+def play(number: int, first_seed: int = 1, kinds: tuple[str, ...] = KINDS) -> dict:
+    kind, setup, strengths = game_setup(number, first_seed, kinds)
     started, cpu = time.time(), time.process_time()
     match = Match(setup)
     refused: list = []
@@ -133,6 +139,8 @@ def summarize(games: list[dict]) -> dict:
         summary[f"{kind}_win_rate"] = _rate(sum(g["winner_strength"] == first.value for g in played), len(played))
         summary[f"{kind}_games"] = len(played)
         summary[f"{kind}_no_winner"] = sum(g["winner"] is None for g in played)
+    ladder = [g for g in games if g["kind"] == "medium_vs_easy"]
+    summary["medium_beats_easy_rate"] = summary["medium_vs_easy_win_rate"] if len(ladder) >= LADDER_GAMES else None
     summary["copy_pulls"] = len(copies)
     summary["copy_miss_p50_cm"] = _round(_percentile([c[2] for c in copies], 0.5), 4)
     summary["copy_miss_p95_cm"] = _round(_percentile([c[2] for c in copies], 0.95), 4)
@@ -205,12 +213,17 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=120)
     parser.add_argument("--first", type=int, default=0, help="the first game's number (to go on with a run)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--kinds", type=lambda text: tuple(text.split(",")), default=KINDS,
+                        help=f"play only these kinds of game, comma-separated ({', '.join(KINDS)})")
     parser.add_argument("--jobs", type=int, default=2, help="games played at once")
     parser.add_argument("--keep", type=Path, help="append each game's figures to this file as it ends")
     parser.add_argument("--summarize", type=Path, help="sum up the games kept in this file; play none")
     parser.add_argument("--frames", action="store_true",
                         help="time the window's frames at rest, with and without a computer player thinking")
     args = parser.parse_args()
+    unknown = [kind for kind in args.kinds if kind not in KINDS]
+    if unknown:
+        parser.error(f"no such kind of game: {', '.join(unknown)} (the kinds: {', '.join(KINDS)})")
     if args.frames:
         summary = frame_times()
         summary["load_average"] = [round(x, 1) for x in os.getloadavg()]
@@ -222,7 +235,7 @@ def main() -> int:
         games = []
         numbers = range(args.first, args.first + args.games)
         with multiprocessing.get_context("fork").Pool(args.jobs, maxtasksperchild=4) as pool:
-            for game in pool.imap_unordered(_play_one, [(n, args.seed) for n in numbers]):
+            for game in pool.imap_unordered(_play_one, [(n, args.seed, args.kinds) for n in numbers]):
                 games.append(game)
                 if args.keep:
                     with args.keep.open("a") as out:
@@ -237,7 +250,7 @@ def main() -> int:
     return 0
 
 
-def _play_one(job: tuple[int, int]) -> dict:
+def _play_one(job: tuple[int, int, tuple[str, ...]]) -> dict:
     return play(*job)
 
 

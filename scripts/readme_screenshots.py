@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
-"""The README's pictures, taken from a real game: docs/menu.jpg, docs/turn.jpg, docs/end.jpg, docs/lesson.jpg.
+"""The README's pictures, taken from a real game: docs/menu.jpg, docs/turn.jpg, docs/end.jpg,
+docs/laying.jpg, docs/lesson.jpg.
 
 Plays the whole three-player game of tests/presentation/test_whole_game.py (the main menu,
-the seal roll, five turns played with the real pointer, the collapse and the end screen)
-and the first lesson of tests/presentation/test_a_lesson.py, which save the window at each
-stage, and keeps four of those pictures as JPEGs
-(quality 85, 960x540). Needs the test packages (scripts/test.sh installs them) and, like
-the tests, starts a virtual screen itself when no DISPLAY is set.
+the seal roll, five turns played with the real pointer, the collapse and the end screen), the
+floor held, tipped, lifted and laid of tests/presentation/test_holding_a_floor.py and the first
+lesson of tests/presentation/test_a_lesson.py, which save the window at each stage, and keeps
+five of those pictures as JPEGs (quality 85, 960x540). Needs the test packages (scripts/test.sh
+installs them) and, like the tests, starts a virtual screen itself when no DISPLAY is set.
 
     python scripts/readme_screenshots.py [--shots DIR]   # DIR keeps every picture of the game
 """
@@ -21,9 +22,10 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-TESTS = ("tests/presentation/test_whole_game.py", "tests/presentation/test_a_lesson.py")
+TESTS = ("tests/presentation/test_whole_game.py", "tests/presentation/test_holding_a_floor.py",
+         "tests/presentation/test_a_lesson.py")
 PICTURES = {"whole-1-main-menu": "menu.jpg", "whole-5-pulling": "turn.jpg", "whole-7-end": "end.jpg",
-            "lesson-1-hint": "lesson.jpg"}
+            "holding-floor": "laying.jpg", "lesson-1-hint": "lesson.jpg"}
 WIDTH, HEIGHT, QUALITY = 960, 540, 85
 
 

@@ -16,3 +16,4 @@ def test_a_save_of_version_0_1_loads(path):
     game = saves.load(path)
     assert game.turn >= 1
     assert len(game.state.log) > len(game.start.log)
+    assert not game.setup.builders_eye   # saved before the builder's eye: played without it

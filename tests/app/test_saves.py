@@ -97,6 +97,28 @@ def test_a_save_loads_back_exactly(save_file, game_in_play):
     assert record.setup == game_in_play.setup                         # seats, layout, seed, game id
 
 
+def test_a_game_played_with_the_builders_eye_says_so_in_its_record_and_loads_back_with_it(game_in_play, tmp_path):
+    eyed = replace(game_in_play, setup=replace(game_in_play.setup, builders_eye=True))
+    path = tmp_path / "eyed.json"
+    path.write_text(records.dumps(eyed, "save"), encoding="utf-8")
+    assert json.loads(path.read_text())["match"]["builders_eye"] is True
+    assert saves.load(path).setup.builders_eye
+    assert not saves.load(_written(game_in_play, tmp_path)).setup.builders_eye
+
+
+def _written(record, tmp_path):
+    path = tmp_path / "plain.json"
+    path.write_text(records.dumps(record, "save"), encoding="utf-8")
+    assert "builders_eye" not in json.loads(path.read_text())["match"], "written as before the builder's eye"
+    return path
+
+
+def test_a_builders_eye_that_is_not_true_or_false_is_refused_in_words(save_file):
+    _edited(save_file, lambda d: d["match"].update(builders_eye="yes"))
+    with pytest.raises(PlayerError, match="builder's eye"):
+        saves.load(save_file)
+
+
 def test_a_missing_file_is_named(tmp_path):
     with pytest.raises(PlayerError, match="there is no save file .*nowhere.json"):
         saves.load(tmp_path / "nowhere.json")

@@ -18,10 +18,17 @@ def test_defaults_when_nothing_saved():
 
 
 def test_settings_persist_between_runs():
-    chosen = Settings(graphics_quality="high", mouse_sensitivity=1.5, invert_camera=True, language="de", volume=0.3)
+    chosen = Settings(graphics_quality="high", mouse_sensitivity=1.5, invert_camera=True, language="de", volume=0.3,
+                      builders_eye=True)
     save_settings(chosen)
     assert load_settings() == chosen
     assert json.loads(settings_path().read_text())["version"] == 1
+
+
+def test_the_builders_eye_is_off_unless_chosen_and_a_wrong_value_is_refused():
+    assert not Settings().builders_eye
+    with pytest.raises(ValueError, match="builder's eye"):
+        Settings(builders_eye="on").validated()
 
 
 def test_out_of_range_values_are_clamped():

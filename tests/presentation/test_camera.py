@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from panda3d.core import NodePath, PerspectiveLens, Point3, Vec3
 
-from villa.presentation.camera import CLEARANCE, MIN_HEIGHT, NEAR, OrbitCamera, clear_distance
+from villa.presentation.camera import CLEARANCE, MAX_PITCH, MIN_HEIGHT, NEAR, OrbitCamera, clear_distance
 
 VILLA = [(Point3(0, 0, 0.6), 14.5), (Point3(0, 0, 9.5), 12.0), (Point3(2, 1, 5), 4.1),
          (Point3(-3, 2, 18), 10.3), (Point3(0, 0, 27), 8.6), (Point3(1, -1, 14), 4.1)]
@@ -105,3 +105,24 @@ def test_the_view_draws_back_to_keep_a_pulled_column_in_sight():
     film = _film(camera, lens, column)
     assert abs(film.x) <= 0.86 and abs(film.y) <= 0.86
     assert orbit.goal.distance > before
+
+
+def test_t_swings_the_view_straight_down_on_the_top_floor_and_back_up_smoothly():
+    orbit = OrbitCamera(NodePath("camera"), PerspectiveLens(), lambda: VILLA)
+    orbit.update(1.0)
+    before = orbit.view.pitch
+    orbit.look_down(Point3(1, 2, 27))
+    orbit.update(1 / 60)
+    assert before < orbit.view.pitch < 60, "it swings, it does not jump"
+    for _ in range(120):
+        orbit.update(1 / 60)
+    assert orbit.view.pitch > 89 and (orbit.view.target - Point3(1, 2, 27)).length() < 0.05
+    position = orbit.position
+    assert math.hypot(position.x - 1, position.y - 2) < 1.5, "straight above the top floor"
+    orbit.look_down(Point3(1, 2, 27))
+    for _ in range(120):
+        orbit.update(1 / 60)
+    assert abs(orbit.view.pitch - before) < 0.05
+    orbit.look_down(Point3(0, 0, 27))
+    orbit.orbit(0, -5)   # turning the view by hand leaves the view from above
+    assert not orbit.looking_down and orbit.goal.pitch <= MAX_PITCH

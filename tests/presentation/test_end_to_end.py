@@ -88,9 +88,12 @@ def test_steadying_then_giving_up_a_pull_puts_the_villa_back_and_blocks_the_colu
         frames(3)
     assert match.hand is not None and match.hand.state == "pulling"
     assert survey.carries(villa, column, 1)
+    assert not screen.gauge.frame.isHidden() and screen.gauge.label.getText().endswith(" N"), \
+        "the strain gauge shows how hard the column holds"
     mouse.hold("space")
     frames(3)
     assert match.hand.steadied == "floor-1", "Space steadies the floor above"
+    assert not screen.sight.drawing.root.isHidden(), "and it shows held: outlined over the villa"
     mouse.hold("space", False)
     frames(3)
     assert match.hand.steadied is None
@@ -99,7 +102,7 @@ def test_steadying_then_giving_up_a_pull_puts_the_villa_back_and_blocks_the_colu
     mouse.up()
     frames(3)
 
-    assert match.hand is None
+    assert match.hand is None and screen.gauge.frame.isHidden()
     assert column in match.state.blocked
     assert match.actor != player, "an aborted build ends the turn"
     (x0, y0, z0), _ = before[column]

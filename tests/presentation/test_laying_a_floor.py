@@ -53,9 +53,11 @@ def test_a_proposed_floor_nobody_objects_to_is_laid_on_the_top_columns(stage, fr
         lay = match.hand
         assert screen.mode == "Laying" and lay is not None and lay.level == 2
         blue = match.villa.nodes["floor-1"].getPos()
-        mouse.move(*on_screen(Point3(blue.x, blue.y, lay.z)))
+        mouse.move(*on_screen(Point3(blue.x, blue.y, lay.rest_z)))
         frames(60)
+        # on the plane of the column tops: what is under the pointer comes under the floor
         assert abs(lay.x - blue.x) < 0.5 and abs(lay.y - blue.y) < 0.5, "it follows the pointer"
+        assert not screen.sight.drawing.root.isHidden(), "the outline and the tops beneath show over the villa"
         assert len(lay.columns_under()) == 4
         mouse.down()
         frames(2)

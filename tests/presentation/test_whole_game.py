@@ -271,8 +271,8 @@ def test_a_whole_game_through_the_menus_from_the_seal_roll_to_the_master_builder
     player.settle_view()
     lay = match.hand
     spots = [player.villa.nodes[c].getPos() for c in TRIANGLE]
-    middle = Point3(sum(p.x for p in spots) / 3, sum(p.y for p in spots) / 3, lay.z)
-    mouse.move(*on_screen(middle))
+    middle = Point3(sum(p.x for p in spots) / 3, sum(p.y for p in spots) / 3, lay.rest_z)
+    mouse.move(*on_screen(middle))   # on the plane of the column tops: what is under the pointer comes under the floor
     player.wait(lambda: math.hypot(lay.x - middle.x, lay.y - middle.y) < 0.2, 300, "the floor over the middle")
     frames(5)
     assert lay.columns_under() == frozenset(TRIANGLE), screen.hint

@@ -151,13 +151,15 @@ class Front:
         if choices.layout != "hand":
             name = "random" if choices.layout == "random" else (choices.preset or "rings")
             seed = choices.seed if choices.seed is not None else self.rng.randrange(2**31)
-            self.start(MatchSetup(choices.seats, layout_named(name, seed), choices.rules, seed))
+            self.start(MatchSetup(choices.seats, layout_named(name, seed), choices.rules, seed,
+                                  builders_eye=self.settings.builders_eye))
             return
         begin = self.arranged or layouts.preset(choices.preset or next(iter(layouts.PRESETS)))
 
         def laid(layout) -> None:
             self.arranged = layout
-            self.start(MatchSetup(choices.seats, layout, choices.rules, self.rng.randrange(2**31)))
+            self.start(MatchSetup(choices.seats, layout, choices.rules, self.rng.randrange(2**31),
+                                  builders_eye=self.settings.builders_eye))
 
         def back() -> None:   # the columns stay where they were put, for the next time
             self.arranged = screen.arrangement.layout()
@@ -276,12 +278,12 @@ class Front:
     def _game_over(self, result) -> None:
         self.screen.hud.hide()
         self._open(menus.EndScreen(state=self.match.state, on_play_again=self.play_again,
-                                   on_main_menu=self.main_menu))
+                                   on_main_menu=self.main_menu, builders_eye=self.match.setup.builders_eye))
 
     def play_again(self) -> None:
         """The same players and rules on a fresh villa."""
-        setup = self.match.setup
-        self.start(setup.again(self.rng.randrange(2**31)))
+        setup = self.match.setup.again(self.rng.randrange(2**31))
+        self.start(replace(setup, builders_eye=self.settings.builders_eye))   # as the settings say now
 
 
 def play(args) -> int:

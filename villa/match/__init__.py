@@ -8,14 +8,15 @@
 - `computer`: computer players, seated at the match like a person.
 """
 
-from villa.match.events import (Accepted, AnswerNeeded, Collapsed, Events, GameOver, Refused, RoundStarted,
-                                TurnSettled)
+from villa.match.events import (Accepted, AnswerNeeded, Collapsed, Events, GameOver, LetGo, Refused, RoundStarted,
+                                Touched, TurnSettled)
 from villa.match.record import Record, RecordError, TurnRecord
 from villa.match.setup import LAYOUT_NAMES, MatchSetup, Seat, Strength, layout_named
 from villa.match.table import FRAME, Match
 
 __all__ = [
-    "Accepted", "AnswerNeeded", "Collapsed", "Events", "GameOver", "Refused", "RoundStarted", "TurnSettled",
+    "Accepted", "AnswerNeeded", "Collapsed", "Events", "GameOver", "LetGo", "Refused", "RoundStarted", "Touched",
+    "TurnSettled",
     "Record", "RecordError", "TurnRecord",
     "LAYOUT_NAMES", "MatchSetup", "Seat", "Strength", "layout_named",
     "FRAME", "Match",

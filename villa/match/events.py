@@ -66,11 +66,25 @@ class RoundStarted:
 
 
 @dataclass(frozen=True)
+class Touched:
+    """The floor or column held in the hands has touched down (its columns, or the top floor)."""
+
+    piece: str
+
+
+@dataclass(frozen=True)
+class LetGo:
+    """The hands let go of the held floor or column: it is judged once the villa settles."""
+
+    piece: str
+
+
+@dataclass(frozen=True)
 class GameOver:
     result: rules.Result
 
 
-Event = Accepted | Refused | AnswerNeeded | TurnSettled | Collapsed | RoundStarted | GameOver
+Event = Accepted | Refused | AnswerNeeded | TurnSettled | Collapsed | RoundStarted | Touched | LetGo | GameOver
 Subscriber = Callable[[Any], None]
 
 

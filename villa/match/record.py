@@ -88,9 +88,12 @@ class Record:
 # --- writing -------------------------------------------------------------------------
 
 def _match_json(setup: MatchSetup) -> dict[str, Any]:
-    return {"game": setup.game, "seed": setup.seed, "floors": setup.floors, "deal_colours": setup.deal_colours,
+    data = {"game": setup.game, "seed": setup.seed, "floors": setup.floors, "deal_colours": setup.deal_colours,
             "seats": [{"name": s.name, "computer": s.computer.value if s.computer else None} for s in setup.seats],
             "layout": layout_to_json(setup.layout)}
+    if setup.builders_eye:   # written only when on: a game played without it is written as before
+        data["builders_eye"] = True
+    return data
 
 
 def content(record: Record) -> dict[str, Any]:
@@ -206,8 +209,11 @@ def _setup(data: Any, version: int, start: rules.GameState) -> MatchSetup:
     deal = data.get("deal_colours", version == 1 and floors > 1)
     if not isinstance(deal, bool):
         raise RecordError(f"the match's colour deal is not true or false ({deal!r})")
+    eye = data.get("builders_eye", False)   # saves before the builder's eye have none
+    if not isinstance(eye, bool):
+        raise RecordError(f"the match's builder's eye is not true or false ({_short(eye)})")
     try:
-        setup = MatchSetup(seats, layout, start.ruleset, seed, deal, game)
+        setup = MatchSetup(seats, layout, start.ruleset, seed, deal, game, builders_eye=eye)
     except ValueError as error:
         raise RecordError(f"the match is damaged: {error}") from None
     if setup.players != start.players:

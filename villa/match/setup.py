@@ -57,6 +57,7 @@ class MatchSetup:
     seed: int = 1
     deal_colours: bool = False      # colours dealt from the seed instead of rolled and chosen
     game: str = field(default_factory=new_game_id)   # the same in every save of one game
+    builders_eye: bool = False      # played with the builder's eye (a learning aid): its end and record say so
 
     def __post_init__(self) -> None:
         if not 2 <= len(self.seats) <= 4:
@@ -89,7 +90,7 @@ class MatchSetup:
         layout = self.layout
         if self.layout.name.startswith("random "):
             layout = layout_named("random", seed, self.floors)
-        return MatchSetup(self.seats, layout, self.ruleset, seed, self.deal_colours)
+        return MatchSetup(self.seats, layout, self.ruleset, seed, self.deal_colours, builders_eye=self.builders_eye)
 
 
 def layout_named(name: str, seed: int = 1, floors: int = 1) -> Layout:

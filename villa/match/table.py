@@ -4,6 +4,8 @@
     match.take("red-thin-2", point)        # a person's press, or a computer's plan
     match.hand.aim(point)                  # every frame while pulling or carrying
     match.set_down()                       # once the column is free, over the top floor
+    match.lower_floor(hold=True)           # the builder's hands: lowered and held (set_down too),
+    match.let_go()                         # felt (`holding`, `hand.tilt_deg()`), lifted again or let go
     match.advance(dt)                      # the villa steps in whole frames; once it settles the
                                            # hand's fact goes to the referee, whose verdict is the state
     match.events.subscribe(TurnSettled, autosave)
@@ -20,6 +22,8 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 from typing import Protocol
+
+from panda3d.core import Point3
 
 from villa import rules
 from villa.match import events as ev
@@ -77,6 +81,7 @@ class Match:
         self._settling_since: float | None = None
         self._collapse_seen = False
         self._fell_at = 0.0
+        self._touched = False   # the held piece has touched down since it was last lowered
         if record is None:
             self.start = self.state = opening_state(setup)
             self.villa = self._build_villa()
@@ -162,15 +167,17 @@ class Match:
         self._finish()
         return None
 
-    def set_down(self) -> Exception | None:
-        """Set the carried column down straight below it, if the referee would accept it there."""
+    def set_down(self, hold: bool = False) -> Exception | None:
+        """Set the carried column down straight below it, if the referee would accept it there; with
+        `hold`, the hand keeps it upright once it touches down, until `let_go()` (or `lift()`)."""
         pull = self.hand
         if not isinstance(pull, Pull) or pull.state != Grip.CARRYING:
             return PlacementError(Refusal.NOT_FREE_TO_SET_DOWN)
         refusal = self.landing_refusal()
         if refusal is None:
             try:
-                pull.place()
+                pull.place(hold=hold)
+                self._touched = False
             except PlacementError as error:
                 refusal = error
         return refusal
@@ -198,7 +205,7 @@ class Match:
                 hand.cancel()
                 self.hand = None
             return refusal
-        if isinstance(hand, Pull) and hand.state in (Grip.PULLING, Grip.CARRYING):
+        if isinstance(hand, Pull) and hand.state in (Grip.PULLING, Grip.CARRYING, Grip.HELD):
             if self.state.turn.step is not Step.TAKE_OUT:
                 refusal = self.act(rules.Abort())
                 if refusal is not None:
@@ -220,14 +227,48 @@ class Match:
             return error
         return None
 
-    def lower_floor(self) -> Exception | None:
+    def lower_floor(self, hold: bool = False, grip: Point3 | None = None) -> Exception | None:
+        """Lower the carried floor onto the columns beneath it and let go on touching them; with `hold`,
+        keep holding it (at the world point `grip` on it; its centre if None) until `let_go()`. A held
+        floor lifted clear is lowered again, held."""
         lay = self.hand
-        if not isinstance(lay, FloorLay) or lay.state is not Laying.CARRYING:
+        if not isinstance(lay, FloorLay) or lay.state not in (Laying.CARRYING, Laying.HELD):
             return self._not_now("lowering a floor")
         try:
-            lay.lower()
+            lay.lower(hold=hold, grip=grip)
         except PlacementError as error:
             return error
+        self._touched = False
+        return None
+
+    # --- held in the hands: felt, lifted again, let go ---
+
+    @property
+    def holding(self) -> bool:
+        """Is a floor or a column held in the hands (a floor: touching its columns or lifted clear)?
+        A held column lifted again is carried, as before it was set down."""
+        return self.hand is not None and self.hand.state in (Laying.HELD, Grip.HELD)
+
+    @property
+    def strain(self) -> float:
+        """N: the force the column in hand resists the hand with (0 when no column is in hand)."""
+        return self.hand.strain if isinstance(self.hand, Pull) else 0.0
+
+    def lift(self) -> Exception | None:
+        """Lift the held floor or column clear again: it is carried, to be moved and lowered elsewhere."""
+        if not self.holding:
+            return self._not_now("lifting")
+        self.hand.lift()
+        return None
+
+    def let_go(self) -> Exception | None:
+        """Let go of the held floor or column: it counts as laid or placed once the villa settles."""
+        hand = self.hand
+        if not self.holding:
+            return self._not_now("letting go")
+        hand.let_go()
+        self.events.emit(ev.LetGo(hand.piece if isinstance(hand, FloorLay) else hand.column))
+        self._finish()
         return None
 
     def next_roll(self) -> rules.SealRoll | None:
@@ -316,6 +357,9 @@ class Match:
         hand = self.hand
         if isinstance(hand, Pull) and hand.state is Grip.CARRYING and self.state.turn.step is Step.TAKE_OUT:
             hand.take_out()   # out of the villa: out of the game
+        if not self._touched and self.holding and (isinstance(hand, Pull) or hand.touching()):
+            self._touched = True
+            self.events.emit(ev.Touched(hand.piece if isinstance(hand, FloorLay) else hand.column))
         if hand is not None and hand.state in (Grip.ABORTED, Laying.CANCELLED, Grip.DROPPED):
             self.hand = hand = None
         if hand is not None and hand.state in DONE:

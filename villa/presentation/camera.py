@@ -16,6 +16,7 @@ from panda3d.core import Point3, Vec3
 NEAR = 1.0                 # cm: the lens's near plane
 CLEARANCE = NEAR * 2.5     # the near plane's corners reach past NEAR: keep well clear
 MIN_PITCH, MAX_PITCH = 6.0, 86.0   # degrees above the horizon
+DOWN_PITCH = 89.5          # looking straight down (T): past what a drag reaches, short of the pole
 MIN_DISTANCE, MAX_DISTANCE = 12.0, 260.0
 MIN_HEIGHT = 2.0           # above the table top
 TABLE_REACH = 90.0         # the target stays over the table
@@ -69,6 +70,7 @@ class OrbitCamera:
         self.obstacles = obstacles
         self.goal = View(Point3(0, 0, 12), heading=-35.0, pitch=32.0, distance=95.0)
         self.view = View(Point3(self.goal.target), self.goal.heading, self.goal.pitch, self.goal.distance)
+        self._pitch_before_down = self.goal.pitch
         self.apply()
 
     # --- what the player asks for ---
@@ -95,6 +97,21 @@ class OrbitCamera:
         self.goal.target = Point3(point)
         if distance is not None:
             self.goal.distance = min(MAX_DISTANCE, max(MIN_DISTANCE, distance))
+
+    def look_down(self, point: Point3) -> None:
+        """Glide to look straight down on `point` (T), or back up to the pitch looked from before; the
+        heading stays, so up on the screen is still the way the player was looking."""
+        if self.looking_down:
+            self.goal.pitch = self._pitch_before_down
+        else:
+            self._pitch_before_down = self.goal.pitch
+            self.goal.pitch = DOWN_PITCH
+            self.focus(point)
+
+    @property
+    def looking_down(self) -> bool:
+        """A drag or a new turn's view takes the pitch back within MIN_PITCH..MAX_PITCH: no longer down."""
+        return self.goal.pitch > MAX_PITCH
 
     def frame(self, points: list[Point3], share: float) -> None:
         """Aim the goal (at its heading and pitch) so that `points` fill `share` of the view's height

@@ -1,8 +1,8 @@
 """Mouse and keys: turns Panda3D's events into the game's requests.
 
-Left button: take and pull a column, click to set it down or lay a floor (or turn the
-view when it is pressed on nothing). Right drag: turn the view; a right click: give up.
-Middle drag: pan. Wheel: zoom (turns the floor while laying one).
+Left button: take and pull a column; press to lower a floor or set a column down and hold it,
+release to let go (or turn the view when it is pressed on nothing). Right drag: turn the view;
+a right click: give up. Middle drag: pan. Wheel: zoom (lowers and lifts what is in the hands).
 """
 
 from __future__ import annotations
@@ -33,12 +33,15 @@ class Handlers:
     """What the game does with the player's requests (all optional)."""
 
     press: Callable[[tuple[float, float]], bool] = lambda mouse: False   # True: the game took the press
+    release: Callable[[bool], None] = lambda moved: None   # the press the game took ends (moved: not a click)
+    wheel: Callable[[int], bool] = lambda notches: False   # True: the game used the wheel (+1 up, -1 down)
     give_up: Callable[[], None] = lambda: None
     escape: Callable[[], None] = lambda: None   # Esc: give up what is in hand, or pause
     turn_floor: Callable[[float], bool] = lambda degrees: False            # True: the wheel was used for it
     propose_floor: Callable[[], None] = lambda: None
     answer: Callable[[bool], None] = lambda objects: None
     focus_top: Callable[[], None] = lambda: None
+    look_down: Callable[[], None] = lambda: None  # straight down on the top floor, and back
     toggle_help: Callable[[], None] = lambda: None
     roll: Callable[[], None] = lambda: None
     faster: Callable[[], None] = lambda: None     # computer players' hands faster (round again: slower)
@@ -71,6 +74,7 @@ class Controls:
         base.accept("escape", self.handlers.escape)
         base.accept("f", self.handlers.focus_top)
         base.accept("home", self.handlers.focus_top)
+        base.accept("t", self.handlers.look_down)
         base.accept("h", self.handlers.toggle_help)
         base.accept("r", self.handlers.roll)
         base.accept("c", self.handlers.faster)
@@ -107,10 +111,12 @@ class Controls:
             return
         if button == "mouse3" and not drag.moved:
             self.handlers.give_up()
+        if button == "mouse1" and self.game_drag:
+            self.handlers.release(drag.moved)
         self.game_drag = False
 
     def _wheel(self, direction: int) -> None:
-        if self.handlers.turn_floor(15.0 * direction):
+        if self.handlers.wheel(direction) or self.handlers.turn_floor(15.0 * direction):
             return
         self.camera.zoom(WHEEL_ZOOM if direction > 0 else 1 / WHEEL_ZOOM)
 

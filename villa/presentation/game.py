@@ -18,22 +18,29 @@ from panda3d.core import Point3, Vec3
 
 from villa import rules
 from villa.match import Accepted, Collapsed, Match, Refused, RoundStarted
+from villa.physics import geometry
+from villa.physics.dimensions import FLOORS, column_spec
 from villa.physics.laying import FloorLay, Laying
 from villa.physics.pulling import Grip, Pull
 from villa.presentation import panels, words
+from villa.presentation.builders_eye import BuildersEye
 from villa.presentation.camera import mouse_ray
 from villa.presentation.collapse_replay import CollapseRecorder
 from villa.presentation.controls import Controls, Handlers
+from villa.presentation.gauge import StrainGauge
 from villa.presentation.ghost import Ghost
+from villa.presentation.holding import Hands
 from villa.presentation.hud import Hud
 from villa.presentation.i18n import _
 from villa.presentation.impacts import Impacts
 from villa.presentation.modes import Mode, asking, ended, falling, hands, idle, paused, waiting
 from villa.presentation.modes.base import ModeBase, Off
 from villa.presentation.preferences import COMPUTER_SPEEDS
+from villa.presentation.sight import FloorSight
 from villa.presentation.stage import give_back_free_memory
 from villa.presentation.view import VillaView
 from villa.presentation.words import Button
+from villa.rules.pieces import level_of_floor
 from villa.rules.state import Step
 
 MAX_FRAME_DT = 0.1          # a stalled frame slows the villa down instead of jumping it
@@ -60,10 +67,15 @@ class GameScreen:
         self.view = VillaView(stage)
         self.hud = Hud(stage)
         self.ghost = Ghost(self.view.scene.root)
+        self.sight = FloorSight(stage.render)
+        self.eye = BuildersEye(stage.render) if match.setup.builders_eye else None
+        self.hands = Hands(match, lambda: self.now)
+        self.gauge = StrainGauge(stage.base.a2dBottomLeft)
         self.controls = Controls(stage, self.view.camera, Handlers(
-            press=self.press, give_up=self.give_up, escape=self.escape, turn_floor=self.turn_floor,
-            propose_floor=self.propose_floor, answer=self.answer, focus_top=self.view.focus_top,
-            toggle_help=self.hud.toggle_controls, roll=self.roll, faster=self.faster))
+            press=self.press, release=self.release, wheel=self.wheel, give_up=self.give_up, escape=self.escape,
+            turn_floor=self.turn_floor, propose_floor=self.propose_floor, answer=self.answer,
+            focus_top=self.view.focus_top, look_down=self.look_down, toggle_help=self.hud.toggle_controls,
+            roll=self.roll, faster=self.faster))
         self.panel: panels.Panel | None = None
         self.recorder = CollapseRecorder()
         self.impacts = Impacts()
@@ -100,6 +112,10 @@ class GameScreen:
         self.controls.close()
         self.hud.close()
         self.ghost.hide()
+        self.sight.close()
+        self.gauge.close()
+        if self.eye is not None:
+            self.eye.close()
         self.view.close()
         give_back_free_memory()
 
@@ -132,8 +148,10 @@ class GameScreen:
         hand = match.hand
         if hand is not None and self._human_acts():
             if isinstance(hand, FloorLay):
-                return Mode.LAYING if hand.state == Laying.CARRYING else Mode.SETTLING
-            return {Grip.PULLING: Mode.PULLING, Grip.CARRYING: Mode.CARRYING}.get(hand.state, Mode.SETTLING)
+                return Mode.LAYING if hand.state in (Laying.CARRYING, Laying.HELD) else Mode.SETTLING
+            # a person's column is set down in the hands: still theirs while it is lowered and held
+            return {Grip.PULLING: Mode.PULLING, Grip.CARRYING: Mode.CARRYING, Grip.LOWERING: Mode.CARRYING,
+                    Grip.HELD: Mode.CARRYING}.get(hand.state, Mode.SETTLING)
         if not self._human_acts():
             return Mode.COMPUTER
         if match.state.turn.step is Step.LAY_FLOOR and match.can_lay_floor():
@@ -221,6 +239,18 @@ class GameScreen:
     def press(self, mouse) -> bool:
         """A left press: True if the mode took it (False: the drag turns the view)."""
         return self.current.press(mouse)
+
+    def release(self, moved: bool) -> None:
+        """The left button comes up after a press the mode took (moved: a drag, not a click)."""
+        self.current.release(moved)
+
+    def wheel(self, notches: int) -> bool:
+        """The wheel: True if the mode used it (else it zooms)."""
+        return self.current.wheel(notches)
+
+    def look_down(self) -> None:
+        """T: straight down on the top floor, and back."""
+        self.view.look_down(self.match.state.top_level)
 
     def escape(self) -> None:
         """Esc: give up what is in hand (or skip the replay); with nothing in hand, the pause menu."""
@@ -366,6 +396,33 @@ class GameScreen:
         self.hint = tooltip
         self._set_glow(glow)
         self.hud.show_tooltip(tooltip, mouse)
+
+    def show_eye(self, pulled: str | None = None) -> None:
+        """The builder's eye, in a game played with it: the floor being laid over the columns it would
+        rest on, or the villa's floors over their supports (`pulled`: as they would stand without it)."""
+        if self.eye is None:
+            return
+        hand = self.match.hand
+        if isinstance(hand, FloorLay):
+            self.eye.show_laying(hand)
+        else:
+            self.eye.show_villa(self.villa, pulled)
+
+    def hide_eye(self) -> None:
+        if self.eye is not None:
+            self.eye.hide()
+
+    def show_sight(self, lay: FloorLay, columns) -> None:
+        """The floor in hand see-through, its outline at the tops' height, and the tops of `columns`."""
+        outline = geometry.transform(FLOORS[lay.level].outline, lay.x, lay.y, lay.yaw)
+        tops = [(self.villa.nodes[c].getX(), self.villa.nodes[c].getY(), column_spec(c).radius) for c in columns]
+        self.sight.show(self.view.scene.pieces[lay.piece], outline, lay.rest_z, tops)
+
+    def show_held_floor(self, floor: str) -> None:
+        """Space: the floor held steady above the column is outlined, so it shows held."""
+        node, level = self.villa.nodes[floor], level_of_floor(floor)
+        outline = geometry.transform(FLOORS[level].outline, node.getX(), node.getY(), node.getH())
+        self.sight.show_held(outline, node.getZ() + FLOORS[level].thickness / 2)
 
     def _set_glow(self, glow: dict[str, Vec3]) -> None:
         pieces = self.view.scene.pieces

@@ -16,9 +16,11 @@ from villa.presentation.palette import DIM_INK, LIGHT_INK
 from villa.presentation.panels import CommandBar
 from villa.presentation.words import COLOUR_MARKS, Guidance, column_name
 from villa.rules.pieces import Colour
-CONTROLS = N_("drag a glowing column: pull it   ·   click: set it down   ·   Esc / right click: give up\n"
+CONTROLS = N_("drag a glowing column: pull it   ·   press: lower and hold   ·   release: let go   ·   "
+               "Esc / right click: give up\n"
                "right drag or arrows: turn   ·   wheel or +/-: zoom   ·   middle drag or WASD: pan   ·   "
-               "F: top floor   ·   hold Space: steady the floor above   ·   P: propose a floor   ·   H: hide this")
+               "F: top floor   ·   T: look down   ·   hold Space: steady the floor above   ·   P: propose a floor   ·   "
+               "H: hide this")
 CONTROLS_SHOWN_FOR = 30.0  # seconds at the start of a game; H brings them back
 TOOLTIP_SCALE = 0.042
 STATUS_SCALE = 0.05

@@ -27,6 +27,7 @@ class Settings:
     language: str = "system"           # "system" follows the system's locale
     volume: float = 0.8                # 0 .. 1
     computer_speed: float = 1.0        # computer players' hands move this many times a person's speed
+    builders_eye: bool = False         # new games show where each floor's load lies and what holds it up
     last_seats: tuple = ()             # the last new game's seats: (name, "easy" | "medium" | "hard" | None)
     lessons_done: tuple = ()           # the codes of the lessons completed (a tick on each in the list)
 
@@ -40,6 +41,8 @@ class Settings:
             raise ValueError(f"language must be one of {', '.join(LANGUAGES)}")
         if not isinstance(self.invert_camera, bool):
             raise ValueError("invert camera must be true or false")
+        if not isinstance(self.builders_eye, bool):
+            raise ValueError("builder's eye must be true or false")
         speed = _number("computer speed", self.computer_speed, COMPUTER_SPEEDS[0], COMPUTER_SPEEDS[-1])
         if speed not in COMPUTER_SPEEDS:
             raise ValueError(f"computer speed must be one of {', '.join(map(str, COMPUTER_SPEEDS))}")

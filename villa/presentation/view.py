@@ -149,6 +149,12 @@ class VillaView:
         if snap:
             self.camera.snap()
 
+    def look_down(self, level: int) -> None:
+        """T: swing to look straight down on the floor of `level` (the top one laid; 0: the base
+        plate), and back."""
+        middle = Point3(0, 0, dim.BASE.top_z) if level == 0 else self.scene.pieces[floor_id(level)].getPos()
+        self.camera.look_down(middle)
+
     def keep_in_view(self, *points: Point3) -> None:
         """Call each frame with what must stay on screen besides the top floor (the column in hand,
         `node.getPos(render)`): the view draws back just enough to keep it and the top floor there."""

@@ -25,6 +25,7 @@ from villa import rules
 from villa.physics.laying import FloorLay
 from villa.physics.pulling import Grip, Pull
 from villa.physics.refusals import Refusal
+from villa.presentation.holding import LEVEL_DEG
 from villa.presentation.i18n import N_, _
 from villa.rules import EndReason, Rule, Task
 from villa.rules.pieces import COLUMNS_BY_ID, GREEN_LEVEL, TOP_FLOOR_LEVEL, floor_colour
@@ -555,7 +556,40 @@ def column_label(column: str) -> str:
                                                        mark=_(COLOUR_MARKS[piece.colour]), points=piece.points)
 
 
+# --- the builder's hands ---------------------------------------------------------------------
+
+def carried_floor(count: int, need: int) -> str:
+    """The tooltip while a floor follows the pointer."""
+    return _("rests on {count} columns (needs {need}): click to lay it, or press and hold to feel it sit first; "
+             "Q/E turn it, T looks down, Esc gives up").format(count=count, need=need)
+
+
+def held_floor(touching: bool, tilt_deg: float, lowering: bool) -> str:
+    """The tooltip while a floor is in the builder's hands: whether it sits level or tips."""
+    if not lowering:
+        return _("held clear of the columns: press or wheel down to lower it, Esc gives up")
+    if not touching:
+        return _("lowering it onto the columns")
+    if tilt_deg < LEVEL_DEG:
+        return _("it sits level: let go of the button (or click) to lay it; wheel up lifts it")
+    return _("it tips ({degrees}°): slide it toward the side that stays up, or wheel up to lift it").format(
+        degrees=f"{tilt_deg:.1f}")
+
+
+def held_column(standing: bool) -> str:
+    """The tooltip while a column set down on the top floor is still held."""
+    if standing:
+        return _("it stands: let go of the button (or click) to leave it there; wheel up lifts it")
+    return _("setting it down; Esc gives up")
+
+
+STRAIN = N_("strain")   # the gauge beside a column being pulled: how hard the column holds against the hand
+
+
 # --- the end ------------------------------------------------------------------------------
+
+PLAYED_WITH_BUILDERS_EYE = N_("Played with the builder's eye")
+
 
 def headline(state: GameState) -> str:
     result = state.result

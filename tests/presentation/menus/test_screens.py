@@ -154,6 +154,7 @@ def test_settings_are_reported_and_the_language_changes_at_once(stage, pointer, 
     w = screen.widgets
     pointer.click(w["graphics_quality"].buttons["high"])
     pointer.click(w["invert_camera"].button)
+    pointer.click(w["builders_eye"].button)
     slider = w["volume"]
     pointer.click(slider.thumb)  # grabbing the knob and letting go changes nothing
     assert screen.settings.volume == pytest.approx(0.8)
@@ -162,7 +163,8 @@ def test_settings_are_reported_and_the_language_changes_at_once(stage, pointer, 
     assert i18n.language() == "de"
     reported = calls.log[-1][1][0]
     assert (reported.graphics_quality, reported.invert_camera, reported.language) == ("high", True, "de")
-    assert calls.names().count("change") >= 3
+    assert reported.builders_eye is True
+    assert calls.names().count("change") >= 4
     assert "Einstellungen" in texts_of(screen), "the settings screen did not redraw in German"
     screenshot("settings_de")
     pointer.click(screen.widgets["back"])
@@ -350,6 +352,16 @@ def test_end_screen(stage, pointer, screenshot, screens, calls, case, kwargs, he
     pointer.click(screen.widgets["play_again"])
     pointer.click(screen.widgets["main_menu"])
     assert calls.names() == ["again", "menu"]
+
+
+def test_the_end_screen_says_the_game_was_played_with_the_builders_eye(stage, screens, calls):
+    from villa.presentation.menus import EndScreen
+    state = finished(holder=0, shows=0, culprit=1, winner=0)
+    plain = EndScreen(state=state, on_play_again=calls.of("again"), on_main_menu=calls.of("menu"))
+    eyed = EndScreen(state=state, on_play_again=calls.of("again"), on_main_menu=calls.of("menu"), builders_eye=True)
+    screens.extend([plain, eyed])
+    assert "builders_eye" not in plain.widgets
+    assert eyed.widgets["builders_eye"]["text"] == "Played with the builder's eye"
 
 
 def test_end_screen_family(stage, screenshot, screens, calls):

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 
 from villa import rules
@@ -48,6 +48,9 @@ class Profile:
     shake_speed: float    # noise on its speed (a fraction)
     seal: bool            # plays the seal contest (holds it, times floors, takes it back)
     prudent: bool         # objects and challenges only on a trial's word, not on a glance
+    aim_cm: float         # how far off its planned place it lowers a floor (a normal error, cm)
+    shifts: int           # times it lifts a held floor that tips and shifts it, before giving it up
+    rash: float           # the chance it pulls a column it should give up, or lets go a floor that tips
 
 
 class Stakes(Enum):
@@ -59,11 +62,11 @@ class Stakes(Enum):
 
 PROFILES = {   # by `Strength` (a str enum: the request's plain value finds its profile too)
     Strength.EASY: Profile(shortlist=1, trials=2, ways=1, speed=7.0, shake_deg=8.0, shake_speed=0.25,
-                    seal=False, prudent=False),
+                    seal=False, prudent=False, aim_cm=1.2, shifts=1, rash=0.3),
     Strength.MEDIUM: Profile(shortlist=2, trials=5, ways=1, speed=8.0, shake_deg=5.0, shake_speed=0.15,
-                      seal=False, prudent=True),
+                      seal=False, prudent=True, aim_cm=0.4, shifts=3, rash=0.0),
     Strength.HARD: Profile(shortlist=3, trials=6, ways=2, speed=9.0, shake_deg=0.0, shake_speed=0.0,
-                    seal=True, prudent=True),
+                    seal=True, prudent=True, aim_cm=0.0, shifts=4, rash=0.0),
 }
 
 
@@ -161,7 +164,7 @@ class Brain:
             return self._hold(best)
         if stakes is Stakes.BEHIND and best is not None:
             return self._build_past(options, takes)
-        if best is not None and (best.safe() or (best.safety > FELL and best.firm > 0.2)):
+        if best is not None and (best.safe() or (best.safety > FELL and best.firm > 0.2) or self._slips()):
             return best.plan
         if may_claim and self._claim_in_vain(best):
             return Plan(action=rules.ProposeFloor(),
@@ -262,9 +265,13 @@ class Brain:
         takes = rules.takeable_columns(self.state)
         options = self.weigh(takes, firm=PROOF_FIRM if self.state.turn.role is not Role.OWN else SAFE_FIRM)
         best = options[0]
-        if not best.survives() and self.state.ruleset.abort_allowed:
+        if not best.survives() and self.state.ruleset.abort_allowed and not self._slips():
             return self._token(best.plan)
         return best.plan
+
+    def _slips(self) -> bool:
+        """A weaker hand now and then goes on where it should give up, as a person hoping for the best does."""
+        return self.profile.rash > 0.0 and self.rng.random() < self.profile.rash
 
     # --- answers ---
 
@@ -313,7 +320,12 @@ class Brain:
 
     def lay_floor(self) -> Plan:
         plan = self._floor_plan()
-        return plan if plan is not None else Plan(action=rules.GiveUpFloor(), why="the floor finds no footing")
+        if plan is None:
+            return Plan(action=rules.GiveUpFloor(), why="the floor finds no footing")
+        x, y, yaw = plan.floor
+        if self.profile.aim_cm:   # the hand lowers it a little off the place it meant (it feels it tip)
+            x, y = x + self.rng.gauss(0.0, self.profile.aim_cm), y + self.rng.gauss(0.0, self.profile.aim_cm)
+        return replace(plan, floor=(x, y, yaw), shifts=self.profile.shifts, rash=self._slips())
 
     # --- the penalty pull after a failed objection ---
 

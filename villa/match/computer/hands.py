@@ -23,6 +23,7 @@ from villa.match.computer import outlines, reading, trials
 from villa.match.computer.plans import Plan
 from villa.match.table import Match
 from villa.physics.dimensions import column_spec
+from villa.physics.laying import FloorLay
 from villa.physics.pulling import Grip, Pull
 from villa.rules.pieces import TOP_FLOOR_LEVEL, floor_id
 from villa.rules.state import Step
@@ -37,6 +38,12 @@ CLEARANCE = 0.05             # cm its spot must keep from the columns standing o
 SET_DOWN_FRAMES = 1200       # for it to come down and be judged
 LAY_FRAMES = 240             # to carry the floor over its place
 LOWER_FRAMES = 1500          # for the floor to come down and be judged
+SIT_FRAMES = 180             # for a held floor to come down and lean no further (or to be lifted, or moved)
+STILL_DEG = 0.02             # degrees a held floor may lean further per frame and count as still, for
+STILL_FRAMES = 15            # this many frames
+LEVEL_DEG = 0.5              # degrees a held floor may lean past the floor below it and count as sitting
+LIFT_FRAMES = 10             # more, to come clear of the column tops it leaned on
+SHIFT = 1.0                  # cm a tipping floor is moved towards its high side
 SET_DOWN_TRIES = 4
 FEEL_SHIFT = 0.5             # cm the floors may move beyond what the trial foresaw before the hand lets go
 STUCK_S = 20.0               # s a column may resist (no abort in the family edition) before it is left
@@ -234,7 +241,9 @@ def _outward(x: float, y: float) -> tuple[float, float]:
 
 
 def lay_floor(match: Match, plan: Plan) -> Move:
-    """Carry the next floor over its planned place, turn it, lower it onto its columns."""
+    """Carry the next floor over its planned place, turn it, lower it onto its columns and hold it; let go
+    once it sits level, else lift it, shift it towards the side that stayed up and lower it again. A floor
+    that will not sit is given up (or, a slip the plan may hold, let go all the same)."""
     x, y, yaw = plan.floor
     if match.start_laying() is not None:
         match.give_up()
@@ -246,12 +255,67 @@ def lay_floor(match: Match, plan: Plan) -> Move:
         if abs(lay.x - x) < 1e-6 and abs(lay.y - y) < 1e-6 and abs(lay.yaw - lay.aim_yaw) < 1e-6:
             break
         yield
-    if match.lower_floor() is not None:
+    for shift in range(plan.shifts + 1):
+        if match.lower_floor(hold=True) is not None:
+            match.give_up()
+            return
+        yield from _until_it_sits(match, lay)
+        if match.hand is not lay or match.collapsed:
+            return
+        if _sits(match, lay) or shift == plan.shifts:
+            break
+        log.info("floor-%d tips %.1f° on %s: lifted and shifted", lay.level, lay.tilt_deg(), sorted(lay.touching()))
+        yield from _shifted(match, lay)
+        if match.hand is not lay or match.collapsed:
+            return
+    if not _sits(match, lay) and not plan.rash:
+        log.info("floor-%d will not sit: it is given up", lay.level)
         match.give_up()
         return
+    match.let_go()
     for _ in range(LOWER_FRAMES):
         yield
         if match.hand is not lay or match.collapsed:
             break
     if match.state.turn.step is Step.LAY_FLOOR and not match.collapsed and match.hand is None:
         match.act(rules.GiveUpFloor())   # the floor was refused where it came to rest
+
+
+def _sits(match: Match, lay: FloorLay) -> bool:
+    """Does the held floor sit on its columns, as level as the floor below it?"""
+    below = match.villa.tilt_deg(floor_id(lay.level - 1))
+    return bool(lay.touching()) and lay.tilt_deg() <= below + LEVEL_DEG
+
+
+def _until_it_sits(match: Match, lay: FloorLay) -> Move:
+    """Wait until the held floor has come down onto its columns and leans no further."""
+    last, still = None, 0
+    for _ in range(SIT_FRAMES):
+        yield
+        if match.hand is not lay or match.collapsed:
+            return
+        tilt = lay.tilt_deg()
+        still = still + 1 if last is not None and abs(tilt - last) < STILL_DEG and lay.touching() else 0
+        last = tilt
+        if still >= STILL_FRAMES:
+            return
+
+
+def _shifted(match: Match, lay: FloorLay) -> Move:
+    """Lift the floor clear and carry it `SHIFT` towards its high side."""
+    high_x, high_y = lay.high_side()
+    match.lift()
+    for _ in range(SIT_FRAMES):
+        yield
+        if match.hand is not lay or match.collapsed or not lay.touching():
+            break
+    for _ in range(LIFT_FRAMES):
+        yield
+    grip = lay.grip_point()
+    goal = Point3(grip.x + SHIFT * high_x, grip.y + SHIFT * high_y, 0)
+    lay.aim(goal)
+    for _ in range(SIT_FRAMES):
+        yield
+        grip = lay.grip_point()
+        if match.hand is not lay or match.collapsed or math.hypot(grip.x - goal.x, grip.y - goal.y) < 0.05:
+            return

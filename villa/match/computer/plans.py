@@ -32,6 +32,8 @@ class Plan:
     steady: bool = False
     landing: tuple[float, float] | None = None
     floor: tuple[float, float, float] | None = None  # x, y, yaw
+    shifts: int = 4                                 # times a held floor that tips is lifted and shifted
+    rash: bool = False                              # a floor that will not sit is let go all the same
     predicted_shift: float = 0.0                    # cm the trial saw the floors move until it came free
     forecast: tuple = ()                            # (floor, x, y, z) the trial saw the moment it came free
     give_up: bool = False                           # take it and give it up at once (nothing is safe)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from villa.presentation.words import headline, reasons, standings
+from villa.presentation.words import PLAYED_WITH_BUILDERS_EYE, headline, reasons, standings
 from villa.presentation.i18n import _
 from villa.presentation.menus import style
 from villa.presentation.menus.base import Screen
@@ -19,8 +19,8 @@ class EndScreen(Screen):
     backdrop = "dim"
 
     def __init__(self, parent=None, *, state: GameState, on_play_again: Callable[[], None],
-                 on_main_menu: Callable[[], None], **options) -> None:
-        self.state = state
+                 on_main_menu: Callable[[], None], builders_eye: bool = False, **options) -> None:
+        self.state, self.builders_eye = state, builders_eye
         self.on_play_again, self.on_main_menu = on_play_again, on_main_menu
         super().__init__(parent, **options)
 
@@ -36,6 +36,9 @@ class EndScreen(Screen):
         self.widgets["reason"] = style.text(root, "\n".join(reasons(state)), pos=(0, 0.32), scale=0.044,
                                             wordwrap=40, kind="serif")
         self._standings(0.06)
+        if self.builders_eye:
+            self.widgets["builders_eye"] = style.text(root, _(PLAYED_WITH_BUILDERS_EYE), pos=(0, -0.32), scale=0.036,
+                                                      fg=style.INK_SOFT, kind="serif")
         self.widgets["play_again"] = style.button(root, _("Play again"), self.on_play_again, pos=(-0.36, -0.44),
                                                   width=0.62, kind="primary")
         self.widgets["main_menu"] = style.button(root, _("Main menu"), self.on_main_menu, pos=(0.36, -0.44),

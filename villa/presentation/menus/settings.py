@@ -1,4 +1,4 @@
-"""Settings: graphics quality (Auto, or a preset; the screen says what Auto picks here and why), mouse sensitivity, invert camera, volume, computer players' speed, language.
+"""Settings: graphics quality (Auto, or a preset; the screen says what Auto picks here and why), mouse sensitivity, invert camera, the builder's eye, volume, computer players' speed, language.
 
 Each change is reported to `on_change(settings)`, so the game can keep it and apply it live; a
 new language is installed at once and this screen redraws in it. `on_close(settings)` when the
@@ -42,7 +42,7 @@ class SettingsScreen(Screen):
         style.panel(root, (-1.12, 1.12, -0.86, 0.86))
         style.title(root, _("Settings"), pos=(0, 0.68), scale=0.1)
         label_x, widget_x = -0.98, 0.36
-        rows = iter((0.5, 0.28, 0.12, -0.04, -0.2, -0.38))
+        rows = iter((0.5, 0.28, 0.13, -0.02, -0.17, -0.32, -0.47))
 
         def label(words: str, y: float) -> None:
             style.text(root, words, pos=(label_x, y - 0.014), scale=0.042, align="left", kind="bold")
@@ -66,6 +66,11 @@ class SettingsScreen(Screen):
                                                      lambda v: self._set(invert_camera=v), pos=(-0.22, y),
                                                      width=0.95)
         y = next(rows)
+        label(_("Builder's eye"), y)
+        self.widgets["builders_eye"] = style.Toggle(root, _("Show where the floors' load lies (new games)"),
+                                                    s.builders_eye, lambda v: self._set(builders_eye=v),
+                                                    pos=(-0.22, y), width=0.95)
+        y = next(rows)
         label(_("Volume"), y)
         self.widgets["volume_value"] = style.text(root, f"{round(s.volume * 100)} %", pos=(1.0, y - 0.014),
                                                   scale=0.036, align="right", fg=style.INK_SOFT)
@@ -81,9 +86,9 @@ class SettingsScreen(Screen):
         languages = [("system", _("System"))] + [(code, i18n.LANGUAGE_NAMES[code]) for code in i18n.LANGUAGES]
         self.widgets["language"] = style.Choice(root, languages, s.language, self._language,
                                                 pos=(widget_x + 0.02, y), width=1.24, text_scale=0.03)
-        style.text(root, _("Changes are saved at once."), pos=(0, -0.54), scale=0.034, fg=style.INK_SOFT,
+        style.text(root, _("Changes are saved at once."), pos=(0, -0.6), scale=0.034, fg=style.INK_SOFT,
                    kind="serif")
-        self.widgets["back"] = style.button(root, _("Done"), lambda: self.on_close(self.settings), pos=(0, -0.7),
+        self.widgets["back"] = style.button(root, _("Done"), lambda: self.on_close(self.settings), pos=(0, -0.74),
                                             width=0.6, kind="primary")
 
     # --- changes ---

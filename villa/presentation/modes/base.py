@@ -44,6 +44,13 @@ class ModeBase:
         """A left press; True: taken (False: the drag turns the view)."""
         return True
 
+    def release(self, moved: bool) -> None:
+        """The left button comes up after a press this mode took."""
+
+    def wheel(self, notches: int) -> bool:
+        """The wheel (+1 up, -1 down); True: used (False: it zooms)."""
+        return False
+
     def escape(self) -> None:
         self.give_up()
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from villa.presentation import panels, words
 from villa.presentation.fonts import font
+from villa.presentation.i18n import _
 from villa.presentation.modes import Mode
 from villa.presentation.modes.base import ModeBase
 
@@ -19,6 +20,8 @@ class Ended(ModeBase):
         screen.hud.show_commands([])
         if screen.end_panel:
             title, reasons = words.result_words(self.match.state)
+            if self.match.setup.builders_eye:
+                reasons += "\n" + _(words.PLAYED_WITH_BUILDERS_EYE)
             screen.panel = panels.end_panel(screen.stage, font(), title=title, reason=reasons,
                                             play_again=screen.play_again, close=screen.close_panel)
         if screen.on_end is not None:

@@ -1,4 +1,8 @@
-"""Pulling, Carrying, Laying: the hand holds a piece the pointer moves. Esc or a right click gives it up."""
+"""Pulling, Carrying, Laying: the hand holds a piece the pointer moves. Esc or a right click gives it up.
+
+Carrying and Laying go through the builder's hands (`villa.presentation.holding`): a press lowers
+the piece and holds it, a release lets go of what sits, a click lays it once it sits, the wheel
+lowers and lifts it."""
 
 from __future__ import annotations
 
@@ -16,12 +20,33 @@ from villa.rules.state import Step
 
 
 class InHand(ModeBase):
-    """What the three hands share: giving up what is held."""
+    """What the three hands share: giving up what is held, the builder's hands, and letting go of a
+    clicked piece once it sits."""
+
+    def frame(self, dt: float) -> None:
+        self.screen.say(self.screen.hands.update())
+        super().frame(dt)
+
+    def press(self, mouse) -> bool:
+        """Lower the piece and hold it (a floor at its middle, which is under the pointer)."""
+        self.screen.say(self.screen.hands.press())
+        self.screen.follow()
+        return True
+
+    def release(self, moved: bool) -> None:
+        self.screen.say(self.screen.hands.release(moved))
+        self.screen.follow()
+
+    def wheel(self, notches: int) -> bool:
+        used, refusal = self.screen.hands.wheel(notches)
+        self.screen.say(refusal)
+        return used
 
     def give_up(self) -> None:
         """The build under way is given up (the column goes back, blocked), or the floor being laid."""
         screen, match = self.screen, self.match
         hand = match.hand
+        screen.hands.reset()
         refusal = match.give_up()
         if refusal is not None:
             screen.say(refusal)
@@ -38,6 +63,11 @@ class Pulling(InHand):
 
     mode = Mode.PULLING
 
+    def exit(self) -> None:
+        self.screen.gauge.hide()
+        self.screen.sight.hide()
+        self.screen.hide_eye()
+
     def aim(self, mouse) -> None:
         hand, controls = self.match.hand, self.screen.controls
         if not isinstance(hand, Pull):
@@ -47,10 +77,15 @@ class Pulling(InHand):
             hand.aim_ray(*self.screen.mouse_ray(mouse))
 
     def hints(self, mouse) -> tuple[Glow, str | None]:
-        self.screen.ghost.hide()
-        hand = self.match.hand
+        """The strain gauge, the builder's eye without the column; Space: the floor above shows held."""
+        screen, hand = self.screen, self.match.hand
+        screen.ghost.hide()
+        screen.gauge.show(self.match.strain)
+        screen.show_eye(pulled=hand.column if isinstance(hand, Pull) else None)
         if isinstance(hand, Pull) and hand.steadied:
+            screen.show_held_floor(hand.steadied)
             return {hand.steadied: SUPPORT_GLOW}, _("the floor above is held steady")
+        screen.sight.hide()
         return {}, _("drag it out; hold Space to steady the floor above")
 
     def headline(self) -> str:
@@ -60,13 +95,14 @@ class Pulling(InHand):
 
 
 class Carrying(InHand):
-    """The column free, following the pointer over the top floor; a press sets it down."""
+    """The column free, following the pointer over the top floor; a press sets it down and holds it
+    upright (a click: let go once it stands)."""
 
     mode = Mode.CARRYING
 
     def press(self, mouse) -> bool:
         screen = self.screen
-        refusal = self.match.set_down()
+        refusal = screen.hands.press()
         if refusal is not None:
             said = words.refusal(refusal, self.match.state)
             screen.hud.flash(_("Not there: {refusal}").format(refusal=said), screen.now)
@@ -79,7 +115,7 @@ class Carrying(InHand):
         if not isinstance(hand, Pull):
             return
         hand.steady = self.screen.controls.steadying
-        if hand.state == Grip.CARRYING and mouse is not None:
+        if hand.state in (Grip.CARRYING, Grip.HELD) and mouse is not None:   # held: it slides
             spot = on_plane(*self.screen.mouse_ray(mouse), self._top_surface_z())
             if spot is not None:
                 hand.aim(spot)
@@ -95,6 +131,9 @@ class Carrying(InHand):
         screen, pull = self.screen, self.match.hand
         if not isinstance(pull, Pull):
             return super().hints(mouse)
+        if pull.state != Grip.CARRYING:   # set down, in the hand
+            screen.ghost.hide()
+            return {}, words.held_column(pull.state == Grip.HELD)
         below = pull.surface_below()
         if below is None:
             screen.ghost.hide()
@@ -109,19 +148,24 @@ class Carrying(InHand):
 
 
 class Laying(InHand):
-    """A floor following the pointer over the top columns; the wheel or Q/E turn it, a press lays it."""
+    """A floor following the pointer over the top columns, see-through; Q/E turn it, a press lowers it
+    into the builder's hands, a click lays it once it sits."""
 
     mode = Mode.LAYING
 
     def enter(self) -> None:
+        self.screen.hands.reset()
         if self.match.hand is None:
             self.screen.say(self.match.start_laying())
         self.screen.view.focus_top()
 
-    def press(self, mouse) -> bool:
-        self.screen.say(self.match.lower_floor())
-        self.screen.follow()
-        return True
+    def exit(self) -> None:
+        self.screen.sight.hide()
+        self.screen.hide_eye()
+
+    def wheel(self, notches: int) -> bool:
+        super().wheel(notches)
+        return True   # while a floor is laid the wheel lowers and lifts it, and never zooms
 
     def turn_floor(self, degrees: float) -> bool:
         if not isinstance(self.match.hand, FloorLay):
@@ -130,18 +174,29 @@ class Laying(InHand):
         return True
 
     def aim(self, mouse) -> None:
+        """On the plane of the column tops, carried or held (a plane that sank with the hands would slide
+        the floor as it is lowered): what is under the pointer comes under the floor."""
         hand = self.match.hand
         if isinstance(hand, FloorLay) and mouse is not None:
-            hand.aim_ray(*self.screen.mouse_ray(mouse))
+            spot = on_plane(*self.screen.mouse_ray(mouse), hand.rest_z)
+            if spot is not None:
+                hand.aim(spot)
 
     def hints(self, mouse) -> tuple[Glow, str | None]:
-        """The columns the floor would rest on glow; the words count them against what it needs."""
-        self.screen.ghost.hide()
-        hand = self.match.hand
-        if not isinstance(hand, FloorLay) or hand.state != laying.Laying.CARRYING:
+        """The floor see-through over the tops it would rest on (held: the tops it touches), which glow;
+        the words count them against what it needs, or say whether it sits level or tips."""
+        screen, hand = self.screen, self.match.hand
+        screen.ghost.hide()
+        if not isinstance(hand, FloorLay) or hand.state not in (laying.Laying.CARRYING, laying.Laying.HELD):
+            screen.sight.hide()
             return {}, None
+        screen.show_eye()
+        if hand.state == laying.Laying.HELD:
+            touching = hand.touching()
+            screen.show_sight(hand, touching)
+            return {c: SUPPORT_GLOW for c in touching}, words.held_floor(
+                bool(touching), hand.tilt_deg(), lowering=screen.hands.lowering)
         under = hand.columns_under()
-        need = self.match.state.ruleset.min_support(hand.level)
-        return {c: SUPPORT_GLOW for c in under}, _(
-            "rests on {count} columns (needs {need}): click to lay it, wheel or Q/E to turn, "
-            "Esc gives up").format(count=len(under), need=need)
+        screen.show_sight(hand, under)
+        return {c: SUPPORT_GLOW for c in under}, words.carried_floor(
+            len(under), self.match.state.ruleset.min_support(hand.level))

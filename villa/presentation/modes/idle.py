@@ -56,10 +56,14 @@ class Idle(ModeBase):
         if roll is not None:
             self.screen.open_panel(Mode.ROLLING, roll)
 
+    def exit(self) -> None:
+        self.screen.hide_eye()
+
     def hints(self, mouse) -> tuple[Glow, str | None]:
         """The columns that may be taken glow; the one under the pointer says why it may or may not."""
         screen, match = self.screen, self.match
         screen.ghost.hide()
+        screen.show_eye()
         takeable = set(rules.grabbable_columns(match.state)) & set(match.villa.columns)
         glow = {c: TAKEABLE_GLOW for c in takeable}
         hit = screen.pick(mouse) if mouse else None
