@@ -18,7 +18,7 @@ pytestmark = pytest.mark.gui
 def front(stage, monkeypatch, tmp_path):
     from villa.app.front import Front
     monkeypatch.setenv("VILLA_HOME", str(tmp_path))
-    app = Front(stage, Settings(language="en"))
+    app = Front(stage, Settings(language="en", last_seats=(("Rosa", None), ("Mira", "easy"))))
     yield app
     app.close()
 
@@ -33,6 +33,9 @@ def test_the_first_lesson_failed_tried_again_done_and_ticked(front, frames, mous
     press_button(front.menu.widgets[first.code])
     lesson = front.lesson
     assert lesson is not None and front.menu is None
+    seats = lesson.attempt.match.setup.seats
+    assert seats[first.parts[0].learner].name == "Rosa", "the learner plays under the name of the last game"
+    assert len({seat.name for seat in seats}) == len(seats)
     assert lesson.card.aim.getText() == lesson_words.aim(first, 0, lesson.other)
     press_button(lesson.card.buttons["hint"])
     assert lesson.card.hint.getText().startswith("Your blue and red thin columns")

@@ -87,8 +87,10 @@ class Front:
     def open_lesson(self, lesson) -> None:
         self._close_menu()
         self._close_lesson()
+        people = [name for name, strength in self.settings.last_seats if strength is None]
         self.lesson = LessonScreen(self.stage, lesson, LESSONS.index(lesson) + 1, on_done=self._lesson_done,
-                                   on_next=self._lesson_after, on_leave=self.lessons, sound=self.sound)
+                                   on_next=self._lesson_after, on_leave=self.lessons, sound=self.sound,
+                                   **({"learner": people[0]} if people else {}))
         self.apply_settings(self.settings)
 
     def _lesson_done(self, lesson) -> None:

@@ -16,14 +16,18 @@ from villa.presentation.game import GameScreen
 from villa.presentation.i18n import _
 from villa.presentation.lesson_card import LessonCard
 
+LEARNER = "Anna"   # the learner's name when no game was played yet
+
 
 class LessonScreen:
     """`on_done(lesson)` once its last part is done; `on_next(lesson)`: on to the lesson after it (the caller
-    knows which); `on_leave()`: back to the list."""
+    knows which); `on_leave()`: back to the list. `learner`: the learner's name at the table (a name, as the
+    game's sentences say "Anna proposes", never "you proposes")."""
 
     def __init__(self, stage, lesson: Lesson, number: int, *, on_done: Callable[[Lesson], None],
-                 on_next: Callable[[Lesson], None], on_leave: Callable[[], None], sound=None) -> None:
-        self.stage, self.lesson, self.number, self.sound = stage, lesson, number, sound
+                 on_next: Callable[[Lesson], None], on_leave: Callable[[], None], sound=None,
+                 learner: str = LEARNER) -> None:
+        self.stage, self.lesson, self.number, self.sound, self.learner = stage, lesson, number, sound, learner
         self.on_done, self.on_next, self.on_leave = on_done, on_next, on_leave
         self.part = 0
         self.attempt: Attempt | None = None
@@ -45,7 +49,7 @@ class LessonScreen:
         """Part `number` from the start: a fresh villa, the card, no verdict."""
         self._close_part()
         self.part = number
-        self.attempt = Attempt(self.lesson.parts[number], _("You"))
+        self.attempt = Attempt(self.lesson.parts[number], self.learner)
         self.game = GameScreen(self.stage, self.attempt.match, sound=self.sound, end_panel=False)
         parts = len(self.lesson.parts)
         heading = _("Lesson {number}: {title}").format(number=self.number, title=lesson_words.title(self.lesson))

@@ -29,7 +29,7 @@ PARTS = {
         N_("That is a turn: one of your own columns from below, set on the top floor.")),
     ("under-load", 0): (
         N_("Every column here carries the floor. Hold Space to steady the floor above, and pull one of "
-           "yours out slowly."),
+           "yours out slowly: the gauge shows how hard it holds."),
         N_("Take one of your thin columns near the middle, hold Space, and drag it slowly straight out "
            "towards the edge."),
         N_("Steadied and slow: the floor stayed where it was.")),
@@ -39,9 +39,10 @@ PARTS = {
         N_("A column given up goes back and is blocked: nobody may choose it again this game, so choose "
            "with care.")),
     ("lay-a-floor", 0): (
-        N_("Four columns stand on the blue floor. Propose the green floor (P), then lay it on them."),
-        N_("Press P. Once {other} lets it go up, the floor follows the pointer: turn it with the wheel, "
-           "bring it over the four columns and click."),
+        N_("Four columns stand on the blue floor. Propose the green floor (P), lay it on them, and hold it "
+           "until it sits."),
+        N_("Press P. Once {other} lets it go up, the floor follows the pointer: turn it with the wheel and "
+           "bring it over the four columns. Press and hold to lower it, and let go only once it sits level."),
         N_("The floor rests on three columns or more: a new floor, and the turn is over.")),
     ("objection", 0): (
         N_("{other} proposes a floor. Object, then prove it by moving one of {other}'s columns to the "

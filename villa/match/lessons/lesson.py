@@ -15,7 +15,7 @@ from villa.match.lessons.aims import Aim, Fell
 from villa.match.setup import MatchSetup, Seat, Strength
 from villa.physics.dimensions import Layout
 
-NAMES = ("Mira", "Emil", "Lotte")   # the other seats' names, unless the screen gives its own
+NAMES = ("Mira", "Emil", "Lotte", "Jonas")   # the other seats' names (one may be the learner's own)
 FELL = "fell"                       # every part's mistake unless its aim is the fall itself
 MISSED = "missed"                   # the learner's turn went by without the aim
 
@@ -27,7 +27,8 @@ class Part:
     `layout` and `seed` make the villa and deal the colours (a villa built higher, or `deal_colours`);
     `learner` is the learner's seat, the others are scripted by `script` (seat -> steps). `aim` completes
     the part; `mistakes` (aim, why code) fail it, first met first. `solution` and `mistake` are the
-    learner's steps that complete it and that fail it (with `mistake_why`): the tests play both."""
+    learner's steps that complete it and that fail it (with `mistake_why`): the tests play both.
+    `builders_eye`: the part is played with the builder's eye on."""
 
     layout: Layout
     players: int
@@ -40,14 +41,16 @@ class Part:
     solution: tuple = ()
     mistake: tuple = ()
     mistake_why: str = FELL
+    builders_eye: bool = False      # the builder's eye on: where the floors' load lies, what holds them up
 
     def setup(self, learner_name: str = "", names: Sequence[str] = NAMES) -> MatchSetup:
         """The match this part is played as: the learner a person, the others computer seats (the
         script plays them)."""
-        others = iter(names)
+        others = iter(name for name in names if name != learner_name)
         seats = tuple(Seat(learner_name or next(others)) if seat == self.learner
                       else Seat(next(others), Strength.EASY) for seat in range(self.players))
-        return MatchSetup(seats, self.layout, self.ruleset, self.seed, deal_colours=True)
+        return MatchSetup(seats, self.layout, self.ruleset, self.seed, deal_colours=True,
+                          builders_eye=self.builders_eye)
 
     def judge(self, event) -> tuple[bool, str | None] | None:
         """(True, None): the aim is met; (False, why): a mistake; None: neither yet."""

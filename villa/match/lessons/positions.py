@@ -15,10 +15,11 @@ def moved(layout: Layout, column: str, x: float, y: float) -> Layout:
                                          for c in layout.columns))
 
 
-def raised(layout: Layout, spots: dict[str, tuple[int, float, float]], floor: FloorSpot, name: str) -> Layout:
-    """`layout` with columns moved up (column -> level, x, y) and the next floor laid on them."""
+def raised(layout: Layout, spots: dict[str, tuple[int, float, float]], floor: FloorSpot | None,
+           name: str) -> Layout:
+    """`layout` with columns moved (column -> level, x, y) and the next floor laid on them (None: not yet)."""
     columns = tuple(ColumnSpot(c.column, *spots[c.column]) if c.column in spots else c for c in layout.columns)
-    return Layout(name, columns, (*layout.floors, floor))
+    return Layout(name, columns, (*layout.floors, *([floor] if floor else [])))
 
 
 def without(layout: Layout, *columns: str) -> Layout:
@@ -31,11 +32,10 @@ RINGS = layouts.preset("rings")
 # three players: a second neutral (red) column stands free, so that a challenge can be proved
 TWO_FREE_REDS = moved(FREE_CORNERS, "red-thin-2", 5.5, -8.6)
 
-# two floors: four thin columns carry the green floor, a yellow hexagonal one stands free on the blue floor
-_UP = {"blue-thin-1": 0, "red-thin-1": 90, "yellow-thin-1": 180, "green-thin-1": 270}
-GREEN_ON_TOP = raised(FREE_CORNERS, {
-    **{column: (1, round(3.2 * math.cos(math.radians(a)), 3), round(0.6 + 1.8 * math.sin(math.radians(a)), 3))
-       for column, a in _UP.items()},
-    "yellow-hex": (1, -5.5, -2.0)}, FloorSpot(2, 0.0, 0.6), "green on top")
-# the same columns up, the green floor still to be laid on them
-FOUR_UP = replace(GREEN_ON_TOP, name="four up", floors=GREEN_ON_TOP.floors[:1])
+# four thin columns up on the blue floor, in a ring about its middle
+FOUR_UP = raised(FREE_CORNERS, {
+    column: (1, round(3.2 * math.cos(math.radians(a)), 3), round(0.6 + 1.8 * math.sin(math.radians(a)), 3))
+    for column, a in {"blue-thin-1": 0, "red-thin-1": 90, "yellow-thin-1": 180, "green-thin-1": 270}.items()},
+    None, "four up")
+# two floors: the green one on those four, and a yellow hexagonal column standing free on the blue floor
+GREEN_ON_TOP = raised(FOUR_UP, {"yellow-hex": (1, -5.5, -2.0)}, FloorSpot(2, 0.0, 0.6), "green on top")

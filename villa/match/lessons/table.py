@@ -24,7 +24,8 @@ UNDER_LOAD = Lesson("under-load", (
     Part(at.RINGS, players=2, learner=1,
          aim=Did(rules.ColumnPlaced, roles=(Role.BUILD,)),
          mistakes=((Did(rules.Abort), "gave-up"),),
-         solution=(Pull("blue-thin-1", direction=(1.0, 0.0), distance=8.0, steady=True),), mistake=(Knock(),)),
+         solution=(Pull("blue-thin-1", direction=(1.0, 0.0), distance=8.0, steady=True),), mistake=(Knock(),),
+         builders_eye=True),
 ))
 
 GIVE_UP = Lesson("give-up", (
@@ -52,7 +53,7 @@ LAY_A_FLOOR = Lesson("lay-a-floor", (
          aim=Did(rules.FloorLaid),
          mistakes=((Did(rules.GiveUpFloor), "floor-given-up"),),
          solution=(rules.ProposeFloor(), Lay(0.0, 0.6)), mistake=(rules.ProposeFloor(), rules.GiveUpFloor()),
-         mistake_why="floor-given-up"),
+         mistake_why="floor-given-up", builders_eye=True),
 ))
 
 THREE_PLAYERS = Lesson("three-players", (
