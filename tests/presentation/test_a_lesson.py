@@ -94,3 +94,10 @@ def test_the_first_lesson_failed_tried_again_done_and_ticked(front, frames, mous
     assert front.lesson is None and front.menu is not None
     assert front.menu.widgets[f"{first.code} done"]["text"] == "✓"
     assert front.menu.widgets[f"{LESSONS[1].code} done"]["text"] == ""
+
+    # the third lesson skipped from its card: on to the fourth, nothing ticked
+    press_button(front.menu.widgets[LESSONS[2].code])
+    press_button(front.lesson.card.buttons["skip"])
+    assert front.lesson.lesson is LESSONS[3] and front.settings.lessons_done == (first.code,)
+    press_button(front.lesson.card.buttons["leave"])
+    assert front.lesson is None and front.menu.widgets[f"{LESSONS[2].code} done"]["text"] == ""

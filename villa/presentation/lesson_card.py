@@ -1,5 +1,5 @@
-"""The lesson's card beside the villa: the lesson and part, the aim in one sentence, and Hint and Leave;
-the hint, once asked for, below the aim."""
+"""The lesson's card beside the villa: the lesson and part, the aim in one sentence, and Hint, Skip and
+Leave; the hint, once asked for, below the aim."""
 
 from __future__ import annotations
 
@@ -22,7 +22,8 @@ WRAP = 18.5            # the aim's width in its own letters' size
 
 
 class LessonCard:
-    def __init__(self, stage, *, heading: str, aim: str, hint: str, on_leave: Callable[[], None]) -> None:
+    def __init__(self, stage, *, heading: str, aim: str, hint: str, on_skip: Callable[[], None],
+                 on_leave: Callable[[], None]) -> None:
         self.hint_words = hint
         self.frame = DirectFrame(parent=stage.base.a2dLeftCenter, frameColor=CARD,
                                  frameSize=(0.0, WIDTH, -HEIGHT, 0.0), pos=(0.05, 0, 0.45))
@@ -33,9 +34,11 @@ class LessonCard:
         below = -0.15 - self.aim.textNode.getNumRows() * AIM_SCALE * 1.2 - 0.04   # the hint starts under the aim
         self.hint = OnscreenText(text="", pos=(0.04, below), scale=HINT_SCALE, fg=SOFT_INK,
                                  wordwrap=WRAP * AIM_SCALE / HINT_SCALE, **common)
+        y = 0.08 - HEIGHT
         self.buttons = {
-            "hint": panels.button(self.frame, _("Hint"), self.show_hint, (0.22, 0.08 - HEIGHT), 0.36, font()),
-            "leave": panels.button(self.frame, _("Leave"), on_leave, (0.64, 0.08 - HEIGHT), 0.36, font()),
+            "hint": panels.button(self.frame, _("Hint"), self.show_hint, (0.16, y), 0.25, font()),
+            "skip": panels.button(self.frame, _("Skip"), on_skip, (0.43, y), 0.25, font()),
+            "leave": panels.button(self.frame, _("Leave"), on_leave, (0.70, y), 0.25, font()),
         }
 
     def show_hint(self) -> None:

@@ -1,6 +1,6 @@
-"""A lesson in the window: each part's match on the game screen like any game, its card beside the villa,
-and once the aim is met or a mistake made, a panel that says so: why it failed (try again, skip, leave),
-or what it showed (on to the next part or lesson).
+"""A lesson in the window: each part's match on the game screen like any game, its card beside the villa
+(hint, skip, leave), and once the aim is met or a mistake made, a panel that says so: why it failed (try
+again, skip, leave), or what it showed (on to the next part or lesson).
 
     LessonScreen(stage, lesson, on_done=tick, on_next=open_lesson_after, on_leave=lesson_list)
 """
@@ -56,7 +56,8 @@ class LessonScreen:
         if parts > 1:
             heading += "  " + _("(part {part} of {parts})").format(part=number + 1, parts=parts)
         self.card = LessonCard(self.stage, heading=heading, aim=lesson_words.aim(self.lesson, number, self.other),
-                               hint=lesson_words.hint(self.lesson, number, self.other), on_leave=self.leave)
+                               hint=lesson_words.hint(self.lesson, number, self.other), on_skip=self.next,
+                               on_leave=self.leave)
 
     def _watch(self, task):
         attempt = self.attempt
