@@ -23,7 +23,7 @@ from villa.physics import layouts
 from villa.presentation import i18n, menus, words
 from villa.presentation.arrange import ArrangeScreen
 from villa.presentation.game import GameScreen
-from villa.presentation.lesson_screen import LessonScreen
+from villa.presentation.lesson_screen import LEARNER, LessonScreen
 from villa.presentation.preferences import Settings
 from villa.presentation.replay_screen import ReplayScreen
 from villa.presentation.sound import Sound
@@ -85,12 +85,13 @@ class Front:
                                        on_back=self.main_menu))
 
     def open_lesson(self, lesson) -> None:
+        """A lesson, played under the name of the last game's first person."""
         self._close_menu()
         self._close_lesson()
         people = [name for name, strength in self.settings.last_seats if strength is None]
         self.lesson = LessonScreen(self.stage, lesson, LESSONS.index(lesson) + 1, on_done=self._lesson_done,
                                    on_next=self._lesson_after, on_leave=self.lessons, sound=self.sound,
-                                   **({"learner": people[0]} if people else {}))
+                                   learner=people[0] if people else LEARNER)
         self.apply_settings(self.settings)
 
     def _lesson_done(self, lesson) -> None:

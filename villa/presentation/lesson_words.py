@@ -77,12 +77,12 @@ PARTS = {
         N_("Proved: a neutral column is up, and {other} may not move an own column this turn.")),
     ("the-end", 0): (
         N_("{other} holds the seal. Bring the villa down yourself, and see who is Master Builder."),
-        N_("Pull a column that carries the floor, fast and without Space."),
+        N_("Pull your thin green column out from under the green floor, fast and without Space."),
         N_("You brought it down while {other} held the seal: {other} is Master Builder.")),
     ("the-end", 1): (
         N_("Take the seal from {other}, then bring the villa down while you hold it."),
-        N_("Set your yellow hexagonal column (2 points) on the green floor; on your next turn pull a "
-           "carrying column fast."),
+        N_("Set your yellow hexagonal column (2 points) on the green floor; on your next turn pull your thin "
+           "green column out from under it, fast."),
         N_("The holder brought it down, so the colour the seal shows wins: {other} is Master Builder. "
            "Never bring the villa down while you hold the seal!")),
 }

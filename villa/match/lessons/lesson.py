@@ -66,5 +66,7 @@ class Part:
 
 @dataclass(frozen=True)
 class Lesson:
+    """A lesson: its code (its words' key, and what the settings keep once it is done) and its parts, in order."""
+
     code: str
     parts: tuple[Part, ...]

@@ -81,16 +81,18 @@ SEAL = Lesson("seal", (
          solution=(Pull("green-thin-3"),), mistake=(HEX_OUT,), mistake_why="more"),
 ))
 
+GREEN_OUT = Pull("green-thin-1", direction=(0.951, -0.309), distance=6.0, speed=20.0)   # fast, not steadied
+
 THE_END = Lesson("the-end", (
-    Part(at.GREEN_ON_TOP, players=2, learner=0, script={1: (Pull("red-thin-3"),)},
+    Part(at.GREEN_ON_THREE, players=2, learner=0, script={1: (Pull("red-thin-3"),)},
          aim=Did(rules.Collapse, holder=Who.OTHER, winner=Who.OTHER),
          mistakes=((Did(rules.ColumnPlaced), "stood"),),
-         solution=(Knock(),), mistake=(Pull("green-thin-3"),), mistake_why="stood"),
-    Part(at.GREEN_ON_TOP, players=2, learner=0, script={1: (Pull("red-thin-3"), Pull("blue-thin-3"))},
+         solution=(GREEN_OUT,), mistake=(Pull("green-thin-3"),), mistake_why="stood"),
+    Part(at.GREEN_ON_THREE, players=2, learner=0, script={1: (Pull("red-thin-3"), Pull("blue-thin-3"))},
          aim=Did(rules.Collapse, holder=Who.LEARNER, winner=Who.OTHER),
          mistakes=((Did(rules.Collapse, holder=Who.OTHER), "fell-without-seal"),
                    (Did(rules.ColumnPlaced, holder=Who.LEARNER), "stood")),
-         solution=(HEX_OUT, Knock()), mistake=(Knock(),), mistake_why="fell-without-seal"),
+         solution=(HEX_OUT, GREEN_OUT), mistake=(GREEN_OUT,), mistake_why="fell-without-seal"),
 ))
 
 LESSONS: tuple[Lesson, ...] = (FIRST_PULL, UNDER_LOAD, GIVE_UP, LAY_A_FLOOR, OBJECTION, SEAL, THREE_PLAYERS, THE_END)
