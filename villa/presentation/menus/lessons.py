@@ -27,7 +27,7 @@ class LessonsScreen(Screen):
         style.panel(root, (-0.9, 0.9, -0.93, 0.93))
         style.title(root, _("Learn to play"), pos=(0, 0.77), scale=0.09)
         style.text(root, _("Eight short lessons on a prepared villa: one thing to do in each."),
-                   pos=(0, 0.66), scale=0.04, fg=style.INK_SOFT, wordwrap=38)
+                   pos=(0, 0.66), scale=0.04, fg=style.INK_SOFT, wordwrap=44)
         for i, lesson in enumerate(self.lessons):
             y = 0.52 - i * 0.145
             ticked = lesson.code in self.done
