@@ -19,6 +19,7 @@ from direct.gui.DirectGuiBase import DirectGuiWidget
 from panda3d.core import Filename, Point3, TextNode, WindowProperties
 
 from villa.match import Match, MatchSetup, Seat, Strength, layout_named
+from villa.match.lessons import LESSONS
 from villa.presentation import i18n, menus, panels
 from villa.presentation.fonts import font
 from villa.presentation.hud import Hud
@@ -126,6 +127,7 @@ def _menus(match):
                         on_main_menu=noop),
         menus.ArrangePanel(on_preset=noop, on_shuffle=noop, on_back=noop, on_lay=noop),
         menus.SealRollScreen(match=match, on_done=noop),
+        menus.LessonsScreen(lessons=LESSONS, done=(LESSONS[0].code,), on_lesson=noop, on_back=noop),
     ]
 
 
