@@ -11,6 +11,7 @@ from villa import rules
 from villa.match import Accepted, Match
 from villa.match.lessons import LESSONS, MISSED, Attempt, Did, Part, Pull, lesson_named
 from villa.match.lessons.lesson import FELL
+from villa.physics import layouts
 from villa.rules.state import Role, Step
 
 FRAMES = 60 * 20    # simulated seconds a part may take: every one of them is over in far less
@@ -49,6 +50,12 @@ def test_each_part_failed_on_purpose_names_the_mistake(part):
     assert not attempt.done
     assert attempt.why == part.mistake_why
     assert part.mistake_why in {why for _aim, why in part.mistakes} | {FELL}
+
+
+@pytest.mark.parametrize("part", PARTS)
+def test_every_part_s_villa_can_stand(part):
+    setup = part.setup()
+    assert layouts.problems(part.layout, setup=not setup.started_higher) == []
 
 
 @pytest.mark.parametrize("part", PARTS)
