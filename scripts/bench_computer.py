@@ -97,6 +97,8 @@ def play(number: int, first_seed: int = 1, kinds: tuple[str, ...] = KINDS) -> di
         "strengths": [s.value for s in strengths], "players": len(strengths),
         "over": state.over, "ending": None if result is None else result.ending,
         "winner": winner, "winner_strength": None if winner is None else strengths[winner].value,
+        "collapsed_by_strength": None if result is None or result.collapsed_by is None
+        else strengths[result.collapsed_by].value,
         "top_level": top, "turns": match.turn, "frames": frames, "refused": refused,
         "think": [(s.strength.value, wall, cpu_s) for s in seats for wall, cpu_s in s.thinking],
         "copy": watch.seen, "wall_s": time.time() - started, "cpu_s": time.process_time() - cpu,

@@ -46,7 +46,8 @@ class Profile:
     speed: float          # cm/s it pulls at
     shake_deg: float      # noise on its pull direction
     shake_speed: float    # noise on its speed (a fraction)
-    seal: bool            # plays the seal contest (holds it, times floors, takes it back)
+    seal: bool            # plays for the seal (takes it, times floors, lets a floor it builds on first stand)
+    contest: bool         # plays the red floor's contest for it (holds it, takes it back, claims floors in vain)
     prudent: bool         # objects and challenges only on a trial's word, not on a glance
     aim_cm: float         # how far off its planned place it lowers a floor (a normal error, cm)
     shifts: int           # times it lifts a held floor that tips and shifts it, before giving it up
@@ -62,11 +63,11 @@ class Stakes(Enum):
 
 PROFILES = {   # by `Strength` (a str enum: the request's plain value finds its profile too)
     Strength.EASY: Profile(shortlist=1, trials=2, ways=1, speed=7.0, shake_deg=8.0, shake_speed=0.25,
-                    seal=False, prudent=False, aim_cm=1.2, shifts=1, rash=0.3),
+                    seal=False, contest=False, prudent=False, aim_cm=1.2, shifts=1, rash=0.3),
     Strength.MEDIUM: Profile(shortlist=2, trials=5, ways=1, speed=8.0, shake_deg=5.0, shake_speed=0.15,
-                      seal=False, prudent=True, aim_cm=0.4, shifts=3, rash=0.0),
+                      seal=True, contest=False, prudent=True, aim_cm=0.4, shifts=3, rash=0.0),
     Strength.HARD: Profile(shortlist=3, trials=6, ways=2, speed=9.0, shake_deg=0.0, shake_speed=0.0,
-                    seal=True, prudent=True, aim_cm=0.0, shifts=4, rash=0.0),
+                    seal=True, contest=True, prudent=True, aim_cm=0.0, shifts=4, rash=0.0),
 }
 
 
@@ -182,7 +183,7 @@ class Brain:
         the only way the holder of the seal claimed there can still lose (AHEAD), and the others lose
         unless they build past it (BEHIND)."""
         state = self.state
-        if not self.profile.seal or state.ruleset.family or state.top_level != TOP_FLOOR_LEVEL \
+        if not self.profile.contest or state.ruleset.family or state.top_level != TOP_FLOOR_LEVEL \
                 or not state.ruleset.abort_allowed or state.seal.holder is None:
             return None
         if state.seal.holder != self.me:
@@ -238,7 +239,7 @@ class Brain:
             return True
         if not state.ruleset.abort_allowed:
             return best.safety <= FELL
-        return self.profile.seal and state.seal.holder == self.me
+        return self.profile.contest and state.seal.holder == self.me
 
     def _propose_now(self, best: Option | None) -> bool:
         """Propose rather than pull: when no pull is safe, or the floor below thins out while the top
