@@ -6,8 +6,8 @@ until it is done. A pull aims exactly as the trial on the copy did (`trials.aim_
 villa sees the pull that was tried. The hand feels as it pulls: when the floors move much more than
 the trial foresaw, or the column will not come free, it gives the column up, as a careful person
 does. A column set down and a floor lowered are held until they stand (a floor that tips is lifted
-and shifted), and only then let go. A move ends when what it did has been judged (the hand is empty again), the villa fell, or it
-gave up; nothing is tried for ever.
+and shifted), and only then let go. A move ends when what it did has been judged (the hand is empty
+again), the villa fell, or it gave up; nothing is tried for ever.
 """
 
 from __future__ import annotations
@@ -270,14 +270,14 @@ def lay_floor(match: Match, plan: Plan) -> Move:
             return
         if _sits(match, lay) or shift == plan.shifts:
             break
-        log.info("floor-%d tips %.1f° on %s: lifted and shifted", lay.level, lay.tilt_deg(), sorted(lay.touching()))
+        log.info("floor-%d tips %.1f°: lifted and shifted", lay.level, lay.tilt_deg())
         yield from _shifted(match, lay)
         if match.hand is not lay or match.collapsed:
             return
     if not _sits(match, lay) and not plan.rash:
         log.info("floor-%d will not sit: it is given up", lay.level)
-        match.give_up()
-        return
+        if match.give_up() is None:
+            return   # (where the rules forbid giving it up, it is let go as it lies)
     match.let_go()
     for _ in range(LOWER_FRAMES):
         yield
