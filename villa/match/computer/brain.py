@@ -65,7 +65,7 @@ class Profile:
 PROFILES = {   # by `Strength` (a str enum: the request's plain value finds its profile too)
     Strength.EASY: Profile(shortlist=1, trials=2, ways=1, speed=7.0, shake_deg=8.0, shake_speed=0.25,
                     seal=False, contest=frozenset(), prudent=False, aim_cm=1.2, shifts=1, rash=0.3),
-    Strength.MEDIUM: Profile(shortlist=2, trials=5, ways=1, speed=8.0, shake_deg=5.0, shake_speed=0.15,
+    Strength.MEDIUM: Profile(shortlist=2, trials=5, ways=1, speed=8.0, shake_deg=2.0, shake_speed=0.1,
                       seal=True, contest=frozenset({Stakes.AHEAD}), prudent=True, aim_cm=0.4, shifts=3, rash=0.0),
     Strength.HARD: Profile(shortlist=3, trials=6, ways=2, speed=9.0, shake_deg=0.0, shake_speed=0.0,
                     seal=True, contest=frozenset(Stakes), prudent=True, aim_cm=0.0, shifts=4, rash=0.0),
