@@ -10,10 +10,9 @@
 The games go round five kinds: Hard at all four seats (how high the villa gets, how often a Master
 Builder is found), two players Hard against Easy, Medium against Easy and Hard against Medium
 (seats swapped every other game), and three- and four-player games of mixed strengths under every
-rule set of the menu (legality); `--kinds` plays only some of them. Every layout preset and random layouts
-come round. Each game's
-figures are written as one line to `--keep` as soon as it ends, so a long run can be summed up
-from what it finished.
+rule set of the menu (legality); `--kinds` plays only some of them. Every layout preset and random
+layouts come round. Each game's figures are written as one line to `--keep` as soon as it ends, so a
+long run can be summed up from what it finished.
 
 Figures: `illegal_actions` (actions and facts the referee refused), thinking per decision in wall
 and CPU seconds (Hard), floors reached and Master Builders in Hard's four-player games, win rates
