@@ -10,10 +10,9 @@
 The games go round five kinds: Hard at all four seats (how high the villa gets, how often a Master
 Builder is found), two players Hard against Easy, Medium against Easy and Hard against Medium
 (seats swapped every other game), and three- and four-player games of mixed strengths under every
-rule set of the menu (legality); `--kinds` plays only some of them. Every layout preset and random layouts
-come round. Each game's
-figures are written as one line to `--keep` as soon as it ends, so a long run can be summed up
-from what it finished.
+rule set of the menu (legality); `--kinds` plays only some of them. Every layout preset and random
+layouts come round. Each game's figures are written as one line to `--keep` as soon as it ends, so a
+long run can be summed up from what it finished.
 
 Figures: `illegal_actions` (actions and facts the referee refused), thinking per decision in wall
 and CPU seconds (Hard), floors reached and Master Builders in Hard's four-player games, win rates
@@ -97,6 +96,8 @@ def play(number: int, first_seed: int = 1, kinds: tuple[str, ...] = KINDS) -> di
         "strengths": [s.value for s in strengths], "players": len(strengths),
         "over": state.over, "ending": None if result is None else result.ending,
         "winner": winner, "winner_strength": None if winner is None else strengths[winner].value,
+        "collapsed_by_strength": None if result is None or result.collapsed_by is None
+        else strengths[result.collapsed_by].value,
         "top_level": top, "turns": match.turn, "frames": frames, "refused": refused,
         "think": [(s.strength.value, wall, cpu_s) for s in seats for wall, cpu_s in s.thinking],
         "copy": watch.seen, "wall_s": time.time() - started, "cpu_s": time.process_time() - cpu,

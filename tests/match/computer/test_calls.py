@@ -302,3 +302,18 @@ def test_behind_on_the_red_floor_it_gives_up_a_hopeless_column_before_it_risks_a
     assert (plan.column, plan.give_up) == (risky, False)
     plan = hard._build_past([option(risky, -0.5, brain.RETAKE)] + tried[1:], [risky, hopeless, untried])
     assert plan.give_up and plan.column in (risky, hopeless)   # a floor's load outside its supports: it tips
+
+
+def test_the_red_floors_contest_is_a_ladder_easy_knows_none_of_it_medium_holds_the_seal_hard_also_builds_past():
+    match = Match(MatchSetup((Seat("A", Strength.HARD), Seat("B", Strength.HARD)), layout_named("random", 1, 5),
+                             seed=1, deal_colours=True))
+    state = match.state
+    me = state.turn.player
+    holding = replace(state, seal=rules.Seal(me, None, TOP_FLOOR_LEVEL))
+    behind = replace(state, seal=rules.Seal(1 - me, None, TOP_FLOOR_LEVEL))
+
+    def stakes(strength: str, at: rules.GameState):
+        request = Request(rules.state_to_json(at), match.villa.snapshot(), me, strength, 3)
+        return brain.Brain(at, request)._last_floor_stakes()
+    assert [stakes(s, holding) for s in ("easy", "medium", "hard")] == [None, brain.Stakes.AHEAD, brain.Stakes.AHEAD]
+    assert [stakes(s, behind) for s in ("easy", "medium", "hard")] == [None, None, brain.Stakes.BEHIND]

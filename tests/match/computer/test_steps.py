@@ -166,9 +166,9 @@ def _pulled_through(match: Match, plan: Plan, measure) -> list[float]:
     measured = []
     set_down = match.set_down
 
-    def watched_set_down():
+    def watched_set_down(hold=False):
         measured.append(measure())
-        return set_down()
+        return set_down(hold)
 
     match.set_down = watched_set_down
     move = hands.pull(match, plan)

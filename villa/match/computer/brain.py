@@ -36,6 +36,13 @@ RETAKE = 2.5             # the gain of a pull that takes the seal back
 FELL = -100.0
 
 
+class Stakes(Enum):
+    """On the red floor, where building stops for good: what the seal means for this player."""
+
+    AHEAD = "ahead"     # it holds the seal claimed there: only a fall can lose it the game
+    BEHIND = "behind"   # another holds it: stopping loses
+
+
 @dataclass(frozen=True)
 class Profile:
     """How a strength plays."""
@@ -46,27 +53,22 @@ class Profile:
     speed: float          # cm/s it pulls at
     shake_deg: float      # noise on its pull direction
     shake_speed: float    # noise on its speed (a fraction)
-    seal: bool            # plays the seal contest (holds it, times floors, takes it back)
+    seal: bool            # plays for the seal (takes it, times floors, lets a floor it builds on first stand)
+    contest: frozenset    # the red floor's contest for the seal it plays (`Stakes`): holding it there, it
+                          # risks nothing (and claims floors in vain); behind, it builds past the holder
     prudent: bool         # objects and challenges only on a trial's word, not on a glance
     aim_cm: float         # how far off its planned place it lowers a floor (a normal error, cm)
     shifts: int           # times it lifts a held floor that tips and shifts it, before giving it up
     rash: float           # the chance it pulls a column it should give up, or lets go a floor that tips
 
 
-class Stakes(Enum):
-    """On the red floor, where building stops for good: what the seal means for this player."""
-
-    AHEAD = "ahead"     # it holds the seal claimed there: only a fall can lose it the game
-    BEHIND = "behind"   # another holds it: stopping loses
-
-
 PROFILES = {   # by `Strength` (a str enum: the request's plain value finds its profile too)
     Strength.EASY: Profile(shortlist=1, trials=2, ways=1, speed=7.0, shake_deg=8.0, shake_speed=0.25,
-                    seal=False, prudent=False, aim_cm=1.2, shifts=1, rash=0.3),
-    Strength.MEDIUM: Profile(shortlist=2, trials=5, ways=1, speed=8.0, shake_deg=5.0, shake_speed=0.15,
-                      seal=False, prudent=True, aim_cm=0.4, shifts=3, rash=0.0),
+                    seal=False, contest=frozenset(), prudent=False, aim_cm=1.2, shifts=1, rash=0.3),
+    Strength.MEDIUM: Profile(shortlist=2, trials=5, ways=1, speed=8.0, shake_deg=2.0, shake_speed=0.1,
+                      seal=True, contest=frozenset({Stakes.AHEAD}), prudent=True, aim_cm=0.4, shifts=3, rash=0.0),
     Strength.HARD: Profile(shortlist=3, trials=6, ways=2, speed=9.0, shake_deg=0.0, shake_speed=0.0,
-                    seal=True, prudent=True, aim_cm=0.0, shifts=4, rash=0.0),
+                    seal=True, contest=frozenset(Stakes), prudent=True, aim_cm=0.0, shifts=4, rash=0.0),
 }
 
 
@@ -178,16 +180,18 @@ class Brain:
         return Plan(action=rules.ProposeFloor(), why="the floor is claimed, though it cannot be laid")
 
     def _last_floor_stakes(self) -> Stakes | None:
-        """On the red floor, where building stops for good, the seal's holder wins (Hard only): a fall is
+        """On the red floor, where building stops for good, the seal's holder wins: a fall is
         the only way the holder of the seal claimed there can still lose (AHEAD), and the others lose
-        unless they build past it (BEHIND)."""
+        unless they build past it (BEHIND); a strength plays the stakes its profile knows."""
         state = self.state
-        if not self.profile.seal or state.ruleset.family or state.top_level != TOP_FLOOR_LEVEL \
+        if not self.profile.contest or state.ruleset.family or state.top_level != TOP_FLOOR_LEVEL \
                 or not state.ruleset.abort_allowed or state.seal.holder is None:
             return None
         if state.seal.holder != self.me:
-            return Stakes.BEHIND
-        return Stakes.AHEAD if state.seal.level == TOP_FLOOR_LEVEL else None   # else the next column takes it
+            stakes = Stakes.BEHIND
+        else:   # claimed on a floor below, the next column takes it
+            stakes = Stakes.AHEAD if state.seal.level == TOP_FLOOR_LEVEL else None
+        return stakes if stakes in self.profile.contest else None
 
     def _hold(self, best: Option) -> Plan:
         """Holding the seal claimed on the red floor, only a fall can lose the game: it gives a column up
@@ -238,7 +242,7 @@ class Brain:
             return True
         if not state.ruleset.abort_allowed:
             return best.safety <= FELL
-        return self.profile.seal and state.seal.holder == self.me
+        return Stakes.AHEAD in self.profile.contest and state.seal.holder == self.me
 
     def _propose_now(self, best: Option | None) -> bool:
         """Propose rather than pull: when no pull is safe, or the floor below thins out while the top

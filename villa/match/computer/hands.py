@@ -5,8 +5,9 @@ Each move is a generator: the seat calls `next()` on it once per frame (before t
 until it is done. A pull aims exactly as the trial on the copy did (`trials.aim_point`), so the live
 villa sees the pull that was tried. The hand feels as it pulls: when the floors move much more than
 the trial foresaw, or the column will not come free, it gives the column up, as a careful person
-does. A move ends when what it did has been judged (the hand is empty again), the villa fell, or it
-gave up; nothing is tried for ever.
+does. A column set down and a floor lowered are held until they stand (a floor that tips is lifted
+and shifted), and only then let go. A move ends when what it did has been judged (the hand is empty
+again), the villa fell, or it gave up; nothing is tried for ever.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ STILL_FRAMES = 15            # this many frames
 LEVEL_DEG = 0.5              # degrees a held floor may lean past the floor below it and count as sitting
 LIFT_FRAMES = 10             # more, to come clear of the column tops it leaned on
 SHIFT = 1.0                  # cm a tipping floor is moved towards its high side
+STAND_FRAMES = 6             # a column set down is held upright this long once it stands, then let go
 SET_DOWN_TRIES = 4
 FEEL_SHIFT = 0.5             # cm the floors may move beyond what the trial foresaw before the hand lets go
 STUCK_S = 20.0               # s a column may resist (no abort in the family edition) before it is left
@@ -159,14 +161,18 @@ def set_down(match: Match, hand: Pull, landing: tuple[float, float] | None, trie
         if not _on_floor(match, hand.column):
             log.info("%s did not come over a spot on the floor: another is tried", hand.column)
             continue
-        refusal = match.set_down()
+        refusal = match.set_down(hold=True)
         if refusal is not None:
             log.info("%s may not be set down there: %s", hand.column, refusal)
             continue
+        held = 0
         for _ in range(SET_DOWN_FRAMES):
             yield
             if match.hand is not hand or match.collapsed:
                 break
+            held = held + 1 if match.holding else 0
+            if held >= STAND_FRAMES:
+                match.let_go()   # it stands on the floor under its own weight: the hand lets go
         again = match.hand
         if isinstance(again, Pull) and again is not hand and again.column == hand.column:
             hand = again   # the referee refused where it stood: taken up again, to be set down better
@@ -264,14 +270,14 @@ def lay_floor(match: Match, plan: Plan) -> Move:
             return
         if _sits(match, lay) or shift == plan.shifts:
             break
-        log.info("floor-%d tips %.1f° on %s: lifted and shifted", lay.level, lay.tilt_deg(), sorted(lay.touching()))
+        log.info("floor-%d tips %.1f°: lifted and shifted", lay.level, lay.tilt_deg())
         yield from _shifted(match, lay)
         if match.hand is not lay or match.collapsed:
             return
     if not _sits(match, lay) and not plan.rash:
         log.info("floor-%d will not sit: it is given up", lay.level)
-        match.give_up()
-        return
+        if match.give_up() is None:
+            return   # (where the rules forbid giving it up, it is let go as it lies)
     match.let_go()
     for _ in range(LOWER_FRAMES):
         yield
