@@ -10,6 +10,8 @@ would stand without it, so a player sees which would lose a support and whether 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from panda3d.core import LineSegs, NodePath
 
 from villa.physics import geometry, loads
@@ -24,6 +26,46 @@ CROSS = 1.2                        # cm: half the load's cross
 LIFT = 0.08                        # cm above the tops the lines are drawn (no flicker on the wood)
 
 
+@dataclass(frozen=True)
+class LoadOutline:
+    """One floor as the eye draws it: its load at (x, y), the hull of its supports' tops, at height z."""
+
+    floor: str
+    x: float
+    y: float
+    z: float
+    hull: tuple[tuple[float, float], ...]
+
+    @property
+    def stands(self) -> bool:
+        return len(self.hull) >= 3 and geometry.hull_margin(list(self.hull), self.x, self.y) > 0
+
+    def key(self) -> tuple:
+        return (self.floor, round(self.x, 2), round(self.y, 2), round(self.z, 2),
+                tuple((round(a, 2), round(b, 2)) for a, b in self.hull))
+
+
+def laying_outline(lay) -> LoadOutline:
+    """The floor in hand (a `FloorLay`) over the columns it would rest on where it is now."""
+    nodes = lay.villa.nodes
+    spots = [(nodes[c].getX(), nodes[c].getY()) for c in sorted(lay.columns_under())]
+    return LoadOutline(lay.piece, lay.x, lay.y, lay.rest_z, tuple(geometry.convex_hull(spots)))
+
+
+def villa_outlines(villa, resting: loads.Resting, pulled: str | None = None) -> list[LoadOutline]:
+    """Every laid floor over its supports; with `pulled` (the column being drawn out) only the floors it
+    carries, over their other supports: the floors that would lose one."""
+    shown = []
+    for floor, supports in resting.supports.items():
+        if pulled is not None and all(s.column != pulled for s in supports):
+            continue
+        _, x, y = resting.loads[floor]
+        z = villa.nodes[floor].getZ() - FLOORS[level_of_floor(floor)].thickness / 2
+        spots = [(s.x, s.y) for s in supports if s.column != pulled]
+        shown.append(LoadOutline(floor, x, y, z, tuple(geometry.convex_hull(spots))))
+    return shown
+
+
 class BuildersEye:
     def __init__(self, parent: NodePath) -> None:
         self.drawing = Drawing(parent, "builder's eye", sort=45)
@@ -31,25 +73,10 @@ class BuildersEye:
         self._resting: loads.Resting | None = None
 
     def show_laying(self, lay) -> None:
-        """The floor in hand (a `FloorLay`) over the columns it would rest on now."""
-        villa = lay.villa
-        spots = [(villa.nodes[c].getX(), villa.nodes[c].getY()) for c in sorted(lay.columns_under())]
-        self._draw([(lay.x, lay.y, lay.rest_z, spots)])
+        self._draw([laying_outline(lay)])
 
     def show_villa(self, villa, pulled: str | None = None) -> None:
-        """Every laid floor over its supports; `pulled`: the column being drawn out, left out of the
-        supports of the floors it carries (drawn alone: which floors would lose a support)."""
-        resting = self._statics(villa)
-        shown = []
-        for floor, supports in resting.supports.items():
-            carried = any(s.column == pulled for s in supports)
-            if pulled is not None and not carried:
-                continue
-            _, x, y = resting.loads[floor]
-            node = villa.nodes[floor]
-            z = node.getZ() - FLOORS[level_of_floor(floor)].thickness / 2
-            shown.append((x, y, z, [(s.x, s.y) for s in supports if s.column != pulled]))
-        self._draw(shown)
+        self._draw(villa_outlines(villa, self._statics(villa), pulled))
 
     def _statics(self, villa) -> loads.Resting:
         """The statics, worked out again only when a piece has moved."""
@@ -58,29 +85,23 @@ class BuildersEye:
             self._poses, self._resting = poses, loads.resting(villa)
         return self._resting
 
-    def _draw(self, floors: list[tuple[float, float, float, list[tuple[float, float]]]]) -> None:
-        """For each floor: its load at (x, y), drawn at height z over the hull of its support spots."""
-        key = tuple((round(x, 2), round(y, 2), round(z, 2), tuple((round(a, 2), round(b, 2)) for a, b in spots))
-                    for x, y, z, spots in floors)
-
+    def _draw(self, outlines: list[LoadOutline]) -> None:
         def make(lines: LineSegs) -> None:
-            for x, y, z, spots in floors:
-                hull = geometry.convex_hull(spots)
-                inside = len(hull) >= 3 and geometry.hull_margin(hull, x, y) > 0
-                lines.setColor(*(STANDS if inside else TIPS))
-                polyline(lines, hull, z + LIFT, closed=len(hull) > 2)
+            for shown in outlines:
+                z = shown.z + LIFT
+                lines.setColor(*(STANDS if shown.stands else TIPS))
+                polyline(lines, list(shown.hull), z, closed=len(shown.hull) > 2)
                 lines.setColor(*LOAD)
-                lines.moveTo(x - CROSS, y, z + LIFT)
-                lines.drawTo(x + CROSS, y, z + LIFT)
-                lines.moveTo(x, y - CROSS, z + LIFT)
-                lines.drawTo(x, y + CROSS, z + LIFT)
-                ring(lines, x, y, z + LIFT, CROSS * 0.6)
+                lines.moveTo(shown.x - CROSS, shown.y, z)
+                lines.drawTo(shown.x + CROSS, shown.y, z)
+                lines.moveTo(shown.x, shown.y - CROSS, z)
+                lines.drawTo(shown.x, shown.y + CROSS, z)
+                ring(lines, shown.x, shown.y, z, CROSS * 0.6)
 
-        self.drawing.draw(key, make)
+        self.drawing.draw(tuple(shown.key() for shown in outlines), make)
 
     def hide(self) -> None:
         self.drawing.clear()
 
     def close(self) -> None:
         self.drawing.close()
-
