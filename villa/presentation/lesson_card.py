@@ -22,6 +22,8 @@ WRAP = 18.5            # the aim's width in its own letters' size
 
 
 class LessonCard:
+    """On the left, between the standings and the command bar; `on_skip` and `on_leave` for its buttons."""
+
     def __init__(self, stage, *, heading: str, aim: str, hint: str, on_skip: Callable[[], None],
                  on_leave: Callable[[], None]) -> None:
         self.hint_words = hint
@@ -43,10 +45,6 @@ class LessonCard:
 
     def show_hint(self) -> None:
         self.hint.setText(self.hint_words)
-
-    @property
-    def hint_shown(self) -> bool:
-        return bool(self.hint.getText())
 
     def destroy(self) -> None:
         self.frame.destroy()

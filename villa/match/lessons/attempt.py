@@ -1,7 +1,7 @@
 """One try at a lesson's part: its match, its scripted seats, and the verdict once the aim is met or a
 mistake is made.
 
-    attempt = Attempt(LESSONS[0].parts[0], "You")
+    attempt = Attempt(LESSONS[0].parts[0], "Anna")
     attempt.match.advance(dt)          # the screen (or a test) runs it like any game
     attempt.done, attempt.why          # True once the aim is met; the code of the mistake, once made
 """
@@ -14,6 +14,8 @@ from villa.match.table import Match
 
 
 class Attempt:
+    """A part's match with its other players scripted, judged on every event until the aim or a mistake."""
+
     def __init__(self, part: Part, learner_name: str = "", learner_steps: tuple | None = None) -> None:
         """`learner_steps`: the learner's seat scripted too (the tests' hand); None: a person plays it."""
         self.part = part

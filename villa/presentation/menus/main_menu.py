@@ -14,9 +14,9 @@ class MainMenu(Screen):
     `notice`: a word for the player (a settings file that was broken, a game that would not load)."""
 
     def __init__(self, parent=None, *, can_continue: bool, on_new_game: Callable[[], None],
-                 on_continue: Callable[[], None], on_learn: Callable[[], None], on_rules: Callable[[], None], on_settings: Callable[[], None],
-                 on_how_to_play: Callable[[], None], on_quit: Callable[[], None], notice: str = "",
-                 **options) -> None:
+                 on_continue: Callable[[], None], on_learn: Callable[[], None], on_rules: Callable[[], None],
+                 on_settings: Callable[[], None], on_how_to_play: Callable[[], None], on_quit: Callable[[], None],
+                 notice: str = "", **options) -> None:
         self.can_continue, self.notice = can_continue, notice
         self.actions = {"new_game": on_new_game, "continue": on_continue, "learn": on_learn, "rules": on_rules,
                         "settings": on_settings, "how_to_play": on_how_to_play, "quit": on_quit}
