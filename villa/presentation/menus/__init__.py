@@ -18,4 +18,5 @@ from villa.presentation.menus.settings import SettingsScreen
 from villa.presentation.menus.texts import HowToPlayScreen, RulesSummaryScreen
 
 __all__ = ["ArrangePanel", "Screen", "EndScreen", "LessonsScreen", "MainMenu", "GameChoices", "NewGameScreen",
-           "PauseMenu", "SealRollScreen", "colour_name", "SeatsScreen", "SettingsScreen", "HowToPlayScreen", "RulesSummaryScreen"]
+           "PauseMenu", "SealRollScreen", "colour_name", "SeatsScreen", "SettingsScreen", "HowToPlayScreen",
+           "RulesSummaryScreen"]
