@@ -42,6 +42,17 @@ def test_every_lesson_word_is_translated_with_the_other_players_name_in_it(langu
         i18n.install("en")
 
 
+def test_the_mistake_each_part_is_failed_with_on_purpose_has_its_own_words():
+    """tests/match/test_lessons.py fails every part on purpose with `mistake` and finds `mistake_why`: these
+    are the words the player then reads."""
+    for lesson in LESSONS:
+        for part in lesson.parts:
+            said = lesson_words.why(lesson, part.mistake_why, "Emil")
+            if part.mistake_why != FELL:
+                assert said == lesson_words.WHYS[lesson.code, part.mistake_why].format(other="Emil")
+            assert said and "{" not in said
+
+
 def test_a_mistake_without_words_of_its_own_falls_back_to_the_fall():
     first = LESSONS[0]
     assert lesson_words.why(first, FELL, "Mira") == "The villa fell. Pull more slowly, and straight out."
