@@ -128,12 +128,22 @@ class GuardedServer(ServerRepository):
         packer.setUnpackData(data)
         packer.beginUnpack(field)
         try:
-            packer.unpackSkip()
-        except AssertionError:
+            packer.unpackObject()
+        except (AssertionError, ValueError, TypeError):
             return "malformed"
+        if packer.hadRangeError():
+            return "out of range"
         if not packer.endUnpack() or packer.getNumUnpackedBytes() != len(data):
             return "malformed"
         return None
+
+    def handleClientObjectUpdateField(self, datagram, dgi, targeted=False) -> None:
+        if targeted:
+            peek = DatagramIterator(datagram)
+            peek.getUint16()
+            if peek.getUint32() not in self.clientsByDoIdBase:
+                return    # for a client that has gone (the CMU server would fail on its warning)
+        super().handleClientObjectUpdateField(datagram, dgi, targeted)
 
     def close(self, client, why: str) -> None:
         log.info("closed the connection of client %s: %s", client.doIdBase, why)
@@ -190,6 +200,12 @@ class Authority(ClientRepository):
     def frames(self, count: int = 1) -> None:
         for room in list(self.rooms.values()):
             room.frames(count)
+
+    def handleDatagram(self, di) -> None:
+        try:
+            super().handleDatagram(di)
+        except Exception:   # a request the guard let through must not stop every room
+            log.exception("the authority could not carry out a message")
 
     def lostConnection(self) -> None:
         log.error("the authority lost its connection to the router")
