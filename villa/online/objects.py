@@ -36,6 +36,9 @@ class DistributedMatch(DistributedObject):
     def setPoses(self, tick: int, poses: bytes) -> None:
         self.cr.heard("poses", (tick, poses))
 
+    def setVilla(self, tick: int, poses: bytes) -> None:
+        self.cr.heard("poses", (tick, poses))
+
     def seated(self, seat: int, token: str) -> None:
         self.cr.heard("seated", (seat, token))
 

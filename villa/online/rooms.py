@@ -259,7 +259,7 @@ class Room:
         """Someone new at the table sees the villa as it stands."""
         poses = self.poses()
         if poses:
-            self.tell(client, "setPoses", self.tick, protocol.pack_poses(poses))
+            self.tell(client, "setVilla", self.tick, protocol.pack_poses(poses))
 
     def gone(self, client: int) -> None:
         """A connection closed: its seats wait for their token."""

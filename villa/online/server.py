@@ -255,6 +255,7 @@ class Server:
             time.sleep(max(0.0, FRAME - behind) / 4)
 
     def close(self) -> None:
+        self.router.on_gone = lambda client: None
         for room in self.rooms.values():
             room.close()
         self.authority.sendDisconnect()
