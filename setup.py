@@ -55,6 +55,7 @@ UNUSED_MODULES = [
 
 BUILD_APPS = {
     "gui_apps": {APP: "villa/__main__.py"},
+    "console_apps": {f"{APP}-server": "villa/app/dedicated.py"},   # the dedicated server, no display
     "include_patterns": ASSETS,
     # the walk for assets starts at the project's top: keep it out of these
     "exclude_patterns": [".venv/**", ".git/**", "build/**", "dist/**", "tests/**", "docs/**"],
