@@ -64,6 +64,8 @@ class Room:
         self._state_bytes = b""
         if record is not None:
             self._begin(Match(record.setup, record))
+        else:
+            self._start_when_full()     # computer players only: at once
 
     # --- what everyone sees -----------------------------------------------------------------
 
