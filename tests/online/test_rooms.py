@@ -1,0 +1,51 @@
+"""A room's own rules, without the network: names cleaned as in the menu, a failed autosave that never
+ends the game, and a room taken up only from seats that name it."""
+
+from __future__ import annotations
+
+import pytest
+
+from villa.match import Match
+from villa.match.setup import MAX_NAME
+from villa.online import protocol
+from villa.online.rooms import Room, Sitter
+from tests.online.conftest import three_seats
+
+
+def _room(**options) -> tuple[Room, list]:
+    told = []
+    room = Room("ABCDE", three_seats(), **options)
+    room.tell = lambda client, field, *args: told.append((client, field, args))
+    return room, told
+
+
+def test_a_name_is_cleaned_as_in_the_menu_before_anyone_reads_it():
+    room, told = _room()
+    room.request(7, "sit", ("abcde", "\x1b[31mMallory\n\u202e" + "x" * 40, 0))
+    name = room.sitters[0].name
+    assert name.isprintable() and len(name) <= MAX_NAME and name.startswith("[31mMallory")
+    room.request(8, "sit", ("ABCDE", " \n\t ", 1))
+    assert 1 not in room.sitters and told[-1][1:] == ("refused", ("online", "no name", "{}"))
+
+
+def test_a_failed_autosave_never_ends_the_game(caplog):
+    def full_disk(_room):
+        raise OSError(28, "No space left on device")
+    room, _told = _room(keep=full_disk)
+    room.request(1, "sit", ("ABCDE", "Anna", 0))
+    room.request(2, "sit", ("ABCDE", "Ben", 1))
+    assert room.match is not None
+    room.keep()
+    assert "could not write its autosave" in caplog.text and room.match is not None
+
+
+def test_a_room_is_taken_up_only_from_seats_that_name_a_room():
+    match = Match(three_seats())
+    with pytest.raises(ValueError):
+        Room.taken_up(match.record, {"room": "not a code", "seats": {}})
+    room = Room.taken_up(match.record, {"room": "ABCDE", "seats": {"0": {"name": "Anna", "token": "t"},
+                                                                  "2": {"name": "Computer", "token": "u"},
+                                                                  "9": {"name": "Nobody", "token": "v"}}})
+    assert room.sitters.keys() == {0}            # the computer's seat and a seat not at the table are not sat in
+    assert isinstance(room.sitters[0], Sitter) and room.sitters[0].client is None
+    assert protocol.zone_of(room.code) is not None
