@@ -5,7 +5,7 @@
 - `rooms`: a room on the server: its seats, its match, every request checked against both.
 - `objects`: the `.dc` classes: `DistributedMatch` (a client's view), `DistributedMatchAI` (the authority's).
 - `server`: the router (`ServerRepository` with a guard at the door) and the authority that holds the rooms.
-- `client`: a player's headless repository.
+- `client`: a player's headless repository; `smoothing`: the poses it draws between the ones it hears.
 - `loop`: the task loop they run in without a window.
 
 Headless: no window here; the presentation draws what a client hears, and words its codes.

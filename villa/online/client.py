@@ -6,6 +6,8 @@ The presentation draws from it; here nothing is drawn.
 
 from __future__ import annotations
 
+import time
+
 from direct.distributed.ClientRepository import ClientRepository
 from panda3d.core import URLSpec
 
@@ -13,6 +15,7 @@ from villa import rules
 from villa.online import loop, protocol
 from villa.online.objects import DistributedMatch
 from villa.online.server import dc_file
+from villa.online.smoothing import Smoothing
 
 
 class Player(ClientRepository):
@@ -23,7 +26,8 @@ class Player(ClientRepository):
         self.code = ""
         self.table: dict = {}
         self.state: rules.GameState | None = None
-        self.poses: dict[str, protocol.Pose] = {}
+        self.poses: dict[str, protocol.Pose] = {}    # the newest heard of each piece
+        self.smoothing = Smoothing()                  # what to draw of them, frame by frame
         self.seats: dict[int, str] = {}          # seat -> token (kept in the settings to rejoin)
         self.refusals: list[Exception] = []
         self.lost = False
@@ -58,7 +62,9 @@ class Player(ClientRepository):
         elif what == "state":
             self.state = protocol.unpack_state(value)
         elif what == "poses":
-            self.poses.update(protocol.unpack_poses(value[1]))
+            tick, poses = value[0], protocol.unpack_poses(value[1])
+            self.poses.update(poses)
+            self.smoothing.heard(tick, poses, time.monotonic())
             self.pose_updates += 1
         elif what == "seated":
             seat, token = value
