@@ -28,6 +28,26 @@ def test_a_name_is_cleaned_as_in_the_menu_before_anyone_reads_it():
     assert 1 not in room.sitters and told[-1][1:] == ("refused", ("online", "no name", "{}"))
 
 
+def test_everyone_at_the_table_needs_a_name_of_their_own_the_computer_players_too():
+    room, told = _room()
+    room.request(1, "sit", ("ABCDE", "Computer", 0))       # the computer player's name
+    room.request(2, "sit", ("ABCDE", "Ben", 0))
+    room.request(3, "sit", ("ABCDE", "Ben ", 1))
+    assert [t[2][1] for t in told if t[1] == "refused"] == ["name taken", "name taken"]
+    room.request(3, "sit", ("ABCDE", "Cleo", 1))
+    assert room.match is not None and room.match.setup.players == ("Ben", "Cleo", "Computer")
+
+
+def test_a_seat_left_in_the_lobby_longer_than_the_wait_is_free_again():
+    now = [0.0]
+    room, _told = _room(clock=lambda: now[0])
+    room.request(1, "sit", ("ABCDE", "Anna", 0))
+    room.gone(1)
+    now[0] += 601
+    room.frames()
+    assert room.sitters == {} and room.match is None and room.table()["seats"][0]["taken"] is False
+
+
 def test_a_failed_autosave_never_ends_the_game(caplog):
     def full_disk(_room):
         raise OSError(28, "No space left on device")

@@ -40,6 +40,7 @@ class Online(StrEnum):
     NOT_YOUR_SEAT = "not your seat"      # a request for a seat this connection does not hold
     UNKNOWN_TOKEN = "unknown token"      # no seat waits for this token (or it waited too long)
     NO_NAME = "no name"                  # a name with nothing printable in it
+    NAME_TAKEN = "name taken"            # someone at the table has that name already
     NOT_ON_TABLE = "not on the table"    # a point that is not a finite point over the table
     UNKNOWN_WORD = "unknown word"        # an answer or colour the game does not know
     NOT_STARTED = "not started"          # the game waits for its players

@@ -122,13 +122,18 @@ class Room:
             raise OnlineError(Online.SEAT_TAKEN, seat=seat)
         if self.match is not None:
             name = self.seats[seat].name     # a game under way keeps its players' names
-        elif any(s.name == name for n, s in self.sitters.items() if n != seat):
-            raise OnlineError(Online.SEAT_TAKEN, seat=seat)
+        elif name in self._names_but(seat):
+            raise OnlineError(Online.NAME_TAKEN, name=name)
         self.sitters[seat] = Sitter(name, secrets.token_urlsafe(24), client)
         self.tell(client, "seated", seat, self.sitters[seat].token)
         self._seen_by(client)
         self._table_changed = True
         self._start_when_full()
+
+    def _names_but(self, seat: int) -> set[str]:
+        """The names at the table but for `seat`'s: everyone needs a name of their own."""
+        return ({s.name for n, s in self.sitters.items() if n != seat}
+                | {s.name for n, s in enumerate(self.plan.seats) if s.is_computer and n != seat})
 
     def _open_after_restart(self, seat: int) -> bool:
         """A person's seat of a game taken up again that nobody holds a token for: the room code is enough."""
@@ -273,12 +278,14 @@ class Room:
 
     def give_to_computer(self, seat: int, strength: Strength = Strength.MEDIUM) -> None:
         """A person's seat is played by a computer from now on (the host's choice, or a wait that ran out)."""
-        if self.match is None or self.seats[seat].is_computer:
+        if self.seats[seat].is_computer:
             return
         self.sitters.pop(seat, None)
+        self._table_changed = True
+        if self.match is None:
+            return     # before the game: the seat is free again
         self.match.change_seat(seat, strength)
         reseat_computers(self.match, aside=self._aside)
-        self._table_changed = True
 
     def seats_json(self) -> dict:
         """Who sits where, with their tokens (kept beside the autosave, so a restarted server knows them)."""

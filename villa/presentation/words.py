@@ -484,6 +484,7 @@ REFUSALS: dict[Rule | Refusal | Online, dict[Said, str]] = {
     Online.NOT_YOUR_SEAT: {Said.ALOUD: N_("That is another player's seat.")},
     Online.UNKNOWN_TOKEN: {Said.ALOUD: N_("No seat waits for you here any more.")},
     Online.NO_NAME: {Said.ALOUD: N_("Type a name first.")},
+    Online.NAME_TAKEN: {Said.ALOUD: N_("{name} sits at this table already: choose another name.")},
     Online.NOT_ON_TABLE: {Said.ALOUD: N_("That is not a point on the table.")},
     Online.UNKNOWN_WORD: {Said.ALOUD: N_("The game does not know that answer.")},
     Online.NOT_STARTED: {Said.ALOUD: N_("The game waits for its players.")},
