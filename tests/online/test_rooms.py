@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from villa.match import Match
+from villa.match import Match, Strength
 from villa.match.setup import MAX_NAME
 from villa.online import protocol
 from villa.online.rooms import Room, Sitter
@@ -46,6 +46,22 @@ def test_a_seat_left_in_the_lobby_longer_than_the_wait_is_free_again():
     now[0] += 601
     room.frames()
     assert room.sitters == {} and room.match is None and room.table()["seats"][0]["taken"] is False
+
+
+def test_the_host_gives_an_empty_seat_to_a_computer_player_and_the_game_begins():
+    room, told = _room()
+    room.request(1, "sit", ("ABCDE", "Anna", 0))
+    room.request(2, "giveToComputer", (0, "easy"))               # not the host
+    room.request(1, "giveToComputer", (0, "easy"))               # someone sits there
+    room.request(1, "giveToComputer", (1, "clever"))
+    assert [t[2][1] for t in told if t[1] == "refused"] == ["not host", "seat taken", "unknown word"]
+    room.request(1, "giveToComputer", (1, "hard"))
+    assert room.match is not None
+    assert [(s.name, s.computer) for s in room.match.setup.seats] == [
+        ("Anna", None), ("Computer 1", Strength.HARD), ("Computer", Strength.EASY)]
+    room.gone(1)
+    room.request(1, "giveToComputer", (0, "easy"))               # gone: no longer the host
+    assert room.host is None and not room.match.setup.seats[0].is_computer
 
 
 def test_a_failed_autosave_never_ends_the_game(caplog):

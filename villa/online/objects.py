@@ -10,7 +10,7 @@ from direct.distributed.DistributedObjectAI import DistributedObjectAI
 from villa.online import protocol
 
 REQUESTS = ("sit", "rejoin", "take", "aim", "turnFloor", "steady", "setDown", "layFloor", "lower", "lift", "letGo",
-            "giveUp", "answer", "roll", "chooseColour")
+            "giveUp", "answer", "roll", "chooseColour", "giveToComputer")
 
 
 class DistributedMatch(DistributedObject):

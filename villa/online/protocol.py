@@ -44,6 +44,7 @@ class Online(StrEnum):
     NOT_ON_TABLE = "not on the table"    # a point that is not a finite point over the table
     UNKNOWN_WORD = "unknown word"        # an answer or colour the game does not know
     NOT_STARTED = "not started"          # the game waits for its players
+    NOT_HOST = "not host"                # only the host gives seats to computer players
 
 
 class OnlineError(ValueError):

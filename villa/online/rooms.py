@@ -212,6 +212,37 @@ class Room:
         match.roll()
         return None
 
+    def _giveToComputer(self, client: int, seat: int, strength: str):
+        """The host gives a seat nobody is at (empty in the lobby, or left) to a computer player."""
+        if client != self.host:
+            raise OnlineError(Online.NOT_HOST)
+        if seat >= len(self.seats):
+            raise OnlineError(Online.NO_SUCH_SEAT, seat=seat)
+        sitter = self.sitters.get(seat)
+        if self.seats[seat].is_computer or (sitter is not None and sitter.client is not None):
+            raise OnlineError(Online.SEAT_TAKEN, seat=seat)
+        try:
+            chosen = Strength(strength)
+        except ValueError:
+            raise OnlineError(Online.UNKNOWN_WORD, word=strength) from None
+        if self.match is None:
+            names = self._names_but(seat)
+            name = next(f"Computer {n}" for n in range(1, 6) if f"Computer {n}" not in names)
+            seats = list(self.plan.seats)
+            seats[seat] = Seat(name, chosen)
+            self.plan = replace(self.plan, seats=tuple(seats))
+            self.sitters.pop(seat, None)
+            self._table_changed = True
+            self._start_when_full()
+        else:
+            self.give_to_computer(seat, chosen)
+
+    @property
+    def host(self) -> int | None:
+        """Who may give seats to computer players: the person here at the lowest seat."""
+        here = sorted((n, s.client) for n, s in self.sitters.items() if s.client is not None)
+        return here[0][1] if here else None
+
     # --- who may ask ---
 
     def _check_code(self, code: str) -> None:

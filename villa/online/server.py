@@ -113,6 +113,11 @@ class GuardedServer(ServerRepository):
             return f"message {kind} is not a client's"
         if body < 6:
             return "cut short"
+        return self._why_not_request(client, dgi)
+
+    def _why_not_request(self, client, dgi) -> str | None:
+        """A field update: only a request (`clsend`) of a room's object in a room the client entered, whole and
+        within its `.dc` types."""
         do_id, field_id = dgi.getUint32(), dgi.getUint16()
         owner = self.clientsByDoIdBase.get(self.getDoIdBase(do_id))
         thing = owner.objectsByDoId.get(do_id) if owner is not None else None

@@ -488,6 +488,7 @@ REFUSALS: dict[Rule | Refusal | Online, dict[Said, str]] = {
     Online.NOT_ON_TABLE: {Said.ALOUD: N_("That is not a point on the table.")},
     Online.UNKNOWN_WORD: {Said.ALOUD: N_("The game does not know that answer.")},
     Online.NOT_STARTED: {Said.ALOUD: N_("The game waits for its players.")},
+    Online.NOT_HOST: {Said.ALOUD: N_("Only the host gives seats to computer players.")},
 }
 
 
