@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from villa import rules
 from villa.app import saves
 from villa.online import loop
@@ -55,6 +57,23 @@ def _colours(*players: Player) -> None:
     raise AssertionError("the colours were never settled")
 
 
+def test_the_dedicated_server_serves_without_a_display_and_ends_when_asked(tmp_path):
+    port = free_port()
+    server, line = _start(tmp_path, port, "--people", "2")
+    try:
+        code = line.split()[1]
+        anna = _player(port, code)
+        anna.sit("Anna", 0)
+        assert loop.run_until(lambda: anna.seats and anna.table["seats"][0]["name"] == "Anna", 10)
+        server.send_signal(signal.SIGTERM)
+        assert server.wait(10) == 128 + signal.SIGTERM
+        assert loop.run_until(lambda: anna.lost, 10)
+    finally:
+        server.kill()
+        server.wait(10)
+
+
+@pytest.mark.slow
 def test_the_dedicated_server_killed_mid_game_takes_it_up_again(tmp_path):
     port = free_port()
     server, line = _start(tmp_path, port, "--computers", "1", "--strength", "easy", "--seed", "3")

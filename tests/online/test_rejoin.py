@@ -4,6 +4,8 @@ the game up again from its autosave, and the players rejoin."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from villa import rules
 from villa.match import Record
 from villa.online import protocol
@@ -30,7 +32,10 @@ def _rejoined(server, code: str, token: str) -> Player:
     return player
 
 
-def test_a_player_dropped_mid_pull_rejoins_their_seat_and_the_pull_goes_on(server, room):
+def test_a_player_dropped_mid_pull_rejoins_their_seat_and_the_pull_goes_on(server):
+    plan = three_seats()
+    room = Room(protocol.new_room_code(), replace(plan, seats=plan.seats[:2]))   # two people: one of them starts
+    server.open(room)
     players = joined(server, room.code, "Anna", "Ben")
     seat = _a_person_to_move(server, room, players)
     mover = players[seat]

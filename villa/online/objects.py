@@ -63,6 +63,9 @@ class DistributedMatchAI(DistributedObjectAI):
     def getState(self) -> bytes:
         return self.room.state_bytes()
 
+    def getVilla(self) -> tuple[int, bytes]:
+        return self.room.tick, protocol.pack_poses(self.room.poses())
+
     def tell(self, client: int, field: str, *args) -> None:
         self.sendUpdateToChannel(client, field, list(args))
 

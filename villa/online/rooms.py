@@ -281,6 +281,7 @@ class Room:
                       for n, seat in enumerate(self.plan.seats))
         self._begin(Match(replace(self.plan, seats=seats)))
         self._state_changed = True
+        self.send("setVilla", self.tick, protocol.pack_poses(self.poses()))   # the villa as built
 
     def _begin(self, match: Match) -> None:
         self.match = match
