@@ -5,6 +5,10 @@ from __future__ import annotations
 
 import json
 
+from panda3d.core import Point3
+
+from villa import rules
+
 from villa.app import saves
 from villa.app.dedicated import RoomFiles, parse
 from villa.match import Match
@@ -38,3 +42,22 @@ def test_the_command_line_refuses_a_table_without_a_person(capsys):
         else:
             raise AssertionError(f"{argv} was accepted")
     assert "2 to 4 seats" in capsys.readouterr().err
+
+
+def test_a_finished_online_game_is_kept_as_a_replay_and_not_taken_up_again(tmp_path, monkeypatch):
+    monkeypatch.setenv("VILLA_HOME", str(tmp_path / "home"))
+    match = Match(three_seats())
+    column = sorted(rules.grabbable_columns(match.state))[0]
+    pos = match.villa.nodes[column].getPos()
+    match.take(column, Point3(pos))
+    while not (match.over and match.villa.settled):        # shoved through the villa: it falls
+        if match.hand is not None:
+            match.hand.aim(Point3(-3 * pos.x, -3 * pos.y, pos.z + 40))
+        match.frame()
+    files = RoomFiles(tmp_path / "online")
+    room = Room("ABCDE", match.setup, keep=files, record=match.record, sitters={0: Sitter("Anna", "tok")})
+    room.keep()
+    room.keep()
+    replays = list(saves.replays_dir().glob("*.json"))
+    assert len(replays) == 1 and saves.load(replays[0]).state == match.state
+    assert files.taken_up() == []
