@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import logging
 import sys
 from pathlib import Path
 
@@ -23,13 +22,9 @@ from villa.app import ends, saves
 from villa.app.logs import PlayerError, run_guarded
 from villa.app.storage import data_dir, shown_path, write_atomically
 from villa.match import LAYOUT_NAMES, MatchSetup, Seat, Strength, layout_named
-from villa.match import record as records
 from villa.online import protocol
 from villa.online.rooms import Room
 from villa.online.server import Server
-
-log = logging.getLogger(__name__)
-
 
 def rooms_dir() -> Path:
     return data_dir() / "online"
