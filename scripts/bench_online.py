@@ -13,6 +13,9 @@ Figures:
   villa moves (a pull, a fall) and while it rests.
 - `join_to_first_frame_s`: from connecting to sitting down with the villa as it stands.
 - `rejoin_s`: from a dropped player's new connection to their seat again, with the villa.
+- `held_follow_s_p95`: with each request held `--lag` seconds (a slow network's round trip, simulated in
+  the client), from a pulling player's aim to the first pose of their held column the server made after
+  carrying it out, as that player hears it (the round trip, plus the server's frame and pose interval).
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from villa import rules  # noqa: E402
 from villa.match import MatchSetup, Seat, Strength, layout_named  # noqa: E402
 from villa.match.computer import close_thinking  # noqa: E402
 from villa.online import loop, protocol  # noqa: E402
@@ -38,6 +42,7 @@ from villa.online.server import Server  # noqa: E402
 LOOPBACK = "127.0.0.1"
 BUDGET_MS = 1000.0 / 60.0
 SEATS = 3
+STARTING = 3      # aims before the column slides (it sticks until the pull overcomes its friction)
 SETTLING = 10     # frames after a villa comes to rest in which its last poses and the verdict still go out
 
 
@@ -139,12 +144,85 @@ def join_and_rejoin(port: int) -> tuple[float, float]:
         server.close()
 
 
+def held_follow(port: int, lag: float, aims: int) -> list[float]:
+    """Seconds from a player's aim (sent over a network `lag` seconds slow) to the pose of their held column
+    that shows it, as that player hears it: the round trip, the server's frame and the pose interval."""
+    server = Server(port, LOOPBACK)
+    plan = MatchSetup((Seat("Seat 1"), Seat("Seat 2")), layout_named("random", 3), seed=3, deal_colours=True)
+    room = Room(protocol.new_room_code(), plan)
+    server.open(room)
+    applied: dict[int, int] = {}          # aim number -> the server's frame that carried it out
+    heard = room.request
+
+    def request(client, name, args):
+        heard(client, name, args)
+        if name == "aim":
+            applied[len(applied)] = room.tick
+    room.request = request
+    try:
+        due = [time.monotonic()]
+
+        def until(done, seconds: float = 30) -> bool:
+            """The server as `Server.serve` runs it: a frame every 1/60 s, the network polled in between."""
+            end = time.monotonic() + seconds
+            while not done():
+                now = time.monotonic()
+                if now > end:
+                    return False
+                if now >= due[0]:
+                    server.authority.frames(1)
+                    due[0] = max(due[0] + 1 / 60, now - 0.1)
+                loop.step()
+                time.sleep(0.002)
+            return True
+
+        players = [Player(LOOPBACK, port), Player(LOOPBACK, port)]
+        until(lambda: all(p.ready for p in players))
+        for player in players:
+            player.enter(room.code)
+        until(lambda: all(p.room is not None for p in players))
+        for seat, player in enumerate(players):
+            player.sit(f"Player {seat + 1}", seat)
+        until(lambda: room.match is not None and all(p.state == room.match.state and p.poses for p in players))
+        seat = room.match.actor
+        mover = players[seat]
+        column = sorted(rules.grabbable_columns(mover.state))[0]
+        (x, y, z), _quat = mover.poses[column]
+        mover.ask("take", seat, column, x, y, z, False)
+        until(lambda: room.match.hand is not None)
+        mover.lag = lag
+        last: dict[str, float] = {}
+        followed = []
+        original = mover.heard
+
+        def hearing(what, value):
+            original(what, value)
+            if what == "poses" and column in protocol.unpack_poses(value[1]):
+                last["tick"], last["at"] = value[0], time.monotonic()
+        mover.heard = hearing
+        for number in range(aims + STARTING):
+            out = 0.2 * (number + 1)          # a slow, steady pull outwards
+            sent = time.monotonic()
+            mover.ask("aim", seat, x * (1 + out / 10), y * (1 + out / 10), z)
+            if not until(lambda: number in applied and last.get("tick", -1) >= applied[number], 5):
+                break
+            if number >= STARTING:
+                followed.append(last["at"] - sent)
+            if room.match.hand is None or room.match.collapsed:
+                break
+        return followed
+    finally:
+        server.close()
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--json", action="store_true", help="one JSON line")
     parser.add_argument("--max-matches", type=int, default=4)
     parser.add_argument("--seconds", type=float, default=4.0, help="of play per number of rooms")
     parser.add_argument("--port", type=int, default=47190)
+    parser.add_argument("--lag", type=float, default=0.1, help="s of simulated round trip for the held column")
+    parser.add_argument("--aims", type=int, default=30, help="aims of the held column measured")
     parser.add_argument("--watch", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.watch:
@@ -164,10 +242,13 @@ def main() -> int:
         best = count
         count *= 2
     joined, rejoined = join_and_rejoin(args.port)
+    followed = sorted(held_follow(args.port, args.lag, args.aims))
     figures = {"matches_at_60hz": best, "frame_p95_ms": tried,
                "bytes_per_client_s_moving": round(statistics.median(moving)) if moving else None,
                "bytes_per_client_s_rest": round(statistics.median(rest)) if rest else None,
                "join_to_first_frame_s": round(joined, 3), "rejoin_s": round(rejoined, 3),
+               "held_follow_s_p95": round(followed[int(0.95 * (len(followed) - 1))], 3) if followed else None,
+               "held_follow_aims": len(followed), "simulated_rtt_s": args.lag,
                "max_matches_tried": args.max_matches, "seconds_each": args.seconds, "cpus": os.cpu_count()}
     if args.json:
         print(json.dumps(figures))

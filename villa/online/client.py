@@ -7,9 +7,11 @@ The presentation draws from it; here nothing is drawn.
 from __future__ import annotations
 
 import time
+from collections import deque
 
 from direct.distributed.ClientRepository import ClientRepository
-from panda3d.core import URLSpec
+from direct.task.TaskManagerGlobal import taskMgr
+from panda3d.core import Datagram, URLSpec
 
 from villa import rules
 from villa.online import loop, protocol
@@ -19,8 +21,11 @@ from villa.online.smoothing import Smoothing
 
 
 class Player(ClientRepository):
-    def __init__(self, address: str, port: int) -> None:
+    def __init__(self, address: str, port: int, lag: float = 0.0) -> None:
+        """`lag`: seconds each request is held before it goes (a slow network, simulated for measuring)."""
         loop.ready()
+        self.lag = lag
+        self._held: deque[tuple[float, Datagram]] = deque()
         super().__init__(dcFileNames=[dc_file()], connectMethod=self.CM_NET, threadedNet=False)
         self.room: DistributedMatch | None = None
         self.code = ""
@@ -37,6 +42,20 @@ class Player(ClientRepository):
 
     def _failed(self, *_why) -> None:
         self.failed = True
+
+    def send(self, datagram) -> None:
+        if self.lag <= 0:
+            super().send(datagram)
+            return
+        if not self._held:
+            taskMgr.add(self._send_held, self.uniqueName("lag"))
+        self._held.append((time.monotonic() + self.lag, Datagram(datagram)))
+
+    def _send_held(self, task):
+        now = time.monotonic()
+        while self._held and self._held[0][0] <= now:
+            super().send(self._held.popleft()[1])
+        return task.cont if self._held else task.done
 
     @property
     def ready(self) -> bool:
