@@ -3,9 +3,13 @@ ask for every move of theirs and see the villa move; a computer player has the t
 
 from __future__ import annotations
 
+import time
+
 from panda3d.core import Point3
 
 from villa import rules
+from villa.match import FRAME
+from villa.online import loop
 from villa.online.protocol import Online, OnlineError
 from villa.online.rooms import POSES_EVERY
 from villa.rules.state import Step
@@ -90,3 +94,13 @@ def test_two_players_and_a_computer_play_a_whole_game(server, room):
     kept = room.kept.records
     assert kept and kept[-1].state == room.match.state and kept[-1].state.over
     assert [r.turn for r in kept] == sorted({r.turn for r in kept})   # after every settled turn, once
+
+
+def test_a_server_started_in_a_running_loop_plays_its_rooms_in_real_time(server, room):
+    """As a host's game window runs it: the rooms' frames come from a task of the loop the window steps,
+    one every 1/60 s of real time (never faster)."""
+    joined(server, room.code, "Anna", "Ben")
+    start, began = room.tick, time.monotonic()
+    server.start()
+    assert loop.run_until(lambda: room.tick >= start + 30, 30)
+    assert time.monotonic() - began >= 30 * FRAME - 0.05

@@ -22,6 +22,7 @@ from direct.distributed.ClientRepository import ClientRepository
 from direct.distributed.MsgTypesCMU import (CLIENT_DISCONNECT_CMU, CLIENT_OBJECT_UPDATE_FIELD,
                                             CLIENT_OBJECT_UPDATE_FIELD_TARGETED_CMU, CLIENT_SET_INTEREST_CMU)
 from direct.distributed.ServerRepository import ServerRepository
+from direct.task.TaskManagerGlobal import taskMgr
 from panda3d.core import ClockObject, DatagramIterator, Filename, URLSpec
 from panda3d.direct import DCPacker
 
@@ -37,6 +38,7 @@ MAX_DATAGRAM = 512          # bytes: the longest request (a sit with a long name
 RATE = 90.0                 # datagrams a second a connection may send on average (pointer moves at 60)
 BURST = 90.0                # and at once
 MAX_BEHIND = 0.1            # s: a server that fell behind slows its villas down rather than piling up work
+FRAMES_TASK = "villa-online-frames"
 MAX_ZONES = 2               # a client looks at one room (and at most one more while moving)
 
 
@@ -244,22 +246,31 @@ class Server:
         self.authority.frames(1)
         loop.step()
 
+    def start(self) -> None:
+        """Let the rooms run in real time from the task loop: in the game's own window (a host), or `serve`."""
+        self._behind, self._last = 0.0, CLOCK.getRealTime()
+        taskMgr.add(self._frames, FRAMES_TASK)
+
+    def _frames(self, task):
+        """The rooms' villas step in whole frames of 1/60 s; a server that fell behind slows them down."""
+        now = CLOCK.getRealTime()
+        self._behind = min(self._behind + now - self._last, MAX_BEHIND)
+        self._last = now
+        frames = int(self._behind / FRAME)
+        self._behind -= frames * FRAME
+        if frames:
+            self.authority.frames(frames)
+        return task.cont
+
     def serve(self, until: Callable[[], bool] = lambda: False) -> None:
-        """Run in real time: the rooms' villas step in whole frames of 1/60 s, the network between."""
-        clock, behind = CLOCK, 0.0
-        last = clock.getRealTime()
+        """Run in real time with no window: the rooms' frames and the network, until `until()`."""
+        self.start()
         while not until():
-            now = clock.getRealTime()
-            behind = min(behind + now - last, MAX_BEHIND)
-            last = now
-            frames = int(behind / FRAME)
-            behind -= frames * FRAME
-            if frames:
-                self.authority.frames(frames)
             loop.step()
-            time.sleep(max(0.0, FRAME - behind) / 4)
+            time.sleep(FRAME / 4)
 
     def close(self) -> None:
+        taskMgr.remove(FRAMES_TASK)
         self.router.on_gone = lambda client: None
         for room in self.rooms.values():
             room.close()
