@@ -13,6 +13,9 @@ import builtins
 import time
 from collections.abc import Callable
 
+from direct.distributed import ClientRepository as client_repository
+from direct.distributed import ClientRepositoryBase as client_repository_base
+from direct.distributed import ServerRepository as server_repository
 from direct.showbase import DConfig
 from direct.showbase.MessengerGlobal import messenger
 from direct.task.TaskManagerGlobal import taskMgr
@@ -29,10 +32,17 @@ class Headless:
         self.recorder = None
 
 
+HEADLESS = Headless()
+
+
 def ready() -> None:
-    """Make sure the globals the repositories read exist (a ShowBase's own are kept)."""
+    """Make sure the globals the repositories read exist (a ShowBase's own are kept). `base` goes only into
+    the repositories' own modules, never among the builtins: a ShowBase opened later in the same process
+    (the game's window after a server started from the command line, or the tests) must find none there."""
     if not hasattr(builtins, "base"):
-        builtins.base = Headless()
+        for module in (client_repository, client_repository_base, server_repository):
+            if not hasattr(module, "base"):
+                module.base = HEADLESS
     if not hasattr(builtins, "__dev__"):
         builtins.__dev__ = False
     for name, value in (("taskMgr", taskMgr), ("messenger", messenger),
