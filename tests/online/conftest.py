@@ -69,6 +69,23 @@ def joined(server: Server, code: str, *names: str) -> list[Player]:
     return players
 
 
+@pytest.fixture(autouse=True)
+def players_let_go(monkeypatch):
+    """Every player a test made is disconnected after it: no reader task of theirs polls on in later tests."""
+    made: list[Player] = []
+    original = Player.__init__
+
+    def recorded(self, *args, **kwargs):
+        original(self, *args, **kwargs)
+        made.append(self)
+    monkeypatch.setattr(Player, "__init__", recorded)
+    yield
+    for player in made:
+        player.stopReaderPollTask()
+        if player.isConnected():
+            player.disconnect()
+
+
 @pytest.fixture
 def server():
     server = Server(free_port(), LOOPBACK)

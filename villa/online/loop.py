@@ -19,7 +19,7 @@ from direct.distributed import ServerRepository as server_repository
 from direct.showbase import DConfig
 from direct.showbase.MessengerGlobal import messenger
 from direct.task.TaskManagerGlobal import taskMgr
-from panda3d.core import ClockObject
+from panda3d.core import ClockObject, loadPrcFileData
 
 
 class Headless:
@@ -33,6 +33,12 @@ class Headless:
 
 
 HEADLESS = Headless()
+
+
+# `ConnectionRepository` would otherwise keep every piece of cyclic garbage of the whole process for
+# inspection (gc.DEBUG_SAVEALL: memory that is never given back) and take the garbage collector's timing
+# over with tasks of its own; the game leaves Python's collector as it is.
+loadPrcFileData("villa-online", "gc-save-all 0\nwant-garbage-collect-task 0\n")
 
 
 def ready() -> None:
