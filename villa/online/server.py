@@ -76,7 +76,7 @@ class GuardedServer(ServerRepository):
         self.closed: list[tuple[int, str]] = []   # (client, why) of every connection the guard closed
         self.on_gone = on_gone
         self._buckets: dict[int, Bucket] = {}
-        self.bytes_out: dict[int, int] = {}
+        self.bytes_out: dict[int, int] = {}     # bytes sent to each client, for measuring
 
     def handleDatagram(self, datagram) -> None:
         client = self.clientsByConnection.get(datagram.getConnection())
@@ -148,8 +148,10 @@ class GuardedServer(ServerRepository):
         if targeted:
             peek = DatagramIterator(datagram)
             peek.getUint16()
-            if peek.getUint32() not in self.clientsByDoIdBase:
+            target = peek.getUint32()
+            if target not in self.clientsByDoIdBase:
                 return    # for a client that has gone (the CMU server would fail on its warning)
+            self.bytes_out[target] = self.bytes_out.get(target, 0) + datagram.getLength()
         super().handleClientObjectUpdateField(datagram, dgi, targeted)
 
     def close(self, client, why: str) -> None:
@@ -175,13 +177,13 @@ class GuardedServer(ServerRepository):
 class Authority(ClientRepository):
     """The server's game logic: a client of the router that owns one `DistributedMatchAI` per room."""
 
-    def __init__(self, port: int) -> None:
+    def __init__(self, port: int, address: str = "127.0.0.1") -> None:
         loop.ready()
         super().__init__(dcFileNames=[dc_file()], dcSuffix="AI", connectMethod=self.CM_NET, threadedNet=False)
         self.rooms: dict[str, Room] = {}
         self.objects: dict[str, DistributedMatchAI] = {}
         self.failed = False
-        self.connect([URLSpec(f"http://127.0.0.1:{port}")], failureCallback=self._failed)
+        self.connect([URLSpec(f"http://{address}:{port}")], failureCallback=self._failed)
 
     def _failed(self, *_why) -> None:
         self.failed = True
@@ -224,11 +226,8 @@ class Server:
     def __init__(self, port: int, address: str = "127.0.0.1") -> None:
         self.port, self.address = port, address
         self.router = GuardedServer(port, address, on_gone=lambda client: self.authority.gone(client))
-        self.authority = Authority(port)
-        for _ in range(200):
-            if self.authority.ready or self.authority.failed:
-                break
-            loop.step()
+        self.authority = Authority(port, address if address not in ("", "0.0.0.0") else "127.0.0.1")
+        loop.run_until(lambda: self.authority.ready or self.authority.failed, 10)
         if not self.authority.ready:
             raise OSError(f"the server's authority could not reach port {port}")
         self.router.trusted.add(self.authority.doIdBase)
