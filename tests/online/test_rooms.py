@@ -4,11 +4,15 @@ ends the game, and a room taken up only from seats that name it."""
 from __future__ import annotations
 
 import pytest
+from panda3d.core import Filename
+from panda3d.direct import DCFile
 
 from villa.match import Match, Strength
 from villa.match.setup import MAX_NAME
 from villa.online import protocol
+from villa.online.objects import REQUESTS
 from villa.online.rooms import Room, Sitter
+from villa.online.server import dc_file
 from tests.online.conftest import three_seats
 
 
@@ -85,3 +89,33 @@ def test_a_room_is_taken_up_only_from_seats_that_name_a_room():
     assert room.sitters.keys() == {0}            # the computer's seat and a seat not at the table are not sat in
     assert isinstance(room.sitters[0], Sitter) and room.sitters[0].client is None
     assert protocol.zone_of(room.code) is not None
+
+
+def _sample(field) -> tuple:
+    """Arguments of a `.dc` field's types: seat 0, a column's id, a point on the table, a flag."""
+    samples = {"seat": 0, "room": "ABCDE", "name": "Anna", "token": "t", "column": "red-hex", "word": "decline",
+               "colour": "red", "strength": "easy", "steady": 0, "on": 1}
+    args = []
+    for n in range(field.getNumElements()):
+        name = field.getElement(n).getName()
+        args.append(samples.get(name, 1.0))
+    return tuple(args)
+
+
+def test_every_request_of_the_dc_file_is_heard_by_the_room_and_answered():
+    """Each `clsend` field reaches a handler that takes exactly its arguments, and a request the moment does
+    not allow is refused with a code, never an exception."""
+    dc = DCFile()
+    assert dc.read(Filename.fromOsSpecific(dc_file()))
+    fields = [f.asAtomicField() for f in (dc.getClass(0).getField(n) for n in range(dc.getClass(0).getNumFields()))
+              if f.hasKeyword("clsend")]
+    assert {f.getName() for f in fields} == set(REQUESTS)
+    room, told = _room()
+    room.request(1, "sit", ("ABCDE", "Anna", 0))
+    room.request(2, "sit", ("ABCDE", "Ben", 1))
+    assert room.match is not None
+    for field in fields:
+        if field.getName() not in ("sit", "rejoin", "giveToComputer"):
+            room.request(1, field.getName(), _sample(field))
+    refused = [args for _client, what, args in told if what == "refused"]
+    assert refused and all(kind in ("rules", "wood", "online") for kind, _code, _values in refused)
