@@ -26,6 +26,7 @@ ASSETS = [
     "icons/*.png",
     "icons/*.ico",
     "villa/locale/*/LC_MESSAGES/villa.mo",
+    "villa/online/villa.dc",
 ]
 
 # Modules the game never runs, though something it imports mentions them. Leaving them out
@@ -36,7 +37,8 @@ UNUSED_MODULES = [
     "ssl", "_ssl", "_hashlib", "http", "urllib.request", "ftplib", "smtplib", "netrc", "getpass",
     "tarfile", "lzma", "_lzma", "bz2", "_bz2", "xml", "pyexpat", "plistlib",
     "decimal", "_decimal", "_pydecimal", "fractions", "statistics",
-    "tkinter", "_tkinter", "unittest", "doctest", "pydoc", "pdb", "lib2to3", "idlelib", "turtle",
+    "tkinter", "_tkinter", "doctest",   # (unittest stays: direct.distributed imports it)
+    "pydoc", "pdb", "lib2to3", "idlelib", "turtle",
     "xmlrpc", "sqlite3", "curses", "tracemalloc",
     # development tools that a checkout has installed
     "pytest", "hypothesis", "setuptools", "pkg_resources", "distutils", "pip",
@@ -45,7 +47,7 @@ UNUSED_MODULES = [
     "numpy.distutils", "numpy.typing",
     # Panda3D's editors, networking and the physics and animation the game does not use
     "direct.tkpanels", "direct.tkwidgets", "direct.p3d", "direct.dist",
-    "direct.wxwidgets", "direct.cluster", "direct.distributed", "direct.directdevices",
+    "direct.wxwidgets", "direct.cluster", "direct.directdevices",
     "direct.particles", "direct.physics", "direct.actor",
     "panda3d.egg", "panda3d.ode", "panda3d.physx", "panda3d.vision", "panda3d.skel",
     "panda3d.ai", "panda3d.physics",
@@ -53,10 +55,11 @@ UNUSED_MODULES = [
 
 BUILD_APPS = {
     "gui_apps": {APP: "villa/__main__.py"},
+    "console_apps": {f"{APP}-server": "villa/app/dedicated.py"},   # the dedicated server, no display
     "include_patterns": ASSETS,
     # the walk for assets starts at the project's top: keep it out of these
     "exclude_patterns": [".venv/**", ".git/**", "build/**", "dist/**", "tests/**", "docs/**"],
-    "include_modules": {"*": ["villa.app.main"]},
+    "include_modules": {"*": ["villa.app.main", "villa.online.objects"]},   # the .dc file imports the latter
     "exclude_modules": {"*": UNUSED_MODULES},
     # OpenGL and OpenAL only: no software renderer, no FFmpeg, no model loaders
     "plugins": ["pandagl", "p3openal_audio"],

@@ -1,6 +1,6 @@
-"""The house's layers, read from every module's imports with `ast`: rules <- physics <- match <- presentation
-<- app, never back; no import circle between files; the match needs no window; and no import of the game's
-own modules hidden inside a function."""
+"""The house's layers, read from every module's imports with `ast`: rules <- physics <- match <- online
+<- presentation <- app, never back; no import circle between files; the match and the online game need no
+window; and no import of the game's own modules hidden inside a function."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import ast
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "villa"
-LAYERS = ("rules", "physics", "match", "presentation", "app")   # from the ground up
+LAYERS = ("rules", "physics", "match", "online", "presentation", "app")   # from the ground up
 
 
 def _module_name(path: Path) -> str:
@@ -112,6 +112,14 @@ def test_the_match_needs_no_window():
         _top, _hidden, foreign = _imports(module)
         assert not [name for _line, name in foreign if name.split(".")[0] == "direct"], module
         assert not [t for t in GRAPH[module] if _layer(t) is not None and _layer(t) > LAYERS.index("match")], module
+
+
+def test_the_online_game_opens_no_window():
+    """The server and the players' repositories run headless: no ShowBase, no GUI, nothing of the screens."""
+    for module in (m for m in MODULES if _layer(m) == LAYERS.index("online")):
+        _top, _hidden, foreign = _imports(module)
+        assert not [name for _line, name in foreign
+                    if name.startswith(("direct.showbase.ShowBase", "direct.gui", "direct.filter"))], module
 
 
 def test_the_rules_need_nothing_but_python():

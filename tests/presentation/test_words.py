@@ -12,6 +12,8 @@ from dataclasses import replace
 import pytest
 
 from villa import rules
+from villa.online import protocol
+from villa.online.protocol import Online, OnlineError
 from villa.physics.refusals import PlacementError, Refusal
 from villa.presentation import i18n
 from villa.presentation import words as flow
@@ -221,8 +223,8 @@ def test_a_floor_claimed_in_vain_is_worded_as_given_up_not_as_laid():
     assert "lay the" not in guidance.headline
 
 
-def test_every_refusal_of_the_referee_and_the_wood_has_its_sentence_in_one_table():
-    assert set(flow.REFUSALS) == set(rules.Rule) | set(Refusal)
+def test_every_refusal_of_the_referee_the_wood_and_the_server_has_its_sentence_in_one_table():
+    assert set(flow.REFUSALS) == set(rules.Rule) | set(Refusal) | set(Online)
     assert all(flow.Said.ALOUD in sentences for sentences in flow.REFUSALS.values())
 
 
@@ -240,6 +242,18 @@ def test_a_refusal_is_worded_from_its_code_and_its_details():
     moved = rules.Rule.REGULATION_6.refuse(column="blue-hex", chosen="red-thick")   # no tooltip sentence of its own
     assert flow.refusal(moved, state, flow.Said.TOOLTIP) == \
         "Only the chosen column (the red thick column) may be moved (regulation 6)."
+
+
+def test_a_refusal_of_the_online_server_is_worded_by_its_code_in_every_language():
+    """What the server refused (a seat not one's own, a wrong room code) comes as a code, worded here."""
+    refusal = protocol.refusal_from(*protocol.refusal_parts(OnlineError(Online.NOT_YOUR_SEAT, seat=1)))
+    assert flow.refusal(refusal) == "That is another player's seat."
+    try:
+        for language, words in (("de", "Platz"), ("fr", "place"), ("nl", "plaats")):
+            i18n.install(language)
+            assert words in flow.refusal(refusal)
+    finally:
+        i18n.install("en")
 
 
 def test_the_tooltip_after_the_neutral_column_asks_for_an_own_one():

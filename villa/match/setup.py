@@ -21,6 +21,12 @@ from villa.physics.dimensions import Layout
 from villa.rules.pieces import ALL_COLUMNS
 
 LAYOUT_NAMES = (*layouts.PRESETS, "random")
+MAX_NAME = 24   # characters of a player's name
+
+
+def clean_name(text: str) -> str:
+    """A name as typed (in the menu or sent over the network): printable characters only, at most MAX_NAME."""
+    return "".join(ch for ch in text.strip() if ch.isprintable())[:MAX_NAME]
 
 
 class Strength(str, Enum):

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from villa import rules
+from villa.online.protocol import Online
 from villa.physics.laying import FloorLay
 from villa.physics.pulling import Grip, Pull
 from villa.physics.refusals import Refusal
@@ -411,11 +412,12 @@ class Said(Enum):
     AFTER_NEUTRAL = "after-neutral"   # the tooltip while the own column after the neutral one is due
 
 
-# Every refusal, of the referee (`villa.rules.Rule`) and of the wood (`villa.physics.refusals.Refusal`),
+# Every refusal, of the referee (`villa.rules.Rule`), of the wood (`villa.physics.refusals.Refusal`) and of the
+# online server (`villa.online.protocol.Online`),
 # by its code: the sentence said aloud, and where it is worded otherwise, that sentence too. The words take
 # the refusal's details, worded for a player (a column by its colour and kind, a level by its floor, a
 # player by name).
-REFUSALS: dict[Rule | Refusal, dict[Said, str]] = {
+REFUSALS: dict[Rule | Refusal | Online, dict[Said, str]] = {
     Rule.GAME_OVER: {Said.ALOUD: N_("The game is over.")},
     Rule.UNKNOWN_ACTION: {Said.ALOUD: N_("That is not a move of this game.")},
     Rule.MALFORMED_ACTION: {Said.ALOUD: N_("That is not a move of this game.")},
@@ -475,6 +477,19 @@ REFUSALS: dict[Rule | Refusal, dict[Said, str]] = {
     Refusal.ALL_FLOORS_LAID: {Said.ALOUD: N_("All five floors are laid.")},
     Refusal.FLOOR_ALREADY_LAID: {Said.ALOUD: N_("The {level} floor is laid already.")},
     Refusal.NO_COLUMN_UNDER: {Said.ALOUD: N_("There is no column under the floor.")},
+    # online: what the server refused before the rules saw it
+    Online.WRONG_ROOM: {Said.ALOUD: N_("No room has that code.")},
+    Online.NO_SUCH_SEAT: {Said.ALOUD: N_("There is no such seat at this table.")},
+    Online.SEAT_TAKEN: {Said.ALOUD: N_("Someone else sits there.")},
+    Online.NOT_SEATED: {Said.ALOUD: N_("Sit down at the table first.")},
+    Online.NOT_YOUR_SEAT: {Said.ALOUD: N_("That is another player's seat.")},
+    Online.UNKNOWN_TOKEN: {Said.ALOUD: N_("No seat waits for you here any more.")},
+    Online.NO_NAME: {Said.ALOUD: N_("Type a name first.")},
+    Online.NAME_TAKEN: {Said.ALOUD: N_("{name} sits at this table already: choose another name.")},
+    Online.NOT_ON_TABLE: {Said.ALOUD: N_("That is not a point on the table.")},
+    Online.UNKNOWN_WORD: {Said.ALOUD: N_("The game does not know that answer.")},
+    Online.NOT_STARTED: {Said.ALOUD: N_("The game waits for its players.")},
+    Online.NOT_HOST: {Said.ALOUD: N_("Only the host gives seats to computer players.")},
 }
 
 

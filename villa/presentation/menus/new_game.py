@@ -12,7 +12,7 @@ from typing import Callable
 
 from direct.gui.DirectGui import DirectFrame
 
-from villa.match.setup import Seat, Strength
+from villa.match.setup import MAX_NAME, Seat, Strength, clean_name
 from villa.physics.dimensions import Layout
 from villa.physics.layouts import PRESETS
 from villa.presentation.i18n import N_, _
@@ -29,7 +29,6 @@ VARIANT_NAMES = {"two_supports_from_orange": N_("From the orange floor on, two c
                  "floors_inside_base": N_("Floors may not reach beyond the base"),
                  "proposer_moves_column": N_("Who lays a floor also moves a column up"),
                  "everyone_rolls": N_("Every player rolls the seal for a colour")}
-MAX_NAME = 24
 # who sits at a seat: a person, or a computer player of a strength (the seat's button goes round them)
 SEAT_KINDS: tuple[Strength | None, ...] = (None, Strength.EASY, Strength.MEDIUM, Strength.HARD)
 SEAT_NAMES = {None: N_("Person"), Strength.EASY: N_("Computer: easy"), Strength.MEDIUM: N_("Computer: medium"),
@@ -97,7 +96,7 @@ class NewGameScreen(Screen):
         """The choices as they stand now."""
         d = self.draft
         for i, widget in enumerate(self.widgets.get("names", ())):
-            d.names[i] = _clean(widget.get())
+            d.names[i] = clean_name(widget.get())
         seats: list[Seat] = []
         for i in range(d.count):
             kind = d.kinds[i]
@@ -227,13 +226,13 @@ class NewGameScreen(Screen):
         self._update()
 
     def _name(self, i: int, text: str) -> None:
-        self.draft.names[i] = _clean(text)
+        self.draft.names[i] = clean_name(text)
 
     def _next_kind(self, i: int) -> None:
         """The seat's button: person -> computer (easy) -> (medium) -> (hard) -> person. A computer's name
         follows its strength unless someone typed another."""
         d = self.draft
-        d.names[i] = _clean(self.widgets["names"][i].get())
+        d.names[i] = clean_name(self.widgets["names"][i].get())
         was = d.kinds[i]
         d.kinds[i] = SEAT_KINDS[(SEAT_KINDS.index(was) + 1) % len(SEAT_KINDS)]
         automatic = (d.names[i] in ("", _("Player {number}").format(number=i + 1))
@@ -265,7 +264,3 @@ class NewGameScreen(Screen):
     def _preset(self, name: str) -> None:
         self.draft.preset = name
 
-
-def _clean(text: str) -> str:
-    """A name as typed: printable characters only, at most MAX_NAME of them."""
-    return "".join(ch for ch in text.strip() if ch.isprintable())[:MAX_NAME]

@@ -1,0 +1,262 @@
+#!/usr/bin/env python3
+"""The online server on one machine, measured: N rooms of computer players on loopback, with a connected
+client per seat (watching, in a process of their own), and one person joining and rejoining.
+
+    /work/main/.venv/bin/python scripts/bench_online.py --json                    # N = 1, 2, 4 (quick)
+    /work/main/.venv/bin/python scripts/bench_online.py --json --max-matches 32 --seconds 20
+
+Figures:
+- `matches_at_60hz`: the most rooms (of those tried, doubling) whose server frames (every room's villa
+  and computer players' hands, then the network) keep their 95th percentile at or below 16.7 ms; the
+  computer players think in a worker process, as in the window; `frame_p95_ms` gives each N tried.
+- `bytes_per_client_s_moving` and `_rest`: what the server sends each client a second while a room's
+  villa moves (a pull, a fall) and while it rests.
+- `join_to_first_frame_s`: from connecting to sitting down with the villa as it stands.
+- `rejoin_s`: from a dropped player's new connection to their seat again, with the villa.
+- `held_follow_s_p95`: with each request held `--lag` seconds (a slow network's round trip, simulated in
+  the client), from a pulling player's aim to the first pose of their held column the server made after
+  carrying it out, as that player hears it (the round trip, plus the server's frame and pose interval).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from villa import rules  # noqa: E402
+from villa.match import MatchSetup, Seat, Strength, layout_named  # noqa: E402
+from villa.match.computer import close_thinking  # noqa: E402
+from villa.online import loop, protocol  # noqa: E402
+from villa.online.client import Player  # noqa: E402
+from villa.online.rooms import Room  # noqa: E402
+from villa.online.server import Server  # noqa: E402
+
+LOOPBACK = "127.0.0.1"
+BUDGET_MS = 1000.0 / 60.0
+SEATS = 3
+STARTING = 3      # aims before the column slides (it sticks until the pull overcomes its friction)
+SETTLING = 10     # frames after a villa comes to rest in which its last poses and the verdict still go out
+
+
+def computers(seed: int) -> MatchSetup:
+    seats = tuple(Seat(f"Computer {n + 1}", Strength.EASY) for n in range(SEATS))
+    return MatchSetup(seats, layout_named("random", seed), seed=seed, deal_colours=True)
+
+
+def watch(port: int, codes: list[str], seconds: float) -> None:
+    """The clients' process: one client per seat of every room, watching until told to stop."""
+    players = []
+    for code in codes:
+        for _ in range(SEATS):
+            player = Player(LOOPBACK, port)
+            players.append((player, code))
+    print("connecting", flush=True)     # the server answers only once it reads this
+    loop.run_until(lambda: all(p.ready for p, _ in players), 30)
+    for player, code in players:
+        player.enter(code)
+    end = time.monotonic() + seconds
+    while time.monotonic() < end and not any(p.lost for p, _ in players):
+        loop.step()
+        time.sleep(0.002)
+
+
+def _at_rest(room: Room) -> bool:
+    return not room.match.busy and room.match.villa.settled
+
+
+def measure(count: int, seconds: float, port: int) -> dict:
+    server = Server(port, LOOPBACK)
+    rooms = [Room(protocol.new_room_code(), computers(seed), aside=True) for seed in range(1, count + 1)]
+    for room in rooms:
+        server.open(room)
+    watchers = subprocess.Popen([sys.executable, __file__, "--watch", str(port), str(seconds + 30),
+                                 *(r.code for r in rooms)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert watchers.stdout.readline().startswith("connecting")
+        loop.run_until(lambda: sum(len(c) for c in server.router.zonesToClients.values()) >= count * (SEATS + 1), 30)
+        clients = count * SEATS
+        times, sent = [], {"moving": [0, 0], "rest": [0, 0]}
+        resting = 0          # frames every room has lain still
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            began = time.perf_counter()
+            before = sum(server.router.bytes_out.values())
+            server.frame()
+            spent = time.perf_counter() - began
+            resting = resting + 1 if all(_at_rest(r) for r in rooms) else 0
+            moving = resting < SETTLING     # the last poses of a move, a verdict: not yet rest
+            times.append(spent * 1000)
+            kind = sent["moving" if moving else "rest"]
+            kind[0] += sum(server.router.bytes_out.values()) - before
+            kind[1] += 1
+            time.sleep(max(0.0, 1 / 60 - spent))
+        times.sort()
+        per_s = {k: (b / clients) / (f / 60) if f else None for k, (b, f) in sent.items()}
+        return {"p95_ms": times[int(0.95 * (len(times) - 1))], "median_ms": statistics.median(times),
+                "frames": len(times), "per_client_s": per_s, "turns": sum(r.match.turn for r in rooms)}
+    finally:
+        watchers.kill()
+        watchers.wait()
+        server.close()
+        close_thinking()
+
+
+def join_and_rejoin(port: int) -> tuple[float, float]:
+    server = Server(port, LOOPBACK)
+    seats = (Seat("Seat 1"), Seat("Computer", Strength.EASY))
+    room = Room(protocol.new_room_code(), MatchSetup(seats, layout_named("random", 1), seed=1, deal_colours=True))
+    server.open(room)
+    try:
+        def until(done) -> None:
+            end = time.monotonic() + 30
+            while not done() and time.monotonic() < end:
+                server.frame()
+                time.sleep(0.001)
+
+        began = time.perf_counter()
+        anna = Player(LOOPBACK, port)
+        until(lambda: anna.ready)
+        anna.enter(room.code)
+        until(lambda: anna.room is not None)
+        anna.sit("Anna", 0)
+        until(lambda: anna.seats and anna.poses)
+        joined = time.perf_counter() - began
+        token = anna.seats[0]
+        anna.disconnect()
+        until(lambda: room.sitters[0].client is None)
+        began = time.perf_counter()
+        back = Player(LOOPBACK, port)
+        until(lambda: back.ready)
+        back.enter(room.code)
+        until(lambda: back.room is not None)
+        back.rejoin(token)
+        until(lambda: back.seats and back.poses)
+        return joined, time.perf_counter() - began
+    finally:
+        server.close()
+
+
+def held_follow(port: int, lag: float, aims: int) -> list[float]:
+    """Seconds from a player's aim (sent over a network `lag` seconds slow) to the pose of their held column
+    that shows it, as that player hears it: the round trip, the server's frame and the pose interval."""
+    server = Server(port, LOOPBACK)
+    plan = MatchSetup((Seat("Seat 1"), Seat("Seat 2")), layout_named("random", 3), seed=3, deal_colours=True)
+    room = Room(protocol.new_room_code(), plan)
+    server.open(room)
+    applied: dict[int, int] = {}          # aim number -> the server's frame that carried it out
+    heard = room.request
+
+    def request(client, name, args):
+        heard(client, name, args)
+        if name == "aim":
+            applied[len(applied)] = room.tick
+    room.request = request
+    try:
+        due = [time.monotonic()]
+
+        def until(done, seconds: float = 30) -> bool:
+            """The server as `Server.serve` runs it: a frame every 1/60 s, the network polled in between."""
+            end = time.monotonic() + seconds
+            while not done():
+                now = time.monotonic()
+                if now > end:
+                    return False
+                if now >= due[0]:
+                    server.authority.frames(1)
+                    due[0] = max(due[0] + 1 / 60, now - 0.1)
+                loop.step()
+                time.sleep(0.002)
+            return True
+
+        players = [Player(LOOPBACK, port), Player(LOOPBACK, port)]
+        until(lambda: all(p.ready for p in players))
+        for player in players:
+            player.enter(room.code)
+        until(lambda: all(p.room is not None for p in players))
+        for seat, player in enumerate(players):
+            player.sit(f"Player {seat + 1}", seat)
+        until(lambda: room.match is not None and all(p.state == room.match.state and p.poses for p in players))
+        seat = room.match.actor
+        mover = players[seat]
+        column = sorted(rules.grabbable_columns(mover.state))[0]
+        (x, y, z), _quat = mover.poses[column]
+        mover.ask("take", seat, column, x, y, z, False)
+        until(lambda: room.match.hand is not None)
+        mover.lag = lag
+        last: dict[str, float] = {}
+        followed = []
+        original = mover.heard
+
+        def hearing(what, value):
+            original(what, value)
+            if what == "poses" and column in protocol.unpack_poses(value[1]):
+                last["tick"], last["at"] = value[0], time.monotonic()
+        mover.heard = hearing
+        for number in range(aims + STARTING):
+            out = 0.2 * (number + 1)          # a slow, steady pull outwards
+            sent = time.monotonic()
+            mover.ask("aim", seat, x * (1 + out / 10), y * (1 + out / 10), z)
+            if not until(lambda: number in applied and last.get("tick", -1) >= applied[number], 5):
+                break
+            if number >= STARTING:
+                followed.append(last["at"] - sent)
+            if room.match.hand is None or room.match.collapsed:
+                break
+        return followed
+    finally:
+        server.close()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--json", action="store_true", help="one JSON line")
+    parser.add_argument("--max-matches", type=int, default=4)
+    parser.add_argument("--seconds", type=float, default=4.0, help="of play per number of rooms")
+    parser.add_argument("--port", type=int, default=47190)
+    parser.add_argument("--lag", type=float, default=0.1, help="s of simulated round trip for the held column")
+    parser.add_argument("--aims", type=int, default=30, help="aims of the held column measured")
+    parser.add_argument("--watch", nargs="+", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.watch:
+        watch(int(args.watch[0]), args.watch[2:], float(args.watch[1]))
+        return 0
+    tried, best, moving, rest = {}, 0, [], []
+    count = 1
+    while count <= args.max_matches:
+        found = measure(count, args.seconds, args.port)
+        tried[count] = round(found["p95_ms"], 2)
+        if found["per_client_s"]["moving"] is not None:
+            moving.append(found["per_client_s"]["moving"])
+        if found["per_client_s"]["rest"] is not None:
+            rest.append(found["per_client_s"]["rest"])
+        if found["p95_ms"] > BUDGET_MS:
+            break
+        best = count
+        count *= 2
+    joined, rejoined = join_and_rejoin(args.port)
+    followed = sorted(held_follow(args.port, args.lag, args.aims))
+    figures = {"matches_at_60hz": best, "frame_p95_ms": tried,
+               "bytes_per_client_s_moving": round(statistics.median(moving)) if moving else None,
+               "bytes_per_client_s_rest": round(statistics.median(rest)) if rest else None,
+               "join_to_first_frame_s": round(joined, 3), "rejoin_s": round(rejoined, 3),
+               "held_follow_s_p95": round(followed[int(0.95 * (len(followed) - 1))], 3) if followed else None,
+               "held_follow_aims": len(followed), "simulated_rtt_s": args.lag,
+               "max_matches_tried": args.max_matches, "seconds_each": args.seconds, "cpus": os.cpu_count()}
+    if args.json:
+        print(json.dumps(figures))
+    else:
+        for key, value in figures.items():
+            print(f"{key}: {value}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

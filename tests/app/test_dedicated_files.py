@@ -1,0 +1,63 @@
+"""The dedicated server's files: each room's autosave in the record format of every save, its seats beside
+it, and on a new start every room taken up again; a file that does not load is named and left as it is."""
+
+from __future__ import annotations
+
+import json
+
+from panda3d.core import Point3
+
+from villa import rules
+
+from villa.app import saves
+from villa.app.dedicated import RoomFiles, parse
+from villa.match import Match
+from villa.online.rooms import Room, Sitter
+from tests.online.conftest import three_seats
+
+
+def test_a_room_kept_after_its_turn_is_taken_up_again_and_a_broken_one_is_left(tmp_path, capsys):
+    files = RoomFiles(tmp_path)
+    match = Match(three_seats())
+    room = Room("ABCDE", match.setup, keep=files, record=match.record, sitters={0: Sitter("Anna", "tok")})
+    room.keep()
+    assert saves.load(tmp_path / "ABCDE.json").state == match.state        # a save like any other
+    (tmp_path / "QQQQQ.json").write_text("{ not json", encoding="utf-8")
+    (tmp_path / "QQQQQ.seats.json").write_text(json.dumps({"room": "QQQQQ", "seats": {}}), encoding="utf-8")
+
+    rooms = files.taken_up()
+    assert [r.code for r in rooms] == ["ABCDE"]
+    assert rooms[0].sitters[0].token == "tok" and rooms[0].match.state == match.state
+    said = capsys.readouterr().err.strip().splitlines()
+    assert len(said) == 1 and said[0].startswith("villa-paletti-server: the room QQQQQ was not taken up: ")
+    assert (tmp_path / "QQQQQ.json").read_text(encoding="utf-8") == "{ not json"   # never changed
+
+
+def test_the_command_line_refuses_a_table_without_a_person(capsys):
+    for argv in (["--people", "0", "--computers", "2"], ["--people", "4", "--computers", "1"], ["--port", "0"]):
+        try:
+            parse(argv)
+        except SystemExit as stop:
+            assert stop.code == 2
+        else:
+            raise AssertionError(f"{argv} was accepted")
+    assert "2 to 4 seats" in capsys.readouterr().err
+
+
+def test_a_finished_online_game_is_kept_as_a_replay_and_not_taken_up_again(tmp_path, monkeypatch):
+    monkeypatch.setenv("VILLA_HOME", str(tmp_path / "home"))
+    match = Match(three_seats())
+    column = sorted(rules.grabbable_columns(match.state))[0]
+    pos = match.villa.nodes[column].getPos()
+    match.take(column, Point3(pos))
+    while not (match.over and match.villa.settled):        # shoved through the villa: it falls
+        if match.hand is not None:
+            match.hand.aim(Point3(-3 * pos.x, -3 * pos.y, pos.z + 40))
+        match.frame()
+    files = RoomFiles(tmp_path / "online")
+    room = Room("ABCDE", match.setup, keep=files, record=match.record, sitters={0: Sitter("Anna", "tok")})
+    room.keep()
+    room.keep()
+    replays = list(saves.replays_dir().glob("*.json"))
+    assert len(replays) == 1 and saves.load(replays[0]).state == match.state
+    assert files.taken_up() == []

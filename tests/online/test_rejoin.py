@@ -1,0 +1,118 @@
+"""Nothing lost: a player whose connection drops mid-pull takes their seat back with its token and the
+pull goes on; a seat left longer than the wait goes to a computer player; a server closed mid-game takes
+the game up again from its autosave, and the players rejoin."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from villa import rules
+from villa.match import Record
+from villa.online import protocol
+from villa.online.client import Player
+from villa.online.rooms import REJOIN_S, Room
+from villa.online.server import Server
+from villa.rules.state import Step
+from tests.online.conftest import LOOPBACK, Kept, free_port, joined, run, three_seats
+
+
+def _a_person_to_move(server, room, players) -> int:
+    assert run(server, lambda: not room.match.busy and room.match.state.turn.step is Step.START
+               and room.match.actor in (0, 1) and players[room.match.actor].state == room.match.state, seconds=120)
+    return room.match.actor
+
+
+def _rejoined(server, code: str, token: str) -> Player:
+    player = Player(LOOPBACK, server.port)
+    assert run(server, lambda: player.ready, seconds=10)
+    player.enter(code)
+    assert run(server, lambda: player.room is not None, seconds=10)
+    player.rejoin(token)
+    assert run(server, lambda: player.seats and player.poses, seconds=10)   # and the villa as it stands
+    return player
+
+
+def test_a_player_dropped_mid_pull_rejoins_their_seat_and_the_pull_goes_on(server):
+    plan = three_seats()
+    room = Room(protocol.new_room_code(), replace(plan, seats=plan.seats[:2]))   # two people: one of them starts
+    server.open(room)
+    players = joined(server, room.code, "Anna", "Ben")
+    seat = _a_person_to_move(server, room, players)
+    mover = players[seat]
+    column = sorted(rules.grabbable_columns(mover.state))[0]
+    (x, y, z), _quat = mover.poses[column]
+    mover.ask("take", seat, column, x, y, z, False)
+    for _ in range(10):
+        mover.ask("aim", seat, x * 1.1, y * 1.1, z)
+        server.frame()
+    assert room.match.hand is not None
+    token = mover.seats[seat]
+
+    mover.disconnect()                                   # killed: no goodbye, the socket just closes
+    assert run(server, lambda: not room.table()["seats"][seat]["here"], seconds=10)
+    assert run(server, lambda: players[1 - seat].table["seats"][seat]["here"] is False, seconds=10)   # seen away
+    assert room.match.hand is not None and room.match.actor == seat    # the game waits for them
+
+    back = _rejoined(server, room.code, token)
+    assert back.seats == {seat: token}
+    back.ask("aim", seat, x * 1.2, y * 1.2, z)
+    back.ask("giveUp", seat)
+    assert run(server, lambda: column in room.match.state.blocked, seconds=10)
+    assert not back.refusals
+
+
+def test_a_wrong_token_or_room_code_sits_no_one(server, room):
+    anna, ben = joined(server, room.code, "Anna", "")
+    ben.rejoin("not-a-token")
+    ben.ask("rejoin", "AAAAA", anna.seats[0])
+    ben.ask("sit", "AAAAA", "Ben", 1)
+    ben.sit("Anna ", 0)
+    assert run(server, lambda: len(ben.refusals) == 4, seconds=10)
+    assert [r.code for r in ben.refusals] == [protocol.Online.UNKNOWN_TOKEN, protocol.Online.WRONG_ROOM,
+                                              protocol.Online.WRONG_ROOM, protocol.Online.SEAT_TAKEN]
+    assert not ben.seats and room.sitters[0].client == anna.doIdBase
+
+
+def test_a_seat_left_longer_than_the_wait_goes_to_a_computer_player(server):
+    now = [0.0]
+    room = Room(protocol.new_room_code(), three_seats(), clock=lambda: now[0])
+    server.open(room)
+    anna, ben = joined(server, room.code, "Anna", "Ben")
+    assert run(server, lambda: room.match is not None)
+    ben.disconnect()
+    assert run(server, lambda: room.sitters[1].client is None, seconds=10)
+    now[0] += REJOIN_S - 1
+    server.frame()
+    assert not room.match.setup.seats[1].is_computer
+    now[0] += 2
+    server.frame()
+    assert room.match.setup.seats[1].is_computer and 1 not in room.sitters
+    assert room.match.setup.seats[1].name == "Ben"     # the rules' player stays who they were
+    assert run(server, lambda: anna.table["seats"][1]["computer"] is not None, seconds=10)
+
+
+def test_a_server_closed_mid_game_takes_it_up_from_its_autosave(server, room):
+    players = joined(server, room.code, "Anna", "Ben")
+    seat = _a_person_to_move(server, room, players)      # the computer player's turn was kept
+    kept: Kept = room.kept
+    assert kept.records and kept.records[-1].state == room.match.state
+    record: Record = kept.records[-1]
+    tokens = {n: p.seats[n] for n, p in enumerate(players)}
+    server.close()
+
+    again = Server(free_port(), LOOPBACK)
+    try:
+        room = Room.taken_up(record, kept.seats, keep=Kept())
+        again.open(room)
+        assert room.match.state == record.state and room.code == kept.seats["room"]
+        mover = _rejoined(again, room.code, tokens[seat])
+        assert run(again, lambda: mover.state == record.state, seconds=10)
+        column = sorted(rules.grabbable_columns(mover.state))[0]
+        (x, y, z), _quat = mover.poses[column]
+        mover.ask("take", seat, column, x, y, z, False)
+        mover.ask("giveUp", seat)
+        assert run(again, lambda: column in room.match.state.blocked, seconds=10)
+        assert not mover.refusals
+    finally:
+        again.close()
+

@@ -1,0 +1,121 @@
+"""A room's own rules, without the network: names cleaned as in the menu, a failed autosave that never
+ends the game, and a room taken up only from seats that name it."""
+
+from __future__ import annotations
+
+import pytest
+from panda3d.core import Filename
+from panda3d.direct import DCFile
+
+from villa.match import Match, Strength
+from villa.match.setup import MAX_NAME
+from villa.online import protocol
+from villa.online.objects import REQUESTS
+from villa.online.rooms import Room, Sitter
+from villa.online.server import dc_file
+from tests.online.conftest import three_seats
+
+
+def _room(**options) -> tuple[Room, list]:
+    told = []
+    room = Room("ABCDE", three_seats(), **options)
+    room.tell = lambda client, field, *args: told.append((client, field, args))
+    return room, told
+
+
+def test_a_name_is_cleaned_as_in_the_menu_before_anyone_reads_it():
+    room, told = _room()
+    room.request(7, "sit", ("abcde", "\x1b[31mMallory\n\u202e" + "x" * 40, 0))
+    name = room.sitters[0].name
+    assert name.isprintable() and len(name) <= MAX_NAME and name.startswith("[31mMallory")
+    room.request(8, "sit", ("ABCDE", " \n\t ", 1))
+    assert 1 not in room.sitters and told[-1][1:] == ("refused", ("online", "no name", "{}"))
+
+
+def test_everyone_at_the_table_needs_a_name_of_their_own_the_computer_players_too():
+    room, told = _room()
+    room.request(1, "sit", ("ABCDE", "Computer", 0))       # the computer player's name
+    room.request(2, "sit", ("ABCDE", "Ben", 0))
+    room.request(3, "sit", ("ABCDE", "Ben ", 1))
+    assert [t[2][1] for t in told if t[1] == "refused"] == ["name taken", "name taken"]
+    room.request(3, "sit", ("ABCDE", "Cleo", 1))
+    assert room.match is not None and room.match.setup.players == ("Ben", "Cleo", "Computer")
+
+
+def test_a_seat_left_in_the_lobby_longer_than_the_wait_is_free_again():
+    now = [0.0]
+    room, _told = _room(clock=lambda: now[0])
+    room.request(1, "sit", ("ABCDE", "Anna", 0))
+    room.gone(1)
+    now[0] += 601
+    room.frames()
+    assert room.sitters == {} and room.match is None and room.table()["seats"][0]["taken"] is False
+
+
+def test_the_host_gives_an_empty_seat_to_a_computer_player_and_the_game_begins():
+    room, told = _room()
+    room.request(1, "sit", ("ABCDE", "Anna", 0))
+    room.request(2, "giveToComputer", (0, "easy"))               # not the host
+    room.request(1, "giveToComputer", (0, "easy"))               # someone sits there
+    room.request(1, "giveToComputer", (1, "clever"))
+    assert [t[2][1] for t in told if t[1] == "refused"] == ["not host", "seat taken", "unknown word"]
+    room.request(1, "giveToComputer", (1, "hard"))
+    assert room.match is not None
+    assert [(s.name, s.computer) for s in room.match.setup.seats] == [
+        ("Anna", None), ("Computer 1", Strength.HARD), ("Computer", Strength.EASY)]
+    room.gone(1)
+    room.request(1, "giveToComputer", (0, "easy"))               # gone: no longer the host
+    assert room.host is None and not room.match.setup.seats[0].is_computer
+
+
+def test_a_failed_autosave_never_ends_the_game(caplog):
+    def full_disk(_room):
+        raise OSError(28, "No space left on device")
+    room, _told = _room(keep=full_disk)
+    room.request(1, "sit", ("ABCDE", "Anna", 0))
+    room.request(2, "sit", ("ABCDE", "Ben", 1))
+    assert room.match is not None
+    room.keep()
+    assert "could not write its autosave" in caplog.text and room.match is not None
+
+
+def test_a_room_is_taken_up_only_from_seats_that_name_a_room():
+    match = Match(three_seats())
+    with pytest.raises(ValueError):
+        Room.taken_up(match.record, {"room": "not a code", "seats": {}})
+    room = Room.taken_up(match.record, {"room": "ABCDE", "seats": {"0": {"name": "Anna", "token": "t"},
+                                                                  "2": {"name": "Computer", "token": "u"},
+                                                                  "9": {"name": "Nobody", "token": "v"}}})
+    assert room.sitters.keys() == {0}            # the computer's seat and a seat not at the table are not sat in
+    assert isinstance(room.sitters[0], Sitter) and room.sitters[0].client is None
+    assert protocol.zone_of(room.code) is not None
+
+
+def _sample(field) -> tuple:
+    """Arguments of a `.dc` field's types: seat 0, a column's id, a point on the table, a flag."""
+    samples = {"seat": 0, "room": "ABCDE", "name": "Anna", "token": "t", "column": "red-hex", "word": "decline",
+               "colour": "red", "strength": "easy", "steady": 0, "on": 1}
+    args = []
+    for n in range(field.getNumElements()):
+        name = field.getElement(n).getName()
+        args.append(samples.get(name, 1.0))
+    return tuple(args)
+
+
+def test_every_request_of_the_dc_file_is_heard_by_the_room_and_answered():
+    """Each `clsend` field reaches a handler that takes exactly its arguments, and a request the moment does
+    not allow is refused with a code, never an exception."""
+    dc = DCFile()
+    assert dc.read(Filename.fromOsSpecific(dc_file()))
+    fields = [f.asAtomicField() for f in (dc.getClass(0).getField(n) for n in range(dc.getClass(0).getNumFields()))
+              if f.hasKeyword("clsend")]
+    assert {f.getName() for f in fields} == set(REQUESTS)
+    room, told = _room()
+    room.request(1, "sit", ("ABCDE", "Anna", 0))
+    room.request(2, "sit", ("ABCDE", "Ben", 1))
+    assert room.match is not None
+    for field in fields:
+        if field.getName() not in ("sit", "rejoin", "giveToComputer"):
+            room.request(1, field.getName(), _sample(field))
+    refused = [args for _client, what, args in told if what == "refused"]
+    assert refused and all(kind in ("rules", "wood", "online") for kind, _code, _values in refused)

@@ -1,0 +1,138 @@
+"""What travels between the server's authority and the clients, besides the `.dc` file's types:
+the online refusals' codes, the answers' words, the rules' state and the moving pieces' poses as
+bytes, and the room code.
+
+Everything here is codes and data; the words a player reads are the presentation's.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import secrets
+import struct
+import zlib
+from enum import StrEnum
+from typing import Any
+
+from villa import rules
+from villa.physics.refusals import PlacementError, Refusal
+from villa.rules.pieces import ALL_COLUMNS, TOP_FLOOR_LEVEL, floor_id
+
+PORT = 47170                     # the server's TCP port unless told otherwise
+ROOM_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"   # no 0/O, 1/I: read aloud, typed without doubt
+ROOM_LENGTH = 5
+FIRST_ROOM_ZONE = 1000           # the zone of a room is its code as a number, above the lobby's zones
+REACH = 200.0                    # cm from the table's centre: a point further out is not on the table
+
+# every piece that can move, in a fixed order: a pose names its piece by its index here
+PIECES: tuple[str, ...] = (*(c.id for c in ALL_COLUMNS), *(floor_id(level) for level in range(1, TOP_FLOOR_LEVEL + 1)))
+_POSE = struct.Struct("<B3f4f")
+
+
+class Online(StrEnum):
+    """Why the server refused a request that the rules never saw."""
+
+    WRONG_ROOM = "wrong room"            # the room code does not name this room
+    NO_SUCH_SEAT = "no such seat"        # the seat is not at this table
+    SEAT_TAKEN = "seat taken"            # someone else sits there (or a computer player)
+    NOT_SEATED = "not seated"            # sit down first
+    NOT_YOUR_SEAT = "not your seat"      # a request for a seat this connection does not hold
+    UNKNOWN_TOKEN = "unknown token"      # no seat waits for this token (or it waited too long)
+    NO_NAME = "no name"                  # a name with nothing printable in it
+    NAME_TAKEN = "name taken"            # someone at the table has that name already
+    NOT_ON_TABLE = "not on the table"    # a point that is not a finite point over the table
+    UNKNOWN_WORD = "unknown word"        # an answer or colour the game does not know
+    NOT_STARTED = "not started"          # the game waits for its players
+    NOT_HOST = "not host"                # only the host gives seats to computer players
+
+
+class OnlineError(ValueError):
+    """A request the server refused before the rules saw it; `code` says why, `values` what the words need."""
+
+    def __init__(self, code: Online, **values: Any) -> None:
+        super().__init__(code.value)
+        self.code = code
+        self.values = values
+
+
+# the answers a player gives with a word (the rest of a turn is the hand's)
+ANSWERS = {
+    "propose": rules.ProposeFloor, "object": rules.Object, "challenge": rules.Challenge,
+    "decline": rules.Decline, "forgo": rules.ForgoPenalty, "pass": rules.Pass,
+}
+
+
+def new_room_code() -> str:
+    return "".join(secrets.choice(ROOM_LETTERS) for _ in range(ROOM_LENGTH))
+
+
+def zone_of(code: str) -> int | None:
+    """The zone a room lives in (only who knows the code finds it); None: not a room code."""
+    code = code.strip().upper()
+    if len(code) != ROOM_LENGTH or any(ch not in ROOM_LETTERS for ch in code):
+        return None
+    number = 0
+    for ch in code:
+        number = number * len(ROOM_LETTERS) + ROOM_LETTERS.index(ch)
+    return FIRST_ROOM_ZONE + number
+
+
+def on_table(*values: float) -> bool:
+    return all(math.isfinite(v) and abs(v) <= REACH for v in values)
+
+
+# --- refusals as (kind, code, values) -----------------------------------------------------------
+
+def refusal_parts(error: Exception) -> tuple[str, str, str]:
+    if isinstance(error, rules.RuleError):
+        return "rules", error.rule, json.dumps(error.params, default=str)
+    if isinstance(error, PlacementError):
+        return "wood", error.code.value, json.dumps(error.values, default=str)
+    if isinstance(error, OnlineError):
+        return "online", error.code.value, json.dumps(error.values, default=str)
+    raise TypeError(f"not a refusal: {error!r}")
+
+
+def refusal_from(kind: str, code: str, values: str) -> Exception:
+    """The refusal again, as the hot-seat game has it (the screen words it the same way)."""
+    params = json.loads(values or "{}")
+    if kind == "rules":
+        return rules.RuleError(code, params)
+    if kind == "wood":
+        return PlacementError(Refusal(code), **params)
+    return OnlineError(Online(code), **params)
+
+
+# --- state and poses as bytes -------------------------------------------------------------------------
+
+def pack_state(state: rules.GameState) -> bytes:
+    return zlib.compress(json.dumps(rules.state_to_json(state), separators=(",", ":")).encode(), 6)
+
+
+def unpack_state(data: bytes) -> rules.GameState:
+    return rules.state_from_json(json.loads(zlib.decompress(data)))
+
+
+def pack_table(table: dict) -> bytes:
+    return json.dumps(table, separators=(",", ":")).encode()
+
+
+def unpack_table(data: bytes) -> dict:
+    return json.loads(data)
+
+
+Pose = tuple[tuple[float, float, float], tuple[float, float, float, float]]
+
+
+def pack_poses(poses: dict[str, Pose]) -> bytes:
+    return b"".join(_POSE.pack(PIECES.index(piece), *pos, *quat) for piece, (pos, quat) in sorted(poses.items()))
+
+
+def unpack_poses(data: bytes) -> dict[str, Pose]:
+    poses = {}
+    for offset in range(0, len(data) - len(data) % _POSE.size, _POSE.size):
+        index, *numbers = _POSE.unpack_from(data, offset)
+        if index < len(PIECES):
+            poses[PIECES[index]] = (tuple(numbers[:3]), tuple(numbers[3:]))
+    return poses
