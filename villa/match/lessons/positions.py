@@ -33,20 +33,19 @@ RINGS = layouts.preset("rings")
 TWO_FREE_REDS = moved(FREE_CORNERS, "red-thin-2", 5.5, -8.6)
 
 
-
 def _round_the_middle(angles: dict[str, float]) -> dict[str, tuple[int, float, float]]:
     """Columns on the blue floor, on an ellipse about its middle at these angles (degrees)."""
     return {column: (1, round(3.2 * math.cos(math.radians(a)), 3), round(0.6 + 1.8 * math.sin(math.radians(a)), 3))
             for column, a in angles.items()}
 
 
-_FREE_HEX = {"yellow-hex": (1, -5.5, -2.0)}   # standing free on the blue floor, beside the green one
+_EDGE_HEX = {"yellow-hex": (1, -5.5, -2.0)}   # on the blue floor, under the green one's edge: drawn out sideways
 # four thin columns up on the blue floor, in a ring about its middle
 FOUR_UP = raised(FREE_CORNERS, _round_the_middle({"blue-thin-1": 0, "red-thin-1": 90, "yellow-thin-1": 180,
                                                   "green-thin-1": 270}), None, "four up")
-# two floors: the green one on those four, and a yellow hexagonal column standing free on the blue floor
-GREEN_ON_TOP = raised(FOUR_UP, _FREE_HEX, FloorSpot(2, 0.0, 0.6), "green on top")
-# the green floor on only three columns: pull one and it falls
+# two floors: the green one on those four and the yellow hexagonal column
+GREEN_ON_TOP = raised(FOUR_UP, _EDGE_HEX, FloorSpot(2, 0.0, 0.6), "green on top")
+# the green floor on three thin columns and the hexagonal one: pull the thin green one fast and it falls
 GREEN_ON_THREE = raised(FREE_CORNERS, {**_round_the_middle({"red-thin-1": 90, "yellow-thin-1": 210,
-                                                            "green-thin-1": 330}), **_FREE_HEX},
+                                                            "green-thin-1": 330}), **_EDGE_HEX},
                         FloorSpot(2, 0.0, 0.6), "green on three")
