@@ -190,7 +190,7 @@ class GameScreen:
             return None
         return state.turn.actor if rules.is_chance_node(state) else rules.whose_move(state)
 
-    def _humans(self) -> int:
+    def humans(self) -> int:
         return sum(not seat.is_computer for seat in self.match.setup.seats)
 
     # --- the match's events -------------------------------------------------------------------
@@ -205,7 +205,7 @@ class GameScreen:
         if guide.asks and self._human_acts():
             question = f"{sentence}\n\n{guide.question}" if sentence else guide.question
             self.open_panel(Mode.ASKING, question)
-        elif (sentence and words.concerns_others(event.before) and self._human_acts() and self._humans() > 1
+        elif (sentence and words.concerns_others(event.before) and self._human_acts() and self.humans() > 1
               and self._last_human is not None and player != self._last_human):
             self.open_panel(Mode.HAND_OVER, sentence)   # an answer, a proof or a penalty decided something
         elif sentence:

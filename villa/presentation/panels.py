@@ -95,10 +95,11 @@ class Panel:
         self.shade.destroy()
 
 
-def hand_over(stage, font, *, player: str, ink, words: str, answers: Sequence[Answer]) -> Panel:
-    """Hot-seat: the next person takes the mouse; their name in their colour, the question, the answers."""
-    return Panel(stage, font, over=_("Pass the mouse to"), title=player, title_ink=ink, words=words,
-                 answers=answers, height=0.72)
+def hand_over(stage, font, *, player: str, ink, words: str, answers: Sequence[Answer], handed: bool = True) -> Panel:
+    """Hot-seat: the next person takes the mouse (`handed`; with one person at the table, the question is
+    theirs and no mouse changes hands); their name in their colour, the question, the answers."""
+    return Panel(stage, font, over=_("Pass the mouse to") if handed else _("A question for"), title=player,
+                 title_ink=ink, words=words, answers=answers, height=0.72)
 
 
 def end_panel(stage, font, *, title: str, reason: str, play_again: Callable[[], None] | None,

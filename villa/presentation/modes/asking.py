@@ -27,7 +27,8 @@ class PanelMode(ModeBase):
         guide = words.guidance(self.match.state)
         actor = guide.standings[guide.actor]
         ink = palette.ink(actor.colours[0]) if actor.colours else panels.INK
-        return panels.hand_over(self.screen.stage, font(), player=actor.name, ink=ink, words=text, answers=answers)
+        return panels.hand_over(self.screen.stage, font(), player=actor.name, ink=ink, words=text, answers=answers,
+                                handed=self.screen.humans() > 1)
 
 
 class Asking(PanelMode):
