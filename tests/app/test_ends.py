@@ -79,11 +79,17 @@ def _wait_for_thinking(game: subprocess.Popen) -> int:
     pytest.fail("the computer players' worker never thought")
 
 
+def _hearing_ctrl_c() -> None:
+    """In the child before it runs: Ctrl+C as a terminal gives it. A suite started in the background
+    (`cmd &` in a script) hands its children SIGINT ignored, and Python keeps it ignored."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _start(home: Path, display: str, *args: str) -> subprocess.Popen:
     """The game in its own process group, so that everything it starts can be found again."""
     env = dict(os.environ, DISPLAY=display, VILLA_HOME=str(home))
     return subprocess.Popen([sys.executable, "-m", "villa", *args], cwd=ROOT, env=env, start_new_session=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=_hearing_ctrl_c)
 
 
 def _left_behind(group: int) -> dict[int, str]:
@@ -136,7 +142,7 @@ def test_a_headless_game_ended_by_a_signal_keeps_its_autosave(how, tmp_path):
     env = dict(os.environ, VILLA_HOME=str(tmp_path))
     game = subprocess.Popen([sys.executable, "-m", "villa", "--autoplay", "1000", "--headless", "--seed", "2"],
                             cwd=ROOT, env=env, start_new_session=True, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True, preexec_fn=_hearing_ctrl_c)
     saved = threading.Event()
 
     def read() -> None:
