@@ -2,8 +2,8 @@
 """The online server on one machine, measured: N rooms of computer players on loopback, with a connected
 client per seat (watching, in a process of their own), and one person joining and rejoining.
 
-    /work/main/.venv/bin/python scripts/bench_online.py --json                    # N = 1, 2, 4 (quick)
-    /work/main/.venv/bin/python scripts/bench_online.py --json --max-matches 32 --seconds 20
+    .venv/bin/python scripts/bench_online.py --json                    # N = 1, 2, 4 (quick)
+    .venv/bin/python scripts/bench_online.py --json --max-matches 32 --seconds 20
 
 Figures:
 - `matches_at_60hz`: the most rooms (of those tried, doubling) whose server frames (every room's villa
