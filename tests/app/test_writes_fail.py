@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 import textwrap
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -87,7 +88,9 @@ def test_killed_at_every_step_of_its_writes_a_game_always_loads_again(tmp_path, 
     first, second ... step of those writes (each fsync and each rename), `--continue` still finds a game
     that loads, and no game is lost."""
     other = records.dumps(recorded_game, "autosave")
-    for kill_at in range(1, 12):
+
+    def killed_at(kill_at: int):
+        """The game killed at that step of its writes, then continued; what each left on disk."""
         home = tmp_path / f"home-{kill_at}"
         data = home / "data"
         data.mkdir(parents=True)
@@ -97,9 +100,14 @@ def test_killed_at_every_step_of_its_writes_a_game_always_loads_again(tmp_path, 
                                  "--players", "2"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
         kept = sorted(p.name for p in data.glob("autosave*.json"))
         games = {saves.load(data / name).setup.game for name in kept}   # every file there loads
-        assert recorded_game.setup.game in games, f"killed at step {kill_at}: the other game was lost"
         going_on = subprocess.run([sys.executable, "-m", "villa", "--continue", "--headless"], cwd=ROOT, env=env,
                                   capture_output=True, text=True, timeout=300)
+        return killed, games, going_on
+
+    with ThreadPoolExecutor(max_workers=2) as pool:   # each step in a home of its own: two at a time
+        runs = list(pool.map(killed_at, range(1, 12)))
+    for kill_at, (killed, games, going_on) in enumerate(runs, start=1):
+        assert recorded_game.setup.game in games, f"killed at step {kill_at}: the other game was lost"
         assert going_on.returncode == 0, (kill_at, killed.returncode, going_on.stderr)
         assert going_on.stdout.startswith("continued at turn ")
         if killed.returncode == 0:

@@ -11,7 +11,7 @@ from villa.match.computer import seat_computers
 
 pytestmark = pytest.mark.gui
 
-TURNS = 3
+TURNS = 2
 
 
 def test_a_seeded_game_plays_the_same_headless_and_through_the_window(stage, frames):
