@@ -9,15 +9,72 @@ import time
 import pytest
 
 
+DRAWN_ONE_IN = 4       # frames: at rest the window draws one frame in four; the game's time, tasks and input go on
+AFTER_INPUT_FRAMES = 4   # ... but every frame from an input on, for this many frames
+
+
 @pytest.fixture(scope="session")
 def stage(display):
     """The window, opened once; the clock advances exactly 1/60 s per frame, so runs repeat."""
     from villa.presentation.stage import WindowOptions, close_window, open_window, stage
     already_open = stage.is_open  # another folder's tests may have opened it
     open_window(WindowOptions(width=1280, height=720, sync_video=False, fixed_frame_rate=60, sound=False))
+    drawing = DrawingLess(stage)
     yield stage
+    drawing.stop()
     if not already_open:
         close_window()
+
+
+class DrawingLess:
+    """Leave frames out of drawing, as the game itself does at rest (villa.presentation.drawing): a software
+    renderer spends most of a test's time drawing. A frame is drawn when an input arrived and for a few frames
+    after (the GUI learns where its buttons are from a drawn frame), else one frame in DRAWN_ONE_IN. Panda3D
+    still reads the window's input in a frame left out; between frames the window is active, so a test's own
+    `renderFrame()` and screenshot see the picture as it is now. A test that sets up the game's own policy
+    (`stage.drawing`) has the window to that policy alone."""
+
+    TASKS = {"tests: input": -1, "tests: draw or not": 49, "tests: active between frames": 51}
+
+    def __init__(self, stage) -> None:
+        self.stage = stage
+        self.frames = 0
+        self.lively = 0        # frames still drawn for the last input
+        self.pointer = None
+        for (name, sort), task in zip(self.TASKS.items(), (self._input, self._choose, self._active_again)):
+            stage.task_mgr.add(task, name, sort=sort)   # before the event manager (0); before igLoop (50) draws
+
+    def stop(self) -> None:
+        for name in self.TASKS:
+            self.stage.task_mgr.remove(name)
+
+    def _input(self, task):
+        """Hand out Panda3D's events as its event manager would, noting any but the frame's own."""
+        if self.stage.drawing is None:
+            watcher = self.stage.base.mouseWatcherNode
+            pointer = (watcher.getMouseX(), watcher.getMouseY()) if watcher.hasMouse() else None
+            news = pointer != self.pointer
+            self.pointer = pointer
+            events = self.stage.base.eventMgr
+            while not events.eventQueue.isQueueEmpty():
+                event = events.eventQueue.dequeueEvent()
+                news = news or event.name != "NewFrame"
+                events.processEvent(event)
+            if news:
+                self.lively = AFTER_INPUT_FRAMES
+        return task.cont
+
+    def _choose(self, task):
+        if self.stage.drawing is None:
+            self.frames += 1
+            self.lively -= 1
+            self.stage.win.setActive(self.lively >= 0 or self.frames % DRAWN_ONE_IN == 0)
+        return task.cont
+
+    def _active_again(self, task):
+        if self.stage.drawing is None:
+            self.stage.win.setActive(True)
+        return task.cont
 
 
 def new_match(players=("Anna", "Ben", "Cleo", "Dario"), layout="rings", seed=1, floors=1, ruleset=None,

@@ -1,6 +1,5 @@
-"""The menu tests' window: one per test session (Panda3D allows one ShowBase per process).
+"""The menu tests' pointer and screenshots, on the session's one window (`stage`, tests/presentation/conftest.py).
 
-The display comes from tests/conftest.py (`display`: the one set, or a private Xvfb).
 Clicks are real X events sent with xdotool; screenshots go to $VILLA_SCREENSHOTS
 (default: /tmp/villa-menu-screenshots) for a person to look at.
 """
@@ -16,16 +15,6 @@ from pathlib import Path
 import pytest
 
 SCREENSHOTS = Path(os.environ.get("VILLA_SCREENSHOTS", "/tmp/villa-menu-screenshots"))
-
-
-@pytest.fixture(scope="session")
-def stage(display):
-    from villa.presentation.stage import WindowOptions, close_window, open_window, stage
-    already_open = stage.is_open
-    open_window(WindowOptions(width=1280, height=720, sync_video=False, fixed_frame_rate=60, sound=False))
-    yield stage
-    if not already_open:
-        close_window()
 
 
 @pytest.fixture(autouse=True)
