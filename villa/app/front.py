@@ -5,6 +5,8 @@ Main menu -> new game -> (the columns set up by hand, when so chosen) -> the sea
 colours and the others' choices -> the game (kept on disk after every turn) -> the end screen
 (play again, or the main menu). Continue, and --continue or --load on the command line, take
 up a kept game; Esc with nothing in hand pauses; the settings apply at once.
+Main menu -> play online -> host (the new-game screen, then where) or join -> the lobby -> the game
+(`villa.app.online`).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from dataclasses import replace
 from villa.app import ends, saves, settings as stored
 from villa.app.keeping import Keeper, has_kept_game, latest_game
 from villa.app.logs import PlayerError
+from villa.app.online import OnlinePlay
 from villa.match import Match, MatchSetup, Record, Seat, Strength, layout_named
 from villa.match.computer import close_thinking, reseat_computers, seat_computers
 from villa.match.lessons import LESSONS
@@ -47,6 +50,8 @@ class Front:
         self.screen: GameScreen | None = None
         self.lesson: LessonScreen | None = None
         self.keeper = Keeper(on_trouble=self._save_trouble)
+        self.online = OnlinePlay(self)
+        self._new_game_options: dict = {}
         stage.graphics_quality = settings.graphics_quality
         i18n.install(settings.language)
 
@@ -63,13 +68,15 @@ class Front:
             self.menu = None
 
     def main_menu(self) -> None:
+        self.online.close()
         self._close_game()
         self._close_lesson()
         self._close_pause()
         notice = words.settings_trouble(*self.settings_trouble) if self.settings_trouble else ""
         self.settings_trouble = None
         self._open(menus.MainMenu(
-            can_continue=has_kept_game(), notice=notice, on_new_game=self.new_game, on_continue=self.continue_game,
+            can_continue=has_kept_game(), notice=notice, on_new_game=self.new_game, on_online=self.online.menu,
+            on_continue=self.continue_game,
             on_learn=self.lessons,
             on_rules=lambda: self._open(menus.RulesSummaryScreen(on_back=self.main_menu)),
             on_settings=lambda: self.open_settings(self.main_menu),
@@ -110,14 +117,17 @@ class Front:
             self.lesson.close()
             self.lesson = None
 
-    def new_game(self, choices=None) -> None:
-        """The new-game screen, showing `choices` (coming back from setting up the columns) or the defaults."""
+    def new_game(self, choices=None, *, start_words: str | None = None, on_back=None, then=None) -> None:
+        """The new-game screen, showing `choices` (coming back from setting up the columns) or the defaults;
+        `then(setup)` once the columns stand (by default the game starts here)."""
+        self._new_game_options = {"start_words": start_words, "on_back": on_back, "then": then}
         if choices is None and self.settings.last_seats:
             choices = menus.GameChoices(seats=tuple(Seat(name, Strength(strength) if strength else None)
                                                     for name, strength in self.settings.last_seats))
         elif choices is None and self.players:
             choices = menus.GameChoices(seats=self.players)
-        self._open(menus.NewGameScreen(on_start=self.set_up, on_back=self.main_menu, rng=self.rng, initial=choices))
+        self._open(menus.NewGameScreen(on_start=lambda chosen: self.set_up(chosen, then), on_back=on_back or self.main_menu,
+                                       rng=self.rng, initial=choices, start_words=start_words))
 
     def open_settings(self, back) -> None:
         def close(settings: Settings) -> None:
@@ -147,26 +157,28 @@ class Front:
 
     # --- a new game: the columns, the colours, the game ---
 
-    def set_up(self, choices) -> None:
-        """The columns go up as chosen; arranged by hand, the players set them first."""
+    def set_up(self, choices, then=None) -> None:
+        """The columns go up as chosen; arranged by hand, the players set them first. Then `then(setup)`, by
+        default a game here."""
+        then = then or self.start
         self.apply_settings(replace(self.settings, last_seats=tuple(
             (seat.name, seat.computer.value if seat.computer else None) for seat in choices.seats)))
         if choices.layout != "hand":
             name = "random" if choices.layout == "random" else (choices.preset or "rings")
             seed = choices.seed if choices.seed is not None else self.rng.randrange(2**31)
-            self.start(MatchSetup(choices.seats, layout_named(name, seed), choices.rules, seed,
-                                  builders_eye=self.settings.builders_eye))
+            then(MatchSetup(choices.seats, layout_named(name, seed), choices.rules, seed,
+                            builders_eye=self.settings.builders_eye))
             return
         begin = self.arranged or layouts.preset(choices.preset or next(iter(layouts.PRESETS)))
 
         def laid(layout) -> None:
             self.arranged = layout
-            self.start(MatchSetup(choices.seats, layout, choices.rules, self.rng.randrange(2**31),
+            then(MatchSetup(choices.seats, layout, choices.rules, self.rng.randrange(2**31),
                                   builders_eye=self.settings.builders_eye))
 
         def back() -> None:   # the columns stay where they were put, for the next time
             self.arranged = screen.arrangement.layout()
-            self.new_game(choices)
+            self.new_game(choices, **self._new_game_options)
         screen = ArrangeScreen(self.stage, start=begin, need=choices.rules.min_support(1), on_lay=laid, on_back=back,
                                sound=self.sound, rng=self.rng)
         self._open(screen)
@@ -182,6 +194,12 @@ class Front:
             self._open(menus.SealRollScreen(match=match, on_done=self._play))
         else:
             self._play()
+
+    def play_online(self, player) -> None:
+        """The game of an online room that started, on the screen. A stand-in until the game screen plays over a
+        remote match: the menu goes, the player stays at the table."""
+        self._close_menu()
+        self.online_player = player
 
     def continue_game(self) -> None:
         try:
@@ -272,7 +290,9 @@ class Front:
             self.pause_menu = None
 
     def close(self) -> None:
-        """The game or lesson, the pause menu and any menu taken down, the autosave stopped: nothing left open."""
+        """The game or lesson, the pause menu and any menu taken down, the autosave stopped, the online game left:
+        nothing left open."""
+        self.online.close()
         self._close_game()
         self._close_lesson()
         self._close_pause()
