@@ -77,3 +77,76 @@ def test_host_here_give_a_seat_to_a_computer_and_start(front, frames, press_butt
     assert player.table["started"] and front.online.server is not None, "the server runs on for the game"
     front.main_menu()
     assert front.online.server is None and front.online.player is None, "back at the menu: the server stopped"
+
+
+@pytest.fixture
+def served():
+    """A server on a loopback port with one open room for two people, run from the window's loop."""
+    from villa.match import MatchSetup, layout_named
+    from villa.online import protocol
+    from villa.online.rooms import Room
+    from villa.online.server import Server
+    server = Server(free_port(), "127.0.0.1")
+    server.start()
+    room = Room(protocol.new_room_code(), MatchSetup((Seat("Seat 1"), Seat("Seat 2")), layout_named("rings")))
+    server.open(room)
+    server.room = room
+    yield server
+    server.close()
+
+
+def test_join_says_what_is_wrong_keeps_what_was_typed_then_sits_and_rejoins(front, frames, press_button, served):
+    from villa.presentation.menus.lobby import LobbyScreen
+    from villa.presentation.menus.online import JoinScreen, OnlineMenu
+    front.main_menu()
+    frames(3)
+    press_button(front.menu.widgets["online"])
+    press_button(front.menu.widgets["join"])
+    form = front.menu
+    assert isinstance(form, JoinScreen)
+
+    def join(address: str, code: str, name: str = "Ben") -> str:
+        for key, text in (("address", address), ("code", code), ("name", name)):
+            form.widgets[key].enterText(text)
+        press_button(form.widgets["join"])
+        return form.widgets["notice"]["text"]
+
+    assert "is not a server's address" in join("nowhere:port", "ABCDE")
+    assert form.widgets["address"].get() == "nowhere:port" and form.widgets["code"].get() == "ABCDE"
+    assert "five letters and digits" in join(f"127.0.0.1:{served.port}", "AB")
+    assert "No server answers at 127.0.0.1:" in join(f"127.0.0.1:{free_port()}", "ABCDE")
+    wrong = "ABCDE" if served.room.code != "ABCDE" else "ABCDF"
+    join(f"127.0.0.1:{served.port}", wrong)
+    assert until(frames, lambda: "No room with the code" in form.widgets["notice"]["text"])
+    assert front.menu is form and front.online.player is None, "nothing left open, still in the form"
+
+    join(f"127.0.0.1:{served.port}", served.room.code.lower())
+    assert until(frames, lambda: isinstance(front.menu, LobbyScreen) and "sit_1" in front.menu.widgets)
+    lobby = front.menu
+    assert "rules" not in lobby.widgets or lobby.widgets["rules"].isHidden(), "a guest is not the host"
+    press_button(lobby.widgets["sit_1"])
+    assert until(frames, lambda: front.online.player.seats and front.settings.kept_seat is not None)
+    assert served.room.sitters[1].name == "Ben"
+
+    press_button(lobby.widgets["leave"])
+    assert isinstance(front.menu, OnlineMenu) and front.online.player is None
+    assert until(frames, lambda: served.room.sitters[1].client is None), "the server heard the player go"
+    rejoin = front.menu.widgets["rejoin"]
+    assert served.room.code in rejoin["text"]
+    press_button(rejoin)
+    assert until(frames, lambda: isinstance(front.menu, LobbyScreen) and front.online.player.seats == {
+        1: front.settings.kept_seat.token})
+    assert until(frames, lambda: served.room.sitters[1].client is not None), "back at the same seat"
+
+
+def test_a_kept_seat_too_old_is_forgotten_and_not_offered(front, frames):
+    import time as clock
+    from dataclasses import replace
+
+    from villa.online.rooms import REJOIN_S
+    from villa.presentation.preferences import KeptSeat
+    front.apply_settings(replace(front.settings, kept_seat=KeptSeat("127.0.0.1:47170", "ABCDE", 0, "t",
+                                                                    clock.time() - REJOIN_S - 5)))
+    front.online.menu()
+    frames(2)
+    assert "rejoin" not in front.menu.widgets and front.settings.kept_seat is None

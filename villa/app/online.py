@@ -232,10 +232,10 @@ class OnlinePlay:
         self.player.sit(self.name, seat)
         self.open_lobby()
 
-    def _fail(self, screen, code: str, **values) -> None:
+    def _fail(self, screen, trouble: str, **values) -> None:
         self.close()
         if screen is self.front.menu and screen is not None:
-            screen.tell_trouble(code, **values)
+            screen.tell_trouble(trouble, **values)
 
     def _wait(self, done, then, late, failed=lambda: False, seconds: float = WAIT_S) -> None:
         self._waits.append((done, then, late, failed, time.monotonic() + seconds))

@@ -31,8 +31,8 @@ TROUBLES = {
 }
 
 
-def trouble_words(code: str, **values) -> str:
-    return _(TROUBLES[code]).format(**values)
+def trouble_words(trouble: str, **values) -> str:
+    return _(TROUBLES[trouble]).format(**values)
 
 
 def host_words() -> str:
@@ -52,9 +52,9 @@ class _Form(Screen):
         self.notice = words
         self.widgets["notice"]["text"] = words
 
-    def tell_trouble(self, code_or_error, **values) -> None:
+    def tell_trouble(self, trouble, **values) -> None:
         """A trouble's code, or a refusal the server sent (words.refusal words it)."""
-        self.tell(trouble_words(code_or_error, **values) if isinstance(code_or_error, str) else refusal(code_or_error))
+        self.tell(trouble_words(trouble, **values) if isinstance(trouble, str) else refusal(trouble))
 
     def _notice(self, y: float) -> None:
         self.widgets["notice"] = style.text(self.root, getattr(self, "notice", ""), pos=(0, y), scale=0.036,
