@@ -14,8 +14,9 @@ from direct.task.TaskManagerGlobal import taskMgr
 from panda3d.core import Datagram, URLSpec
 
 from villa import rules
+from villa.match import MatchSetup
 from villa.online import loop, protocol
-from villa.online.objects import DistributedMatch
+from villa.online.objects import DistributedLobby, DistributedMatch
 from villa.online.server import dc_file
 from villa.online.smoothing import Smoothing
 
@@ -28,7 +29,10 @@ class Player(ClientRepository):
         self._held: deque[tuple[float, Datagram]] = deque()
         super().__init__(dcFileNames=[dc_file()], connectMethod=self.CM_NET, threadedNet=False)
         self.room: DistributedMatch | None = None
-        self.code = ""
+        self.lobby: DistributedLobby | None = None
+        self.room_code = ""
+        self._to_open: bytes | None = None      # a plan to open a room with, once the lobby is seen
+        self._opening = False                   # asked the lobby for a room: enter it when it is opened
         self.table: dict = {}
         self.state: rules.GameState | None = None
         self.poses: dict[str, protocol.Pose] = {}    # the newest heard of each piece
@@ -66,14 +70,47 @@ class Player(ClientRepository):
         zone = protocol.zone_of(code)
         if zone is None:
             return False
-        self.code = code.strip().upper()
+        self.room_code = code.strip().upper()
         self.setInterestZones([zone])
         return True
+
+    @property
+    def code(self) -> str:
+        return self.room_code
+
+    def open_room(self, setup: MatchSetup) -> None:
+        """Open a room on the server for this game; `room_code` is set when the server answers (`opened`),
+        and the player enters the room: the host, once sat (`sit`), sets its plan and begins."""
+        self._to_open = protocol.pack_plan(setup)
+        if self.lobby is not None:
+            self._open_now()
+        else:
+            self.setInterestZones([protocol.LOBBY_ZONE])
+
+    def _open_now(self) -> None:
+        plan, self._to_open = self._to_open, None
+        self._opening = True
+        self.lobby.ask("openRoom", plan)
+
+    @property
+    def plan(self) -> MatchSetup | None:
+        """The room's game as its host set it (the table's `plan`)."""
+        plan = self.table.get("plan")
+        return None if plan is None else protocol.unpack_plan(protocol.pack_table(plan))
+
+    @property
+    def host_seat(self) -> int | None:
+        return self.table.get("host")
 
     # --- what the room's object hears ---
 
     def room_seen(self, room: DistributedMatch) -> None:
         self.room = room
+
+    def lobby_seen(self, lobby: DistributedLobby) -> None:
+        self.lobby = lobby
+        if self._to_open is not None:
+            self._open_now()
 
     def heard(self, what: str, value) -> None:
         if what == "table":
@@ -90,6 +127,9 @@ class Player(ClientRepository):
             self.seats[seat] = token
         elif what == "refused":
             self.refusals.append(value)
+        elif what == "opened" and self._opening:
+            self._opening, self.lobby = False, None      # leaving the lobby's zone disables it here
+            self.enter(value)
 
     def lostConnection(self) -> None:
         self.lost = True
@@ -103,10 +143,18 @@ class Player(ClientRepository):
         self.room.ask(field, *args)
 
     def sit(self, name: str, seat: int) -> None:
-        self.ask("sit", self.code, name, seat)
+        self.ask("sit", self.room_code, name, seat)
 
     def rejoin(self, token: str) -> None:
-        self.ask("rejoin", self.code, token)
+        self.ask("rejoin", self.room_code, token)
+
+    def set_plan(self, setup: MatchSetup) -> None:
+        """The host: the game this room is to play (refused once it has begun, or from anyone else)."""
+        self.ask("setPlan", protocol.pack_plan(setup))
+
+    def begin(self) -> None:
+        """The host: start the game (refused while a person's seat is empty)."""
+        self.ask("begin")
 
     def leave(self) -> None:
         self.sendDisconnect()
