@@ -70,9 +70,9 @@ def test_host_here_give_a_seat_to_a_computer_and_start(front, frames, press_butt
 
     press_button(lobby.widgets["computer_1_easy"])
     assert until(frames, lambda: player.table["seats"][1]["computer"] == "easy")
-    assert until(frames, lambda: lobby.widgets["start"]["state"] == "normal" or started)
-    if not started:
-        press_button(lobby.widgets["start"])
+    assert until(frames, lambda: lobby.widgets["start"]["state"] == "normal")
+    assert not player.table["started"], "the game waits for its host"
+    press_button(lobby.widgets["start"])
     assert until(frames, lambda: started == [player]), "the game screen takes the player over once started"
     assert player.table["started"] and front.online.server is not None, "the server runs on for the game"
     front.main_menu()

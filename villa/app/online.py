@@ -137,7 +137,8 @@ class OnlinePlay:
         except Trouble as trouble:
             screen.tell_trouble(trouble.code, **trouble.values)
             return
-        room = Room(protocol.new_room_code(), self.plan, keep=RoomFiles(rooms_dir()), aside=True)
+        room = Room(protocol.new_room_code(), self.plan, keep=RoomFiles(rooms_dir()), aside=True,
+                    waits_for_host=True)
         self.server.open(room)
         self.address = f"{local_address()}:{self.server.port}"
         self._connect("127.0.0.1", self.server.port, screen, lambda: self._enter(room.code, screen, self._sit_host))
