@@ -55,13 +55,15 @@ MODES: dict[Mode, type[ModeBase]] = {cls.mode: cls for cls in (
 class GameScreen:
     """`on_end(result)` once the game is over (after the collapse's replay); `play_again()` from the end
     panel (None: no button); `on_pause()` for Esc with nothing in hand; `end_panel` False: the caller
-    shows its own end; `sound`: a `villa.presentation.sound.Sound`, or None for silence."""
+    shows its own end; `sound`: a `villa.presentation.sound.Sound`, or None for silence; `here`: the seats
+    played at this screen (a game online, over a `villa.online.remote.RemoteMatch`: the others are waited
+    for), None: every person's seat (the hot seat)."""
 
     def __init__(self, stage, match: Match, on_end: Callable[[rules.Result], None] | None = None,
                  play_again: Callable[[], None] | None = None, sound=None,
                  on_pause: Callable[[], None] | None = None, end_panel: bool = True,
-                 on_speed: Callable[[float], None] | None = None) -> None:
-        self.stage, self.match = stage, match
+                 on_speed: Callable[[float], None] | None = None, here: frozenset[int] | None = None) -> None:
+        self.stage, self.match, self.here = stage, match, here
         self.on_end, self.play_again, self.sound = on_end, play_again, sound
         self.on_pause, self.end_panel, self.on_speed = on_pause, end_panel, on_speed
         self.view = VillaView(stage)
@@ -85,6 +87,7 @@ class GameScreen:
         self.fell_at = 0.0                         # the villa's time when it fell
         self._glow: dict[str, Vec3] = {}
         self._last_human: int | None = None       # who had the mouse last (hot seat: hand it over)
+        self._last_waited: int | None = None      # online: the person at another screen last waited for
         self._stops = [match.events.subscribe(Accepted, self._on_accepted),
                        match.events.subscribe(Refused, self._on_refused),
                        match.events.subscribe(Collapsed, self._on_collapsed),
@@ -181,8 +184,20 @@ class GameScreen:
         return self.match.villa
 
     def _human_acts(self) -> bool:
-        seat = self.match.seat(self.acting_player())
+        """Does a person at this screen act now?"""
+        player = self.acting_player()
+        if self.here is not None:
+            return player in self.here
+        seat = self.match.seat(player)
         return seat is not None and not seat.is_computer
+
+    def waited_for(self) -> int | None:
+        """The person at another screen the rules ask now (online), or None."""
+        player = self.acting_player()
+        seat = self.match.seat(player)
+        if self.here is None or player in self.here or seat is None or seat.is_computer:
+            return None
+        return player
 
     def acting_player(self) -> int | None:
         state = self.match.state
@@ -191,6 +206,9 @@ class GameScreen:
         return state.turn.actor if rules.is_chance_node(state) else rules.whose_move(state)
 
     def humans(self) -> int:
+        """The people at this screen (more than one: the mouse is handed over)."""
+        if self.here is not None:
+            return len(self.here)
         return sum(not seat.is_computer for seat in self.match.setup.seats)
 
     # --- the match's events -------------------------------------------------------------------
@@ -210,6 +228,9 @@ class GameScreen:
             self.open_panel(Mode.HAND_OVER, sentence)   # an answer, a proof or a penalty decided something
         elif sentence:
             self.hud.flash(sentence, self.now, seconds=8.0 if event.before.turn.step is Step.ASK else 4.0)
+        elif self.waited_for() is not None and self.waited_for() != self._last_waited:
+            self.hud.flash(words.waiting_for(event.after, self.waited_for()), self.now)
+        self._last_waited = self.waited_for()
         if self._human_acts():
             self._last_human = player
 
