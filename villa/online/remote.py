@@ -13,6 +13,7 @@ column under the pointer and the screen's hints measure the same wood as the hot
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable
 
@@ -29,6 +30,8 @@ from villa.physics.pulling import Grip, Pull, under_a_floor
 from villa.physics.world import Villa
 from villa.rules.pieces import floor_id, level_of_floor
 from villa.rules.state import Step
+
+log = logging.getLogger(__name__)
 
 AIMS_EVERY = 1.0 / 30.0      # s between aims sent
 RESTS_AFTER = 0.3            # s without a pose heard: the villa lies still
@@ -167,6 +170,7 @@ class RemoteMatch:
         self._heard = player.pose_updates
         self._heard_at = clock()
         self._collapse_seen = self.collapsed
+        self._pulled: tuple[str, Point3] | None = None     # the column in a hand, and where it stood (for the log)
         self._show_villa()
 
     # --- what is going on ---
@@ -300,7 +304,21 @@ class RemoteMatch:
         smoothing = self.player.smoothing
         poses = {piece: pose for piece in self.player.poses if (pose := smoothing.pose(piece, now)) is not None}
         self.villa.show(poses, self.state.out)
+        self._log_pull()
 
+    def _log_pull(self) -> None:
+        """The log says once when the column in anyone's hand is drawn out of its place (what a player saw)."""
+        column = self.state.turn.column
+        if column is None or column not in self.villa.nodes:
+            self._pulled = None
+            return
+        where = self.villa.nodes[column].getPos()
+        if self._pulled is None or self._pulled[0] != column:
+            self._pulled = (column, Point3(where))
+        elif self._pulled[1] is not None and (where - self._pulled[1]).length() > 2.0:
+            log.info("%s's column %s is drawn %.1f cm from where it stood", self.state.players[self.state.turn.actor],
+                     column, (where - self._pulled[1]).length())
+            self._pulled = (column, None)
     def _heard_state(self, after: rules.GameState) -> None:
         before, self.state = self.state, after
         if self.hand is not None and not self._still_in_hand(after):

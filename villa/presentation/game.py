@@ -12,6 +12,7 @@ its referee judges), the scene takes the poses, and the hints follow the pointer
 
 from __future__ import annotations
 
+import logging
 from typing import Callable
 
 from panda3d.core import Point3, Vec3
@@ -42,6 +43,8 @@ from villa.presentation.view import VillaView
 from villa.presentation.words import Button
 from villa.rules.pieces import level_of_floor
 from villa.rules.state import Step
+
+log = logging.getLogger(__name__)
 
 MAX_FRAME_DT = 0.1          # a stalled frame slows the villa down instead of jumping it
 NO_GLOW = Vec3(0, 0, 0)
@@ -98,6 +101,7 @@ class GameScreen:
         self.current: ModeBase = Off(self)
         self._changes: list[tuple[Mode, tuple]] = []   # asked for while a mode was being left or entered
         self.change_mode(self.mode_now())
+        self._tell_waiting()
         stage.task_mgr.add(self._frame_task, "villa frame", sort=-10)
         self._shown: tuple = ()                    # the mode and the match's state last drawn
         self._stop_moving = stage.moves_while(self._moving)
@@ -228,11 +232,18 @@ class GameScreen:
             self.open_panel(Mode.HAND_OVER, sentence)   # an answer, a proof or a penalty decided something
         elif sentence:
             self.hud.flash(sentence, self.now, seconds=8.0 if event.before.turn.step is Step.ASK else 4.0)
-        elif self.waited_for() is not None and self.waited_for() != self._last_waited:
-            self.hud.flash(words.waiting_for(event.after, self.waited_for()), self.now)
-        self._last_waited = self.waited_for()
+        else:
+            self._tell_waiting()
         if self._human_acts():
             self._last_human = player
+
+    def _tell_waiting(self) -> None:
+        """Online, where the hot seat hands the mouse over: who the game waits for, said once."""
+        waited = self.waited_for()
+        if waited is not None and waited != self._last_waited:
+            self.hud.flash(words.waiting_for(self.match.state, waited), self.now)
+            log.info("waiting for %s", self.match.state.players[waited])
+        self._last_waited = waited
 
     def _on_refused(self, event: Refused) -> None:
         self.hud.flash(words.refusal(event.error, self.match.state), self.now)
