@@ -414,6 +414,10 @@ class GameScreen:
         human = self._human_acts()
         shown = [(c.name, c.label, lambda name=c.name: self.command(name))
                  for c in guide.commands if c.name is not Button.CHOOSE]
+        if self.here is not None:   # online the colours are chosen in the game (the hot seat: before it)
+            shown += [(f"{Button.CHOOSE.value} {a.colour.value}", _(a.colour.value).capitalize(),
+                       lambda a=a: self.say(self.match.act(a)))
+                      for c in guide.commands if c.name is Button.CHOOSE for a in c.actions]
         self.hud.show_commands([] if state.over or guide.asks or not human else shown)
         for column in state.blocked:
             if column in self.view.scene.pieces:
