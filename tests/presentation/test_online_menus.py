@@ -41,11 +41,10 @@ def until(frames, done, seconds: float = 15.0) -> bool:
     return True
 
 
-def test_host_here_give_a_seat_to_a_computer_and_start(front, frames, press_button, snapshot, monkeypatch):
+def test_host_here_give_a_seat_to_a_computer_and_start(front, frames, press_button, snapshot):
     from villa.presentation.menus.lobby import LobbyScreen
     from villa.presentation.menus.online import HostScreen, OnlineMenu
-    started = []
-    monkeypatch.setattr(front, "play_online", started.append)
+    from villa.online.remote import RemoteMatch
     front.main_menu()
     frames(3)
     press_button(front.menu.widgets["online"])
@@ -58,8 +57,8 @@ def test_host_here_give_a_seat_to_a_computer_and_start(front, frames, press_butt
     port = free_port()
     host.widgets["port"].enterText(str(port))
     press_button(host.widgets["here"])
-    assert until(frames, lambda: isinstance(front.menu, LobbyScreen) and front.online.player.seats)
-    lobby, player = front.menu, front.online.player
+    assert until(frames, lambda: isinstance(front.menu, LobbyScreen) and front.online_play.player.seats)
+    lobby, player = front.menu, front.online_play.player
     assert len(player.code) == 5 and lobby.widgets["code"]["text"] == player.code
     assert lobby.widgets["address"]["text"].endswith(f":{port}")
     assert until(frames, lambda: "computer_1_easy" in lobby.widgets)
@@ -73,10 +72,13 @@ def test_host_here_give_a_seat_to_a_computer_and_start(front, frames, press_butt
     assert until(frames, lambda: lobby.widgets["start"]["state"] == "normal")
     assert not player.table["started"], "the game waits for its host"
     press_button(lobby.widgets["start"])
-    assert until(frames, lambda: started == [player]), "the game screen takes the player over once started"
-    assert player.table["started"] and front.online.server is not None, "the server runs on for the game"
+    assert until(frames, lambda: front.screen is not None), "the game screen takes the player over once started"
+    assert isinstance(front.match, RemoteMatch) and front.online is player and front.menu is None
+    assert player.table["started"] and front.online_play.server is not None, "the server runs on for the game"
+    frames(5)
+    snapshot("online-game-host")
     front.main_menu()
-    assert front.online.server is None and front.online.player is None, "back at the menu: the server stopped"
+    assert front.online_play.server is None and front.online_play.player is None, "back at the menu: the server stopped"
 
 
 @pytest.fixture
@@ -118,23 +120,23 @@ def test_join_says_what_is_wrong_keeps_what_was_typed_then_sits_and_rejoins(fron
     wrong = "ABCDE" if served.room.code != "ABCDE" else "ABCDF"
     join(f"127.0.0.1:{served.port}", wrong)
     assert until(frames, lambda: "No room with the code" in form.widgets["notice"]["text"])
-    assert front.menu is form and front.online.player is None, "nothing left open, still in the form"
+    assert front.menu is form and front.online_play.player is None, "nothing left open, still in the form"
 
     join(f"127.0.0.1:{served.port}", served.room.code.lower())
     assert until(frames, lambda: isinstance(front.menu, LobbyScreen) and "sit_1" in front.menu.widgets)
     lobby = front.menu
     assert "rules" not in lobby.widgets or lobby.widgets["rules"].isHidden(), "a guest is not the host"
     press_button(lobby.widgets["sit_1"])
-    assert until(frames, lambda: front.online.player.seats and front.settings.kept_seat is not None)
+    assert until(frames, lambda: front.online_play.player.seats and front.settings.kept_seat is not None)
     assert served.room.sitters[1].name == "Ben"
 
     press_button(lobby.widgets["leave"])
-    assert isinstance(front.menu, OnlineMenu) and front.online.player is None
+    assert isinstance(front.menu, OnlineMenu) and front.online_play.player is None
     assert until(frames, lambda: served.room.sitters[1].client is None), "the server heard the player go"
     rejoin = front.menu.widgets["rejoin"]
     assert served.room.code in rejoin["text"]
     press_button(rejoin)
-    assert until(frames, lambda: isinstance(front.menu, LobbyScreen) and front.online.player.seats == {
+    assert until(frames, lambda: isinstance(front.menu, LobbyScreen) and front.online_play.player.seats == {
         1: front.settings.kept_seat.token})
     assert until(frames, lambda: served.room.sitters[1].client is not None), "back at the same seat"
 
@@ -147,6 +149,6 @@ def test_a_kept_seat_too_old_is_forgotten_and_not_offered(front, frames):
     from villa.presentation.preferences import KeptSeat
     front.apply_settings(replace(front.settings, kept_seat=KeptSeat("127.0.0.1:47170", "ABCDE", 0, "t",
                                                                     clock.time() - REJOIN_S - 5)))
-    front.online.menu()
+    front.online_play.menu()
     frames(2)
     assert "rejoin" not in front.menu.widgets and front.settings.kept_seat is None

@@ -15,13 +15,14 @@ import logging
 import random
 from dataclasses import replace
 
-from villa.app import ends, saves, settings as stored
+from villa.app import ends, joining, saves, settings as stored
 from villa.app.keeping import Keeper, has_kept_game, latest_game
 from villa.app.logs import PlayerError
 from villa.app.online import OnlinePlay
 from villa.match import Match, MatchSetup, Record, Seat, Strength, layout_named
 from villa.match.computer import close_thinking, reseat_computers, seat_computers
 from villa.match.lessons import LESSONS
+from villa.online.remote import RemoteMatch
 from villa.physics import layouts
 from villa.presentation import i18n, menus, words
 from villa.presentation.arrange import ArrangeScreen
@@ -46,11 +47,12 @@ class Front:
         self.menu = None                  # the menu screen showing (one at a time)
         self.pause_menu = None            # over the paused game
         self.arranged = None              # the last layout set up by hand: arranging again starts from it
-        self.match: Match | None = None
+        self.match: Match | RemoteMatch | None = None
+        self.online = None                # the player's client of a game online (`play_online`)
         self.screen: GameScreen | None = None
         self.lesson: LessonScreen | None = None
         self.keeper = Keeper(on_trouble=self._save_trouble)
-        self.online = OnlinePlay(self)
+        self.online_play = OnlinePlay(self)   # the online menus and lobby
         self._new_game_options: dict = {}
         stage.graphics_quality = settings.graphics_quality
         i18n.install(settings.language)
@@ -68,14 +70,14 @@ class Front:
             self.menu = None
 
     def main_menu(self) -> None:
-        self.online.close()
+        self.online_play.close()
         self._close_game()
         self._close_lesson()
         self._close_pause()
         notice = words.settings_trouble(*self.settings_trouble) if self.settings_trouble else ""
         self.settings_trouble = None
         self._open(menus.MainMenu(
-            can_continue=has_kept_game(), notice=notice, on_new_game=self.new_game, on_online=self.online.menu,
+            can_continue=has_kept_game(), notice=notice, on_new_game=self.new_game, on_online=self.online_play.menu,
             on_continue=self.continue_game,
             on_learn=self.lessons,
             on_rules=lambda: self._open(menus.RulesSummaryScreen(on_back=self.main_menu)),
@@ -195,12 +197,6 @@ class Front:
         else:
             self._play()
 
-    def play_online(self, player) -> None:
-        """The game of an online room that started, on the screen. A stand-in until the game screen plays over a
-        remote match: the menu goes, the player stays at the table."""
-        self._close_menu()
-        self.online_player = player
-
     def continue_game(self) -> None:
         try:
             _path, _how, record = latest_game()
@@ -231,7 +227,61 @@ class Front:
                                                                                     computer_speed=speed)))
         self.apply_settings(self.settings)
 
+    # --- a game online ---
+
+    def wait_online(self, player) -> None:
+        """Seated in a room whose game has yet to start: its table, until the server starts the game."""
+        self._close_game()
+        self.online = player
+        screen = menus.WaitingScreen(room=player.code, seats=_seats_of(player.table), on_leave=self.main_menu)
+        self._open(screen)
+
+        def started(task):
+            if self.online is not player or self.menu is not screen:
+                return task.done
+            if player.lost:
+                self._lost()
+                return task.done
+            if player.table.get("started") and player.state is not None and player.poses:
+                self.play_online(player)
+                return task.done
+            screen.show_seats(_seats_of(player.table))
+            return task.cont
+        self.stage.task_mgr.add(started, "online start")
+
+    def play_online(self, player) -> None:
+        """The game screen over a game on a server, once `player`'s room has started (or rejoined): each
+        person at their own screen plays their own seats and waits for the others."""
+        self._close_pause()
+        self._close_menu()
+        if self.online is not player:
+            self._close_game()
+        self.online = player
+        match = self.match = RemoteMatch(player)
+        self.screen = GameScreen(self.stage, match, on_end=self._game_over, sound=self.sound, on_pause=self.pause,
+                                 end_panel=False, here=match.here)
+        self.apply_settings(self.settings)
+
+        def connected(task):
+            if self.online is not player:
+                return task.done
+            if player.lost:
+                self._lost()
+                return task.done
+            return task.cont
+        self.stage.task_mgr.add(connected, "online connection")
+
+    def _lost(self) -> None:
+        self.main_menu()
+        if isinstance(self.menu, menus.MainMenu):
+            self.menu.tell(words.connection_lost())
+
     def _close_game(self) -> None:
+        if self.online is not None:
+            self.online.stopReaderPollTask()
+            if self.online.isConnected():
+                self.online.disconnect()      # the seat waits for its token on the server
+            self.online = None
         self.keeper.stop()
         if self.screen is not None:
             self.screen.close()
@@ -250,9 +300,10 @@ class Front:
         if self.screen is None or self.pause_menu is not None:
             return
         self.screen.pause()
+        seats = None if self.online else lambda: self._pause_sheet(self._open_seats)   # online: the host's, in the lobby
         self.pause_menu = menus.PauseMenu(on_resume=self.resume, on_rules=self._pause_rules,
                                           on_settings=lambda: self._pause_sheet(self.open_settings),
-                                          on_players=lambda: self._pause_sheet(self._open_seats),
+                                          on_players=seats,
                                           on_quit_to_menu=self.main_menu)
         self.pause_menu.show()
 
@@ -292,7 +343,7 @@ class Front:
     def close(self) -> None:
         """The game or lesson, the pause menu and any menu taken down, the autosave stopped, the online game left:
         nothing left open."""
-        self.online.close()
+        self.online_play.close()
         self._close_game()
         self._close_lesson()
         self._close_pause()
@@ -300,7 +351,8 @@ class Front:
 
     def _game_over(self, result) -> None:
         self.screen.hud.hide()
-        self._open(menus.EndScreen(state=self.match.state, on_play_again=self.play_again,
+        again = None if self.online else self.play_again     # online: a new room, from the menu
+        self._open(menus.EndScreen(state=self.match.state, on_play_again=again,
                                    on_main_menu=self.main_menu, builders_eye=self.match.setup.builders_eye))
 
     def play_again(self) -> None:
@@ -309,10 +361,16 @@ class Front:
         self.start(replace(setup, builders_eye=self.settings.builders_eye))   # as the settings say now
 
 
+def _seats_of(table: dict) -> list[tuple[str, bool]]:
+    return [(seat["name"], bool(seat["taken"] or seat["computer"])) for seat in table.get("seats", ())]
+
+
 def play(args) -> int:
     """Open the window: the main menu, or the game --continue or --load takes up."""
-    record = None
-    if args.continue_game:
+    record, player = None, None
+    if args.join:
+        player = joining.sit_down(*args.join, args.room, args.name)   # before any window: a wrong address says so
+    elif args.continue_game:
         _path, _how, record = latest_game()
     elif args.load:
         record = saves.load(args.load)
@@ -326,7 +384,9 @@ def play(args) -> int:
     settings = stored.load_settings(on_trouble=lambda path, aside: troubles.append((path, aside)))
     front = Front(stage, settings, Sound(volume=settings.volume), players=args.players,
                   settings_trouble=troubles[0] if troubles else None)
-    if record is not None:
+    if player is not None:
+        front.wait_online(player)
+    elif record is not None:
         front.take_up(record)
     else:
         front.main_menu()

@@ -264,12 +264,18 @@ class OnlinePlay:
             self._heard = len(player.refusals)
             if self.lobby is not None:
                 self.lobby.tell(refusal(player.refusals[-1]))
-        if self.lobby is not None and player.table.get("started") and not self.playing:
+        if self.lobby is not None and self._started(player) and not self.playing:
             self.playing = True
+            self.lobby = None
             self.front.play_online(player)
         if player.state is not None and player.state.over and self.front.settings.kept_seat is not None:
             self.forget_seat()
         return task.cont
+
+    @staticmethod
+    def _started(player: Player) -> bool:
+        """The game began, and its rules' state and villa have come: the game screen can draw it."""
+        return bool(player.table.get("started")) and player.state is not None and bool(player.poses)
 
     def _lost(self) -> None:
         in_lobby = self.lobby is not None and self.front.menu is self.lobby

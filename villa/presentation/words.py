@@ -240,6 +240,16 @@ def computer_headline(state: GameState, player: int | None, hand) -> str:
     return _("{who} is thinking …").format(who=who)
 
 
+def waiting_for(state: GameState, player: int) -> str:
+    """Online: the rules ask a person at another screen (where the hot seat hands the mouse over)."""
+    return _("Waiting for {who}").format(who=player_name(state, player))
+
+
+def connection_lost() -> str:
+    """Online: the server is gone (the seat waits for its token there, ten minutes)."""
+    return _("The connection to the game server was lost.")
+
+
 def _question(state: GameState, task: Task) -> str | None:
     proposer = player_name(state, state.turn.player)
     if task is Task.ANSWER_OBJECTION:

@@ -13,7 +13,7 @@ class PauseMenu(Screen):
     backdrop = "dim"
 
     def __init__(self, parent=None, *, on_resume: Callable[[], None], on_rules: Callable[[], None],
-                 on_settings: Callable[[], None], on_players: Callable[[], None],
+                 on_settings: Callable[[], None], on_players: Callable[[], None] | None,
                  on_quit_to_menu: Callable[[], None], **options) -> None:
         self.actions = {"resume": on_resume, "rules": on_rules, "settings": on_settings, "players": on_players,
                         "quit_to_menu": on_quit_to_menu}
@@ -28,6 +28,7 @@ class PauseMenu(Screen):
         entries = (("resume", _("Resume"), "primary"), ("rules", _("Rules summary"), "wood"),
                    ("settings", _("Settings"), "wood"), ("players", _("Players: people or computers"), "wood"),
                    ("quit_to_menu", _("Quit to the main menu"), "quiet"))
+        entries = tuple(entry for entry in entries if self.actions[entry[0]] is not None)   # None: not offered
         for i, (key, words, kind) in enumerate(entries):
             self.widgets[key] = style.button(root, words, self.actions[key], pos=(0, 0.09 - i * 0.17), width=0.92,
                                              height=0.115, kind=kind)
