@@ -36,14 +36,14 @@ class MainMenu(Screen):
         style.title(root, "Villa Paletti", pos=(0, 0.66), scale=0.16, fg=style.CREAM)
         style.text(root, _("Pull the columns out from below, set them on top, and do not bring the villa down."),
                    pos=(0, 0.535), scale=0.045, fg=(1.0, 0.92, 0.78, 1), kind="serif", wordwrap=36)
-        style.panel(root, (-0.48, 0.48, -0.86, 0.44))
+        style.panel(root, (-0.48, 0.48, -0.86, 0.42))
         entries = (("new_game", _("New game"), "primary"), ("online", _("Play online"), "wood"),
                    ("continue", _("Continue"), "wood"),
                    ("learn", _("Learn to play"), "wood"), ("rules", _("Rules"), "wood"),
                    ("settings", _("Settings"), "wood"), ("how_to_play", _("How to play"), "wood"),
                    ("quit", _("Quit"), "quiet"))
         for i, (key, words, kind) in enumerate(entries):
-            self.widgets[key] = style.button(root, words, self.actions[key], pos=(0, 0.33 - i * 0.153), width=0.74,
+            self.widgets[key] = style.button(root, words, self.actions[key], pos=(0, 0.315 - i * 0.153), width=0.74,
                                              height=0.11, kind=kind,
                                              enabled=self.can_continue if key == "continue" else True)
         self.widgets["notice"] = style.text(root, self.notice, pos=(0, -0.93), scale=0.034, fg=style.CREAM,

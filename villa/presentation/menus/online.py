@@ -111,9 +111,9 @@ class HostScreen(_Form):
         style.text(root, _("On a server"), pos=(-0.8, 0.06), scale=style.HEADING_SCALE * 0.8, align="left",
                    kind="title")
         style.text(root, _("Address"), pos=(-0.8, -0.08), scale=0.04, align="left", kind="bold")
-        w["address"] = style.entry(root, self.address, pos=(-0.12, -0.07), width=0.66, max_chars=MAX_ADDRESS)
+        w["address"] = style.entry(root, self.address, pos=(-0.15, -0.07), width=0.6, max_chars=MAX_ADDRESS)
         w["server"] = style.button(root, _("Open a room there"), lambda: self.on_server(w["address"].get()),
-                                   pos=(0.58, -0.07), width=0.5, text_scale=0.04)
+                                   pos=(0.53, -0.07), width=0.62, text_scale=0.04)
         w["back"] = style.button(root, _("Back"), self.on_back, pos=(0, -0.72), width=0.5, kind="quiet")
         self._notice(-0.3)
 
@@ -129,7 +129,7 @@ class JoinScreen(_Form):
 
     def build(self) -> None:
         root, w = self.root, self.widgets
-        style.panel(root, (-0.85, 0.85, -0.88, 0.78))
+        style.panel(root, (-0.9, 0.9, -0.88, 0.78))
         style.title(root, _("Join a game"), pos=(0, 0.6), scale=0.1)
         rows = (("address", _("Server's address"), self.address, MAX_ADDRESS),
                 ("code", _("Room code"), self.code, CODE_CHARS), ("name", _("Your name"), self.name, MAX_NAME))
