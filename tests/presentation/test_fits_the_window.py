@@ -115,8 +115,8 @@ def _menus(match):
     noop = lambda *args: None  # noqa: E731
     seats = [Seat("Anna"), Seat("Ben", Strength.EASY), Seat("Cleo", Strength.MEDIUM), Seat("Dario", Strength.HARD)]
     return [
-        menus.MainMenu(can_continue=True, on_new_game=noop, on_online=noop, on_continue=noop, on_learn=noop, on_rules=noop,
-                       on_settings=noop, on_how_to_play=noop, on_quit=noop),
+        menus.MainMenu(can_continue=True, on_new_game=noop, on_online=noop, on_continue=noop, on_learn=noop,
+                       on_rules=noop, on_settings=noop, on_how_to_play=noop, on_quit=noop),
         menus.NewGameScreen(on_start=noop, on_back=noop),
         menus.HowToPlayScreen(on_back=noop),
         menus.RulesSummaryScreen(on_back=noop),

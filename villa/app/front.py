@@ -128,8 +128,9 @@ class Front:
                                                     for name, strength in self.settings.last_seats))
         elif choices is None and self.players:
             choices = menus.GameChoices(seats=self.players)
-        self._open(menus.NewGameScreen(on_start=lambda chosen: self.set_up(chosen, then), on_back=on_back or self.main_menu,
-                                       rng=self.rng, initial=choices, start_words=start_words))
+        self._open(menus.NewGameScreen(on_start=lambda chosen: self.set_up(chosen, then),
+                                       on_back=on_back or self.main_menu, rng=self.rng, initial=choices,
+                                       start_words=start_words))
 
     def open_settings(self, back) -> None:
         def close(settings: Settings) -> None:

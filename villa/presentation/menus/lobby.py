@@ -151,7 +151,8 @@ class LobbyScreen(Screen):
         elif host:
             for i, strength in enumerate(Strength):
                 w[f"computer_{row.seat}_{strength.value}"] = style.button(
-                    parent, _(STRENGTH_NAMES[strength]).capitalize(), lambda n=row.seat, s=strength: self.on_computer(n, s),
+                    parent, _(STRENGTH_NAMES[strength]).capitalize(),
+                    lambda n=row.seat, s=strength: self.on_computer(n, s),
                     pos=(0.55 + i * 0.25, y), width=0.23, height=0.1, text_scale=0.034)
 
     def _teardown(self) -> None:

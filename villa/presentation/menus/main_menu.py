@@ -14,12 +14,13 @@ class MainMenu(Screen):
     `notice`: a word for the player (a settings file that was broken, a game that would not load)."""
 
     def __init__(self, parent=None, *, can_continue: bool, on_new_game: Callable[[], None],
-                 on_online: Callable[[], None], on_continue: Callable[[], None], on_learn: Callable[[], None], on_rules: Callable[[], None],
-                 on_settings: Callable[[], None], on_how_to_play: Callable[[], None], on_quit: Callable[[], None],
+                 on_online: Callable[[], None], on_continue: Callable[[], None], on_learn: Callable[[], None],
+                 on_rules: Callable[[], None], on_settings: Callable[[], None], on_how_to_play: Callable[[], None],
+                 on_quit: Callable[[], None],
                  notice: str = "", **options) -> None:
         self.can_continue, self.notice = can_continue, notice
-        self.actions = {"new_game": on_new_game, "online": on_online, "continue": on_continue, "learn": on_learn, "rules": on_rules,
-                        "settings": on_settings, "how_to_play": on_how_to_play, "quit": on_quit}
+        self.actions = {"new_game": on_new_game, "online": on_online, "continue": on_continue, "learn": on_learn,
+                        "rules": on_rules, "settings": on_settings, "how_to_play": on_how_to_play, "quit": on_quit}
         super().__init__(parent, **options)
 
     def set_can_continue(self, can_continue: bool) -> None:

@@ -207,8 +207,8 @@ class NewGameScreen(Screen):
 
         self.widgets["back"] = style.button(root, _("Back"), self.on_back, pos=(-0.45, -0.76), width=0.5,
                                             kind="quiet")
-        self.widgets["start"] = style.button(root, self.start_words or _("Start the game"), self._start, pos=(0.25, -0.76),
-                                             width=0.8, kind="primary")
+        self.widgets["start"] = style.button(root, self.start_words or _("Start the game"), self._start,
+                                             pos=(0.25, -0.76), width=0.8, kind="primary")
         self._update()
 
     def _update(self) -> None:
