@@ -64,8 +64,15 @@ def test_host_here_give_a_seat_to_a_computer_and_start(front, frames, press_butt
     assert until(frames, lambda: "computer_1_easy" in lobby.widgets)
     assert lobby.widgets["start"]["state"] == "disabled", "Ben's seat is empty"
     snapshot("online-lobby-host")
-    kept = front.settings.kept_seat
-    assert (kept.code, kept.seat, kept.token) == (player.code, 0, player.seats[0]), "the seat is kept to rejoin"
+    assert front.settings.kept_seat is None, "a server hosted here ends with the window: nothing to rejoin"
+
+    press_button(lobby.widgets["rules"])                     # the host changes the game: the family edition
+    assert front.menu.widgets["start"]["text"] == "Done"
+    front.menu.widgets["edition"].choose(True)
+    press_button(front.menu.widgets["start"])
+    assert until(frames, lambda: player.plan is not None and player.plan.ruleset.family)
+    lobby = front.menu
+    assert isinstance(lobby, LobbyScreen) and lobby.player is player
 
     press_button(lobby.widgets["computer_1_easy"])
     assert until(frames, lambda: player.table["seats"][1]["computer"] == "easy")

@@ -319,8 +319,9 @@ class OnlinePlay:
     # --- the seat kept in the settings ---
 
     def _keep_seat(self) -> None:
+        """A seat on a server kept in the settings: a server hosted here goes with the window, nothing to rejoin."""
         player, front = self.player, self.front
-        if not player.seats or player.state is not None and player.state.over:
+        if not player.seats or self.server is not None or (player.state is not None and player.state.over):
             return
         seat, token = next(iter(sorted(player.seats.items())))
         kept = front.settings.kept_seat
