@@ -159,3 +159,24 @@ def test_a_kept_seat_too_old_is_forgotten_and_not_offered(front, frames):
     front.online_play.menu()
     frames(2)
     assert "rejoin" not in front.menu.widgets and front.settings.kept_seat is None
+
+
+def test_host_on_a_server_opens_a_room_there(front, frames, press_button, served):
+    from villa.presentation.menus.lobby import LobbyScreen
+    from villa.presentation.menus.online import HostScreen
+    front.main_menu()
+    frames(3)
+    front.online_play.choose_game()
+    press_button(front.menu.widgets["start"])
+    host = front.menu
+    assert isinstance(host, HostScreen)
+    host.widgets["address"].enterText("no where")
+    press_button(host.widgets["server"])
+    assert "is not a server's address" in host.widgets["notice"]["text"]
+    host.widgets["address"].enterText(f"127.0.0.1:{served.port}")
+    press_button(host.widgets["server"])
+    assert until(frames, lambda: isinstance(front.menu, LobbyScreen) and front.online_play.player.seats)
+    player = front.online_play.player
+    assert player.code in served.rooms and player.code != served.room.code, "a room of its own, opened there"
+    assert front.menu.widgets["code"]["text"] == player.code and player.seats.keys() == {0}
+    assert front.online_play.server is None and front.settings.kept_seat.code == player.code

@@ -166,8 +166,16 @@ class OnlinePlay:
 
         def opened() -> None:     # the server's answer enters the room it opened
             self.player.open_room(self.plan)
-            self._wait(lambda: self.player.room is not None, self._sit_host,
-                       lambda: self._fail(screen, "not opened", address=self.address))
+            self._wait(lambda: self.player.room is not None, self._sit_host, not_opened,
+                       failed=lambda: bool(self.player.refusals))
+
+        def not_opened() -> None:   # the server's refusal (a full server, a plan it cannot play), or silence
+            refusals = self.player.refusals
+            if refusals:
+                self.close()
+                screen.tell_trouble(refusals[-1])
+            else:
+                self._fail(screen, "not opened", address=self.address)
         self.close()
         self._connect(host, port, screen, opened)
 
