@@ -97,7 +97,7 @@ def _serve(args) -> int:
     files = RoomFiles(rooms_dir())
     with ends.listening():
         try:
-            server = Server(args.port, args.address)
+            server = Server(args.port, args.address, keep=files)
         except OSError as error:
             raise PlayerError(f"no server could start on port {args.port}: {error}") from None
         rooms = files.taken_up()

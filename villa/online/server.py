@@ -28,13 +28,18 @@ from panda3d.direct import DCPacker
 
 from villa.match import FRAME
 from villa.online import loop, protocol
-from villa.online.objects import DistributedMatchAI
-from villa.online.rooms import Room
+from villa.online.objects import DistributedLobbyAI, DistributedMatchAI
+from villa.online.protocol import Online, OnlineError
+from villa.online.rooms import Keep, Room
 
 log = logging.getLogger(__name__)
 CLOCK = ClockObject.getGlobalClock()
 
 MAX_DATAGRAM = 512          # bytes: the longest request (a sit with a long name) is far shorter
+MAX_PLAN_DATAGRAM = protocol.MAX_PLAN + 64   # but for a plan (a room's game), which has a layout in it
+PLAN_FIELDS = ("setPlan", "openRoom")
+MAX_ROOMS = 200             # rooms a server holds at most (every one a villa in Bullet)
+OPENED_EACH = 4             # rooms one connection may open
 RATE = 90.0                 # datagrams a second a connection may send on average (pointer moves at 60)
 BURST = 90.0                # and at once
 MAX_BEHIND = 0.1            # s: a server that fell behind slows its villas down rather than piling up work
@@ -96,7 +101,7 @@ class GuardedServer(ServerRepository):
         if not bucket.take(now):
             return "over the rate cap"
         size = datagram.getLength()
-        if size > MAX_DATAGRAM:
+        if size > MAX_PLAN_DATAGRAM:
             return "too long"
         if size < 2:
             return "cut short"
@@ -115,9 +120,9 @@ class GuardedServer(ServerRepository):
             return f"message {kind} is not a client's"
         if body < 6:
             return "cut short"
-        return self._why_not_request(client, dgi)
+        return self._why_not_request(client, dgi, size)
 
-    def _why_not_request(self, client, dgi) -> str | None:
+    def _why_not_request(self, client, dgi, size: int) -> str | None:
         """A field update: only a request (`clsend`) of a room's object in a room the client entered, whole and
         within its `.dc` types."""
         do_id, field_id = dgi.getUint32(), dgi.getUint16()
@@ -130,6 +135,8 @@ class GuardedServer(ServerRepository):
         field = thing.dclass.getFieldByIndex(field_id)
         if field is None or not field.hasKeyword("clsend"):
             return "not a request"
+        if size > MAX_DATAGRAM and field.getName() not in PLAN_FIELDS:
+            return "too long"
         data = dgi.getRemainingBytes()
         packer = DCPacker()
         packer.setUnpackData(data)
@@ -177,11 +184,15 @@ class GuardedServer(ServerRepository):
 class Authority(ClientRepository):
     """The server's game logic: a client of the router that owns one `DistributedMatchAI` per room."""
 
-    def __init__(self, port: int, address: str = "127.0.0.1") -> None:
+    def __init__(self, port: int, address: str = "127.0.0.1", keep: Keep | None = None) -> None:
+        """`keep`: the autosave of the rooms clients open in the lobby."""
         loop.ready()
         super().__init__(dcFileNames=[dc_file()], dcSuffix="AI", connectMethod=self.CM_NET, threadedNet=False)
         self.rooms: dict[str, Room] = {}
         self.objects: dict[str, DistributedMatchAI] = {}
+        self.keep = keep
+        self.lobby: DistributedLobbyAI | None = None
+        self.opened: dict[int, int] = {}        # client -> rooms it opened
         self.failed = False
         self.connect([URLSpec(f"http://{address}:{port}")], failureCallback=self._failed)
 
@@ -202,6 +213,31 @@ class Authority(ClientRepository):
         self.rooms[room.code] = room
         self.objects[room.code] = thing
 
+    def open_lobby(self) -> None:
+        self.lobby = DistributedLobbyAI(self)
+        self.createDistributedObject(distObj=self.lobby, zoneId=protocol.LOBBY_ZONE)
+
+    def open_for(self, client: int, plan: bytes) -> None:
+        """A client's room, opened in the lobby: its game waits for its host (who sits first) to begin."""
+        try:
+            if len(self.rooms) >= MAX_ROOMS or self.opened.get(client, 0) >= OPENED_EACH:
+                raise OnlineError(Online.SERVER_FULL)
+            setup = protocol.unpack_plan(plan)
+        except OnlineError as error:
+            self.lobby.tell(client, "refused", *protocol.refusal_parts(error))
+            return
+        code = protocol.new_room_code()
+        while code in self.rooms:
+            code = protocol.new_room_code()
+        self.open(Room(code, setup, keep=self.keep, waits_for_host=True))
+        self.opened[client] = self.opened.get(client, 0) + 1
+        self.lobby.tell(client, "opened", code)
+
+    def close_room(self, code: str) -> None:
+        room, thing = self.rooms.pop(code), self.objects.pop(code)
+        room.close()
+        self.sendDeleteMsg(thing.doId)
+
     def gone(self, client: int) -> None:
         for room in self.rooms.values():
             room.gone(client)
@@ -209,6 +245,8 @@ class Authority(ClientRepository):
     def frames(self, count: int = 1) -> None:
         for room in list(self.rooms.values()):
             room.frames(count)
+            if room.deserted:
+                self.close_room(room.code)
 
     def handleDatagram(self, di) -> None:
         try:
@@ -223,14 +261,17 @@ class Authority(ClientRepository):
 class Server:
     """The router and the authority on one port, run by the caller's loop (`loop.step`) or `serve`."""
 
-    def __init__(self, port: int, address: str = "127.0.0.1") -> None:
+    def __init__(self, port: int, address: str = "127.0.0.1", keep: Keep | None = None) -> None:
+        """`keep`: the autosave of rooms that clients open (`Player.open_room`)."""
         self.port, self.address = port, address
         self.router = GuardedServer(port, address, on_gone=lambda client: self.authority.gone(client))
-        self.authority = Authority(port, address if address not in ("", "0.0.0.0") else "127.0.0.1")
+        self.authority = Authority(port, address if address not in ("", "0.0.0.0") else "127.0.0.1", keep)
         loop.run_until(lambda: self.authority.ready or self.authority.failed, 10)
         if not self.authority.ready:
             raise OSError(f"the server's authority could not reach port {port}")
         self.router.trusted.add(self.authority.doIdBase)
+        self.authority.open_lobby()
+        loop.step(2)
 
     def open(self, room: Room) -> None:
         self.authority.open(room)

@@ -499,7 +499,11 @@ REFUSALS: dict[Rule | Refusal | Online, dict[Said, str]] = {
     Online.NOT_ON_TABLE: {Said.ALOUD: N_("That is not a point on the table.")},
     Online.UNKNOWN_WORD: {Said.ALOUD: N_("The game does not know that answer.")},
     Online.NOT_STARTED: {Said.ALOUD: N_("The game waits for its players.")},
-    Online.NOT_HOST: {Said.ALOUD: N_("Only the host gives seats to computer players.")},
+    Online.NOT_HOST: {Said.ALOUD: N_("Only the host may do that.")},
+    Online.STARTED: {Said.ALOUD: N_("The game has begun: its players and rules stay as they are.")},
+    Online.EMPTY_SEATS: {Said.ALOUD: N_("A seat is still empty: someone sits down there, or it goes to a computer player.")},
+    Online.BAD_PLAN: {Said.ALOUD: N_("That is not a game this server can play.")},
+    Online.SERVER_FULL: {Said.ALOUD: N_("The server has no room for another table now.")},
 }
 
 
