@@ -16,12 +16,17 @@ Figures:
 - `held_follow_s_p95`: with each request held `--lag` seconds (a slow network's round trip, simulated in
   the client), from a pulling player's aim to the first pose of their held column the server made after
   carrying it out, as that player hears it (the round trip, plus the server's frame and pose interval).
+- `held_drawn_s_p95`: over the same network, from the aim to the first of the player's own frames (60 a
+  second) that draws their held column (`Player.smoothing.pose`) moved at least 90 % of the way the pointer
+  moved; `held_drawn_gap_cm_p95`: how far that drawn column then is from where the pointer puts it (the
+  server's word on it blended in: the hand's spring, the column's friction).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import statistics
 import subprocess
@@ -43,6 +48,7 @@ LOOPBACK = "127.0.0.1"
 BUDGET_MS = 1000.0 / 60.0
 SEATS = 3
 STARTING = 3      # aims before the column slides (it sticks until the pull overcomes its friction)
+STEP_CM = 0.5     # each aim of the held column: well above the drawn column's wobble (friction, the spring)
 SETTLING = 10     # frames after a villa comes to rest in which its last poses and the verdict still go out
 
 
@@ -144,9 +150,10 @@ def join_and_rejoin(port: int) -> tuple[float, float]:
         server.close()
 
 
-def held_follow(port: int, lag: float, aims: int) -> list[float]:
+def held_follow(port: int, lag: float, aims: int) -> tuple[list[float], list[float], list[float]]:
     """Seconds from a player's aim (sent over a network `lag` seconds slow) to the pose of their held column
-    that shows it, as that player hears it: the round trip, the server's frame and the pose interval."""
+    that shows it, as that player hears it: the round trip, the server's frame and the pose interval; and
+    to the first frame of theirs that draws it there, with how far (cm) it is drawn from the pointer."""
     server = Server(port, LOOPBACK)
     plan = MatchSetup((Seat("Seat 1"), Seat("Seat 2")), layout_named("random", 3), seed=3, deal_colours=True)
     room = Room(protocol.new_room_code(), plan)
@@ -188,11 +195,12 @@ def held_follow(port: int, lag: float, aims: int) -> list[float]:
         mover = players[seat]
         column = sorted(rules.grabbable_columns(mover.state))[0]
         (x, y, z), _quat = mover.poses[column]
-        mover.ask("take", seat, column, x, y, z, False)
+        mover.take(seat, column, (x, y, z))
         until(lambda: room.match.hand is not None)
         mover.lag = lag
         last: dict[str, float] = {}
-        followed = []
+        followed, drawn, gaps = [], [], []
+        pointer = (x, y)
         original = mover.heard
 
         def hearing(what, value):
@@ -201,18 +209,42 @@ def held_follow(port: int, lag: float, aims: int) -> list[float]:
                 last["tick"], last["at"] = value[0], time.monotonic()
         mover.heard = hearing
         for number in range(aims + STARTING):
-            out = 0.2 * (number + 1)          # a slow, steady pull outwards
+            out = STEP_CM * (number + 1) / math.hypot(x, y)     # a steady pull outwards
+            before, aim = mover.smoothing.pose(column, time.monotonic())[0], (x * (1 + out), y * (1 + out))
+            step = (aim[0] - pointer[0], aim[1] - pointer[1])
+            pointer = aim
             sent = time.monotonic()
-            mover.ask("aim", seat, x * (1 + out / 10), y * (1 + out / 10), z)
-            if not until(lambda: number in applied and last.get("tick", -1) >= applied[number], 5):
+            mover.aim((*aim, z))
+            frame = {"due": sent + 1 / 60, "drawn": None}
+
+            def drawn_there() -> bool:
+                """The player's frames, 1/60 s apart: is the held column drawn where the pointer moved it?"""
+                now = time.monotonic()
+                if frame["drawn"] is None and now >= frame["due"]:
+                    (px, py, _pz), _q = mover.smoothing.pose(column, frame["due"])
+                    moved = ((px - before[0]) * step[0] + (py - before[1]) * step[1]) / (step[0] ** 2 + step[1] ** 2)
+                    if moved >= 0.9:
+                        frame["drawn"] = frame["due"] - sent
+                        if number >= STARTING:
+                            gaps.append(((px - aim[0]) ** 2 + (py - aim[1]) ** 2) ** 0.5)
+                    frame["due"] += 1 / 60
+                return frame["drawn"] is not None
+
+            if not until(lambda: (drawn_there() or time.monotonic() > sent + 2 * lag + 0.2)
+                         and number in applied and last.get("tick", -1) >= applied[number], 5):
                 break
-            if number >= STARTING:
+            if number >= STARTING:     # (before, the column sticks: the server's word holds it back, rightly)
                 followed.append(last["at"] - sent)
+                drawn.append(math.inf if frame["drawn"] is None else frame["drawn"])
             if room.match.hand is None or room.match.collapsed:
                 break
-        return followed
+        return followed, drawn, gaps
     finally:
         server.close()
+
+
+def _p95(values: list[float]) -> float:
+    return values[int(0.95 * (len(values) - 1))]
 
 
 def main() -> int:
@@ -242,12 +274,14 @@ def main() -> int:
         best = count
         count *= 2
     joined, rejoined = join_and_rejoin(args.port)
-    followed = sorted(held_follow(args.port, args.lag, args.aims))
+    followed, drawn, gaps = (sorted(figures) for figures in held_follow(args.port, args.lag, args.aims))
     figures = {"matches_at_60hz": best, "frame_p95_ms": tried,
                "bytes_per_client_s_moving": round(statistics.median(moving)) if moving else None,
                "bytes_per_client_s_rest": round(statistics.median(rest)) if rest else None,
                "join_to_first_frame_s": round(joined, 3), "rejoin_s": round(rejoined, 3),
                "held_follow_s_p95": round(followed[int(0.95 * (len(followed) - 1))], 3) if followed else None,
+               "held_drawn_s_p95": round(_p95(drawn), 4) if drawn else None,
+               "held_drawn_gap_cm_p95": round(_p95(gaps), 2) if gaps else None,
                "held_follow_aims": len(followed), "simulated_rtt_s": args.lag,
                "max_matches_tried": args.max_matches, "seconds_each": args.seconds, "cpus": os.cpu_count()}
     if args.json:

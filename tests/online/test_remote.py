@@ -45,6 +45,9 @@ def test_each_plays_their_own_seat_and_both_see_the_pull(server):
     assert _frames(server, (ann, bens), lambda: room.match.hand is not None)
     start = waiter.villa.nodes[column].getPos()
     out = Vec3(start.x, start.y, 0).normalized()
+    mover.hand.aim(start + out * 0.6)
+    mover.advance(0.0)                                      # no frame of the server's yet: drawn at the pointer
+    assert (mover.villa.nodes[column].getPos().getXy() - (start + out * 0.6).getXy()).length() < 1e-3
     for step in range(1, 50):                               # drawn gently straight out, away from the villa
         mover.hand.aim(start + out * step * 0.6)
         _frames(server, (ann, bens), lambda: False, seconds=0.04)

@@ -19,6 +19,9 @@ from villa.online import loop, protocol
 from villa.online.objects import DistributedLobby, DistributedMatch
 from villa.online.server import dc_file
 from villa.online.smoothing import Smoothing
+from villa.rules.pieces import TOP_FLOOR_LEVEL, floor_id
+
+LETTING_GO = ("setDown", "giveUp", "letGo")     # requests after which no hand of ours holds a piece
 
 
 class Player(ClientRepository):
@@ -42,6 +45,8 @@ class Player(ClientRepository):
         self.lost = False
         self.failed = False
         self.pose_updates = 0
+        self.asked = 0                           # requests sent (the server echoes how many it carried out)
+        self._hand_seat = 0
         self.connect([URLSpec(f"http://{address}:{port}")], failureCallback=self._failed)
 
     def _failed(self, *_why) -> None:
@@ -117,16 +122,19 @@ class Player(ClientRepository):
             self.table = value
         elif what == "state":
             self.state = protocol.unpack_state(value)
+            if self.state.turn.actor not in self.seats or self.state.over:
+                self.smoothing.let_go(time.monotonic())      # the turn has passed on: no hand of ours
         elif what == "poses":
-            tick, poses = value[0], protocol.unpack_poses(value[1])
+            tick, poses, holder, done = value[0], protocol.unpack_poses(value[1]), value[2], value[3]
             self.poses.update(poses)
-            self.smoothing.heard(tick, poses, time.monotonic())
+            self.smoothing.heard(tick, poses, time.monotonic(), done if holder in self.seats else None)
             self.pose_updates += 1
         elif what == "seated":
             seat, token = value
             self.seats[seat] = token
         elif what == "refused":
             self.refusals.append(value)
+            self.smoothing.let_go(time.monotonic())    # a hand refused (or not as we thought): the server's word
         elif what == "opened" and self._opening:
             self._opening, self.lobby = False, None      # leaving the lobby's zone disables it here
             self.enter(value)
@@ -141,6 +149,31 @@ class Player(ClientRepository):
         if self.room is None:
             raise RuntimeError("enter a room first")
         self.room.ask(field, *args)
+        self.asked += 1
+        if field in LETTING_GO:
+            self.smoothing.let_go(time.monotonic())
+
+    # the player's own hand, drawn at the pointer at once (`smoothing.pose`)
+
+    def take(self, seat: int, column: str, point, steady: bool = False) -> None:
+        """Take `column` for `seat` at the world point where the pointer grabbed it."""
+        x, y, z = (float(v) for v in point)
+        self.ask("take", seat, column, x, y, z, steady)
+        self._hand_seat = seat
+        self.smoothing.hold(column, (x, y, z), self.asked, time.monotonic())
+
+    def lay_floor(self, seat: int) -> None:
+        """Pick up the next floor for `seat` (it follows the pointer from the first aim on)."""
+        self.ask("layFloor", seat)
+        self._hand_seat = seat
+        laid = [level for level in range(1, TOP_FLOOR_LEVEL + 1) if floor_id(level) in self.poses]
+        self.smoothing.hold(floor_id(max(laid, default=0) + 1), None, self.asked, time.monotonic())
+
+    def aim(self, point) -> None:
+        """Move the held piece's grabbed point (a floor: its centre) toward this world point."""
+        x, y, z = (float(v) for v in point)
+        self.ask("aim", self._hand_seat, x, y, z)
+        self.smoothing.aim((x, y, z), self.asked)
 
     def sit(self, name: str, seat: int) -> None:
         self.ask("sit", self.room_code, name, seat)

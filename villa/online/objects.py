@@ -33,11 +33,11 @@ class DistributedMatch(DistributedObject):
         self.state_bytes = state
         self.cr.heard("state", state)
 
-    def setPoses(self, tick: int, poses: bytes) -> None:
-        self.cr.heard("poses", (tick, poses))
+    def setPoses(self, tick: int, holder: int, done: int, poses: bytes) -> None:
+        self.cr.heard("poses", (tick, poses, holder, done))
 
     def setVilla(self, tick: int, poses: bytes) -> None:
-        self.cr.heard("poses", (tick, poses))
+        self.cr.heard("poses", (tick, poses, -1, 0))
 
     def seated(self, seat: int, token: str) -> None:
         self.cr.heard("seated", (seat, token))

@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
+from dataclasses import replace
 
 from panda3d.core import Point3, Quat, Vec3
 
@@ -104,6 +105,15 @@ class RemoteColumn(Pull):
         if self.state in (Grip.PULLING, Grip.CARRYING):
             _aim(self, Point3(point))
 
+    def is_free(self) -> bool:
+        """Out from under the floors where the server has it (drawn at the pointer, it is ahead of the
+        server; aimed at the carrying height too soon, the server's hand would lift it into the floor)."""
+        heard = self.match.player.poses.get(self.column)
+        if heard is None:
+            return False
+        (x, y, _z), _quat = heard
+        return not under_a_floor(self.villa, self.column, x, y, self.from_level)
+
     def follow(self) -> None:
         if self.state == Grip.PULLING and self.is_free():
             self.state = Grip.CARRYING
@@ -144,7 +154,7 @@ def _aim(hand, point: Point3) -> None:
     now = hand.match.clock()
     if now - hand._aimed_at >= AIMS_EVERY:
         hand._aimed_at = now
-        hand.match.player.ask("aim", hand.seat, float(point.x), float(point.y), float(point.z))
+        hand.match.player.aim(point)      # drawn there at once (`Player.smoothing`), sent to the server
 
 
 class RemoteMatch:
@@ -161,10 +171,10 @@ class RemoteMatch:
         self.player, self.clock = player, clock
         self.events = ev.Events()
         self.state: rules.GameState = player.state
-        self.setup = setup_of(player.table)
+        self.setup = setup_of(player)
         self.villa = Puppet()
         self.hand: RemoteColumn | RemoteFloor | None = None
-        self.strain = 0.0
+        self.strain: float | None = None   # the force on the hand is the server's, and not sent
         self.holding = False          # the server's hands let go as the piece touches: nothing is held here
         self._refused = len(player.refusals)
         self._heard = player.pose_updates
@@ -210,7 +220,7 @@ class RemoteMatch:
         if seat is None or self.hand is not None or self.collapsed:
             return self._not_now("taking a column")
         point = Point3(point) if point is not None else self.villa.nodes[column].getPos()
-        self.player.ask("take", seat, column, float(point.x), float(point.y), float(point.z), bool(steady))
+        self.player.take(seat, column, point, bool(steady))
         standing = self.villa.nodes[column].getZ() - COLUMN_HEIGHT / 2
         from_level = max([lv for lv in self.villa.floor_levels
                           if self.villa.nodes[floor_id(lv)].getZ() < standing], default=0)
@@ -238,7 +248,7 @@ class RemoteMatch:
         seat = self._mine()
         if seat is None or self.hand is not None or not self.can_lay_floor():
             return self._not_now("laying a floor")
-        self.player.ask("layFloor", seat)
+        self.player.lay_floor(seat)
         self.hand = RemoteFloor(self, seat, self.state.top_level + 1)
         return None
 
@@ -368,8 +378,12 @@ class RemoteMatch:
         self._drop_hand()
 
 
-def setup_of(table: dict) -> MatchSetup:
-    """The game's setup as the room's table says it (the plan, once the server sends it; else the seats)."""
+def setup_of(player) -> MatchSetup:
+    """The game's setup as the room's table says it (its plan; the seed rolls the seal as the server does).
+    The builder's eye is left out: it reads the wood's statics, which the puppet villa does not have."""
+    plan = player.plan
+    if plan is not None:
+        return replace(plan, builders_eye=False)
     seats = tuple(Seat(s["name"], Strength(s["computer"]) if s.get("computer") else None)
-                  for s in table.get("seats", ()))
-    return MatchSetup(seats, layout_named("rings", 1), game=str(table.get("game", "")) or "online")
+                  for s in player.table.get("seats", ()))
+    return MatchSetup(seats, layout_named("rings", 1), game=str(player.table.get("game", "")) or "online")

@@ -62,6 +62,7 @@ class Room:
         self.tell: Callable[..., None] = lambda client, field, *args: None
         self.tick = 0
         self._sent: dict[str, protocol.Pose] = {}
+        self._done: dict[int, int] = {}       # client -> its requests carried out (its held piece's echo)
         self._state_changed = False
         self._table_changed = False
         self._state_bytes = b""
@@ -103,6 +104,7 @@ class Room:
 
     def request(self, client: int, name: str, args: tuple) -> None:
         """A client's request, by the `.dc` field's name; a refusal goes back to that client only."""
+        self._done[client] = self._done.get(client, 0) + 1
         try:
             refusal = getattr(self, "_" + name)(client, *args)
         except _NotAsked as error:
@@ -350,6 +352,7 @@ class Room:
             if sitter.client == client:
                 sitter.client, sitter.gone_at = None, self._clock()
                 self._table_changed = True
+        self._done.pop(client, None)
         if self.host is None and self.nobody_since is None:
             self.nobody_since = self._clock()
         self._send_news()
@@ -418,7 +421,11 @@ class Room:
         moved = {piece: pose for piece, pose in self.poses().items() if _moved(self._sent.get(piece), pose)}
         if moved:
             self._sent.update(moved)
-            self.send("setPoses", self.tick, protocol.pack_poses(moved))
+            holder, done = -1, 0
+            if self.match.hand is not None and self.match.actor in self.sitters:
+                holder = self.match.actor
+                done = self._done.get(self.sitters[holder].client, 0)
+            self.send("setPoses", self.tick, holder, done, protocol.pack_poses(moved))
 
     def _send_news(self) -> None:
         if self._state_changed:
