@@ -100,7 +100,7 @@ class HostScreen(_Form):
 
     def build(self) -> None:
         root, w = self.root, self.widgets
-        style.panel(root, (-0.95, 0.95, -0.88, 0.78))
+        style.panel(root, (-0.95, 0.95, -0.66, 0.78))
         style.title(root, _("Host a game"), pos=(0, 0.6), scale=0.1)
         style.text(root, _("On this computer"), pos=(-0.8, 0.4), scale=style.HEADING_SCALE * 0.8, align="left",
                    kind="title")
@@ -114,8 +114,8 @@ class HostScreen(_Form):
         w["address"] = style.entry(root, self.address, pos=(-0.15, -0.07), width=0.6, max_chars=MAX_ADDRESS)
         w["server"] = style.button(root, _("Open a room there"), lambda: self.on_server(w["address"].get()),
                                    pos=(0.53, -0.07), width=0.62, text_scale=0.04)
-        w["back"] = style.button(root, _("Back"), self.on_back, pos=(0, -0.72), width=0.5, kind="quiet")
-        self._notice(-0.3)
+        w["back"] = style.button(root, _("Back"), self.on_back, pos=(0, -0.52), width=0.5, kind="quiet")
+        self._notice(-0.27)
 
 
 class JoinScreen(_Form):
@@ -129,7 +129,7 @@ class JoinScreen(_Form):
 
     def build(self) -> None:
         root, w = self.root, self.widgets
-        style.panel(root, (-0.9, 0.9, -0.88, 0.78))
+        style.panel(root, (-0.9, 0.9, -0.66, 0.78))
         style.title(root, _("Join a game"), pos=(0, 0.6), scale=0.1)
         rows = (("address", _("Server's address"), self.address, MAX_ADDRESS),
                 ("code", _("Room code"), self.code, CODE_CHARS), ("name", _("Your name"), self.name, MAX_NAME))
@@ -137,9 +137,9 @@ class JoinScreen(_Form):
             y = 0.4 - i * 0.15
             style.text(root, words, pos=(-0.7, y - 0.014), scale=0.04, align="left", kind="bold")
             w[key] = style.entry(root, value, pos=(0.33, y), width=0.76, max_chars=longest)
-        w["join"] = style.button(root, _("Join"), self._join, pos=(0.25, -0.72), width=0.6, kind="primary")
-        w["back"] = style.button(root, _("Back"), self.on_back, pos=(-0.35, -0.72), width=0.5, kind="quiet")
-        self._notice(-0.2)
+        w["join"] = style.button(root, _("Join"), self._join, pos=(0.25, -0.52), width=0.6, kind="primary")
+        w["back"] = style.button(root, _("Back"), self.on_back, pos=(-0.35, -0.52), width=0.5, kind="quiet")
+        self._notice(-0.14)
 
     def _join(self) -> None:
         w = self.widgets
