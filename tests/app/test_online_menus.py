@@ -61,3 +61,73 @@ def test_a_kept_seat_is_offered_within_the_ten_minutes_only():
     assert kept_seat_waits(kept, 1000.0 + REJOIN_S - 1)
     assert not kept_seat_waits(kept, 1000.0 + REJOIN_S + 1) and not kept_seat_waits(None, 0)
     assert not kept_seat_waits(kept, 900.0), "a time ahead of the clock is not trusted"
+
+
+class FakeFront:
+    def __init__(self) -> None:
+        from villa.presentation.preferences import Settings
+        self.settings = Settings()
+        self.played: list = []
+        self.menu = None
+
+    def apply_settings(self, settings) -> None:
+        self.settings = settings
+
+    def play_online(self, player) -> None:
+        self.played.append(player)
+
+
+class FakeLobby:
+    def __init__(self) -> None:
+        self.told: list[str] = []
+
+    def tell(self, words: str) -> None:
+        self.told.append(words)
+
+
+def watching(player):
+    """An `OnlinePlay` in its lobby over `player`, as the window's task would run it each frame."""
+    from types import SimpleNamespace
+
+    from villa.app.online import OnlinePlay
+    play = OnlinePlay(FakeFront())
+    play.player, play.lobby, play.address = player, FakeLobby(), "127.0.0.1:47170"
+    task = SimpleNamespace(cont="cont", done="done")
+    return play, lambda: play._watch(task)
+
+
+def test_the_lobby_keeps_the_seat_words_refusals_starts_the_game_and_forgets_the_seat_at_the_end():
+    from types import SimpleNamespace
+
+    from villa.online.protocol import Online, OnlineError
+    player = SimpleNamespace(seats={}, state=None, table={"seats": [], "started": False}, refusals=[], lost=False,
+                             code="ABCDE", poses={})
+    play, frame = watching(player)
+    assert frame() == "cont" and play.front.settings.kept_seat is None, "not seated yet: nothing kept"
+    player.seats[1] = "token"
+    frame()
+    kept = play.front.settings.kept_seat
+    assert (kept.address, kept.code, kept.seat, kept.token) == ("127.0.0.1:47170", "ABCDE", 1, "token")
+    player.refusals.append(OnlineError(Online.NAME_TAKEN, name="Ben"))
+    frame()
+    assert play.lobby.told == ["Ben sits at this table already: choose another name."]
+    player.table = {"seats": [], "started": True}
+    frame()
+    assert play.front.played == [], "started, but the state and the villa have not come yet"
+    player.state, player.poses = SimpleNamespace(over=False), {"floor-1": ((0, 0, 0), (1, 0, 0, 0))}
+    frame()
+    frame()
+    assert play.front.played == [player], "the game screen takes the player over, once"
+    player.state = SimpleNamespace(over=True)
+    frame()
+    assert play.front.settings.kept_seat is None, "a game over has no seat to rejoin"
+
+
+def test_a_seat_at_a_server_hosted_here_is_not_kept():
+    from types import SimpleNamespace
+    player = SimpleNamespace(seats={0: "token"}, state=None, table={}, refusals=[], lost=False, code="ABCDE",
+                             poses={})
+    play, frame = watching(player)
+    play.server = object()
+    frame()
+    assert play.front.settings.kept_seat is None
