@@ -62,6 +62,7 @@ class Room:
         self.tell: Callable[..., None] = lambda client, field, *args: None
         self.tick = 0
         self._sent: dict[str, protocol.Pose] = {}
+        self._still = None                    # the villa, if it was at rest when its poses were last looked at
         self._done: dict[int, int] = {}       # client -> its requests carried out (its held piece's echo)
         self._state_changed = False
         self._table_changed = False
@@ -105,6 +106,7 @@ class Room:
     def request(self, client: int, name: str, args: tuple) -> None:
         """A client's request, by the `.dc` field's name; a refusal goes back to that client only."""
         self._done[client] = self._done.get(client, 0) + 1
+        self._still = None
         try:
             refusal = getattr(self, "_" + name)(client, *args)
         except _NotAsked as error:
@@ -418,6 +420,10 @@ class Room:
         self._send_news()
 
     def _send_poses(self) -> None:
+        villa = self.match.villa
+        if villa.still and self._still is villa:
+            return      # at rest since its poses were last looked at: nothing to do until a request or a hand wakes it
+        self._still = villa if villa.still else None
         moved = {piece: pose for piece, pose in self.poses().items() if _moved(self._sent.get(piece), pose)}
         if moved:
             self._sent.update(moved)
