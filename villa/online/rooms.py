@@ -99,7 +99,7 @@ class Room:
         if self.match is None:
             return {}
         every = self.match.villa.poses()
-        return {piece: _plain(every[piece]) for piece in protocol.PIECES if piece in every}
+        return {piece: every[piece] for piece in protocol.PIECES if piece in every}   # (plain floats already)
 
     # --- requests -------------------------------------------------------------------------
 
@@ -464,13 +464,12 @@ def _point(x: float, y: float, z: float) -> Point3:
     return Point3(x, y, z)
 
 
-def _plain(pose) -> protocol.Pose:
-    pos, quat = pose
-    return (tuple(float(v) for v in pos), tuple(float(v) for v in quat))
-
-
 def _moved(before: protocol.Pose | None, after: protocol.Pose) -> bool:
+    """Spelled out rather than looped: every moving room asks it of every piece, 30 times a second."""
     if before is None:
         return True
-    return (max(abs(a - b) for a, b in zip(before[0], after[0])) > STILL_CM
-            or max(abs(a - b) for a, b in zip(before[1], after[1])) > STILL_QUAT)
+    (x0, y0, z0), (w0, i0, j0, k0) = before
+    (x1, y1, z1), (w1, i1, j1, k1) = after
+    return (abs(x0 - x1) > STILL_CM or abs(y0 - y1) > STILL_CM or abs(z0 - z1) > STILL_CM
+            or abs(w0 - w1) > STILL_QUAT or abs(i0 - i1) > STILL_QUAT or abs(j0 - j1) > STILL_QUAT
+            or abs(k0 - k1) > STILL_QUAT)
