@@ -184,13 +184,14 @@ class GuardedServer(ServerRepository):
 class Authority(ClientRepository):
     """The server's game logic: a client of the router that owns one `DistributedMatchAI` per room."""
 
-    def __init__(self, port: int, address: str = "127.0.0.1", keep: Keep | None = None) -> None:
-        """`keep`: the autosave of the rooms clients open in the lobby."""
+    def __init__(self, port: int, address: str = "127.0.0.1", keep: Keep | None = None, aside: bool = False) -> None:
+        """`keep`: the autosave of the rooms clients open in the lobby; `aside`: their computer players think
+        in a worker process at a lower priority, not in the server's frames."""
         loop.ready()
         super().__init__(dcFileNames=[dc_file()], dcSuffix="AI", connectMethod=self.CM_NET, threadedNet=False)
         self.rooms: dict[str, Room] = {}
         self.objects: dict[str, DistributedMatchAI] = {}
-        self.keep = keep
+        self.keep, self.aside = keep, aside
         self.lobby: DistributedLobbyAI | None = None
         self.opened: dict[int, int] = {}        # client -> rooms it opened
         self.failed = False
@@ -229,7 +230,7 @@ class Authority(ClientRepository):
         code = protocol.new_room_code()
         while code in self.rooms:
             code = protocol.new_room_code()
-        self.open(Room(code, setup, keep=self.keep, waits_for_host=True))
+        self.open(Room(code, setup, keep=self.keep, aside=self.aside, waits_for_host=True))
         self.opened[client] = self.opened.get(client, 0) + 1
         self.lobby.tell(client, "opened", code)
 
@@ -261,11 +262,12 @@ class Authority(ClientRepository):
 class Server:
     """The router and the authority on one port, run by the caller's loop (`loop.step`) or `serve`."""
 
-    def __init__(self, port: int, address: str = "127.0.0.1", keep: Keep | None = None) -> None:
-        """`keep`: the autosave of rooms that clients open (`Player.open_room`)."""
+    def __init__(self, port: int, address: str = "127.0.0.1", keep: Keep | None = None, aside: bool = False) -> None:
+        """`keep`: the autosave of rooms that clients open (`Player.open_room`); `aside`: their computer players
+        think in a worker process (a real server, or the game's window; not the tests)."""
         self.port, self.address = port, address
         self.router = GuardedServer(port, address, on_gone=lambda client: self.authority.gone(client))
-        self.authority = Authority(port, address if address not in ("", "0.0.0.0") else "127.0.0.1", keep)
+        self.authority = Authority(port, address if address not in ("", "0.0.0.0") else "127.0.0.1", keep, aside)
         loop.run_until(lambda: self.authority.ready or self.authority.failed, 10)
         if not self.authority.ready:
             raise OSError(f"the server's authority could not reach port {port}")
