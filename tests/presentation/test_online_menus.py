@@ -180,3 +180,30 @@ def test_host_on_a_server_opens_a_room_there(front, frames, press_button, served
     assert player.code in served.rooms and player.code != served.room.code, "a room of its own, opened there"
     assert front.menu.widgets["code"]["text"] == player.code and player.seats.keys() == {0}
     assert front.online_play.server is None and front.settings.kept_seat.code == player.code
+
+
+def test_the_lobby_draws_the_seats_anew_as_the_table_changes_and_leaves_no_widget_behind(stage, frames):
+    from types import SimpleNamespace
+
+    from direct.gui.DirectGuiBase import DirectGuiWidget
+    from villa.presentation.menus.lobby import LobbyScreen
+    free = {"name": "Seat 2", "computer": None, "taken": False, "here": False}
+    player = SimpleNamespace(code="K7QXM", seats={0: "t"}, table={"seats": [
+        {"name": "Anna", "computer": None, "taken": True, "here": True}, free], "started": False, "host": 0})
+    lobby = LobbyScreen(player=player, address="127.0.0.1:47170", on_sit=None, on_computer=None, on_start=None,
+                        on_rules=None, on_leave=None)
+    lobby.show()
+    frames(2)
+    widgets = len(DirectGuiWidget.guiDict)
+    assert "computer_1_hard" in lobby.widgets and lobby.widgets["start"]["state"] == "disabled"
+    for strength in ("easy", "medium", "hard", "easy"):
+        player.table = {**player.table, "seats": [player.table["seats"][0],
+                                                  {**free, "name": "Computer 1", "computer": strength}]}
+        frames(1)
+        player.table = {**player.table, "seats": [player.table["seats"][0], free]}
+        frames(1)
+    assert len(DirectGuiWidget.guiDict) == widgets, "every row's widgets go when it is drawn anew"
+    player.table = {**player.table, "seats": [player.table["seats"][0], {**free, "computer": "easy"}]}
+    frames(1)
+    assert "computer_1_hard" not in lobby.widgets and lobby.widgets["start"]["state"] == "normal"
+    lobby.destroy()

@@ -109,8 +109,8 @@ class LobbyScreen(Screen):
     def _draw_seats(self) -> None:
         w, table, mine = self.widgets, self.player.table, set(self.player.seats)
         self._seen = self._now()
-        for child in w["seats"].getChildren():
-            child.removeNode()
+        w["seats"].destroy()      # the rows' widgets with it
+        w["seats"] = DirectFrame(parent=self.root, relief=None)
         for key in [k for k in w if k.startswith(("sit_", "computer_"))]:
             del w[key]
         host = is_host(table, mine)
