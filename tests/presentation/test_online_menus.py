@@ -167,6 +167,10 @@ def test_host_on_a_server_opens_a_room_there(front, frames, press_button, served
     front.main_menu()
     frames(3)
     front.online_play.choose_game()
+    front.menu.widgets["edition"].choose(True)
+    press_button(front.menu.widgets["start"])
+    press_button(front.menu.widgets["back"])
+    assert front.menu.choices().rules.family, "back on the new-game screen, the game as it was chosen"
     press_button(front.menu.widgets["start"])
     host = front.menu
     assert isinstance(host, HostScreen)

@@ -111,15 +111,16 @@ class OnlinePlay:
         front._open(OnlineMenu(on_host=self.choose_game, on_join=self.join_form, on_rejoin=self.rejoin,
                                on_back=front.main_menu, rejoin_code=kept.code if kept else None, notice=notice))
 
-    def choose_game(self) -> None:
-        """The new-game screen, its way on leading to where to host."""
-        self.front.new_game(start_words=host_words(), on_back=self.menu,
-                            then=self.where_to_host)
+    def choose_game(self, plan: MatchSetup | None = None) -> None:
+        """The new-game screen (showing `plan`'s players and rules, coming back), its way on leading to where
+        to host."""
+        choices = menus.GameChoices(plan.seats, plan.ruleset) if plan is not None else None
+        self.front.new_game(choices, start_words=host_words(), on_back=self.menu, then=self.where_to_host)
 
     def where_to_host(self, plan: MatchSetup) -> None:
         self.plan = plan
         self.front._open(HostScreen(port=protocol.PORT, address=self.address, on_here=self.host_here,
-                                    on_server=self.host_on_server, on_back=self.choose_game))
+                                    on_server=self.host_on_server, on_back=lambda: self.choose_game(plan)))
 
     def join_form(self) -> None:
         people = [name for name, strength in self.front.settings.last_seats if strength is None]
