@@ -257,7 +257,7 @@ class Front:
                 self._lost()
                 return task.done
             return task.cont
-        self.stage.task_mgr.add(connected, "online connection")
+        self.stage.task_mgr.add(connected, "online connection", sort=-20)   # before the game's frame
 
     def _lost(self) -> None:
         self.main_menu()
