@@ -55,7 +55,8 @@ def test_a_pull_in_one_window_is_seen_in_the_other(stage, frames, mouse, on_scre
     ben_home = tmp_path / "ben"
     ben = subprocess.Popen([sys.executable, "-m", "villa", "--join", f"{LOOPBACK}:{server.port}", "--room", room.code,
                             "--name", "Ben", "--size", "640x360"], cwd=ROOT, stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, text=True, env=dict(os.environ, DISPLAY=display, VILLA_HOME=str(ben_home)))
+                           stderr=subprocess.PIPE, text=True,
+                           env=dict(os.environ, DISPLAY=display, VILLA_HOME=str(ben_home)))
     front = Front(stage, Settings(language="en"))
     try:
         assert _until(frames, lambda: 0 in room.sitters or ben.poll() is not None, 90), "Ben never sat down"

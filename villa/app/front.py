@@ -288,7 +288,8 @@ class Front:
         if self.screen is None or self.pause_menu is not None:
             return
         self.screen.pause()
-        seats = None if self.online else lambda: self._pause_sheet(self._open_seats)   # online: the host's, in the lobby
+        # online the seats are the host's to give, in the lobby
+        seats = None if self.online else lambda: self._pause_sheet(self._open_seats)
         self.pause_menu = menus.PauseMenu(on_resume=self.resume, on_rules=self._pause_rules,
                                           on_settings=lambda: self._pause_sheet(self.open_settings),
                                           on_players=seats,

@@ -22,10 +22,9 @@ from panda3d.core import Point3, Quat, Vec3
 
 from villa import rules
 from villa.match import events as ev
-from villa.match import MatchSetup, Seat, Strength
-from villa.match import Match, layout_named
+from villa.match import Match, MatchSetup, Seat, Strength, layout_named
 from villa.physics import geometry
-from villa.physics.dimensions import COLUMN_HEIGHT, FLOOR_THICKNESS, FLOORS
+from villa.physics.dimensions import COLUMN_HEIGHT, FLOOR_THICKNESS
 from villa.physics.laying import HOVER, FloorLay, Laying
 from villa.physics.pulling import Grip, Pull, under_a_floor
 from villa.physics.world import Villa
@@ -65,7 +64,8 @@ class Puppet(Villa):
                 continue
             if piece not in self.nodes:
                 level = level_of_floor(piece)
-                node = self.add_floor(level, Point3(x, y, z)) if level is not None else self.add_column(piece, Point3(x, y, z))
+                at = Point3(x, y, z)
+                node = self.add_floor(level, at) if level is not None else self.add_column(piece, at)
                 node.node().setKinematic(True)
             self.nodes[piece].setPosQuat(Point3(x, y, z), Quat(qw, qx, qy, qz))
         self.world.doPhysics(0.0)     # the bodies' bounds follow their nodes, for picking
@@ -74,7 +74,7 @@ class Puppet(Villa):
 class RemoteColumn(Pull):
     """A column in this player's hand, held by the server's hand: a `Pull` for what the screen measures on
     the villa drawn here (free of the floors yet, the surface below, the spot's verdict), while its moves are
-    requests. Pulling until it is clear of the floors above as drawn here, then carried, then set down."""
+    requests. Pulling until the server has it clear of the floors above, then carried, then set down."""
 
     def __init__(self, match: "RemoteMatch", seat: int, column: str, point: Point3, steady: bool,
                  from_level: int) -> None:   # not Pull's: the hand and its springs are the server's
@@ -311,9 +311,6 @@ class RemoteMatch:
             self.hand.follow()
         self.events.hand_out()
         return 1
-
-    def frame(self) -> int:
-        return self.advance(0.0)
 
     def _show_villa(self) -> None:
         now = self.clock()
