@@ -4,11 +4,18 @@ client per seat (watching, in a process of their own), and one person joining an
 
     .venv/bin/python scripts/bench_online.py --json                    # N = 1, 2, 4 (quick)
     .venv/bin/python scripts/bench_online.py --json --max-matches 32 --seconds 20
+    .venv/bin/python scripts/bench_online.py --json --shards 2                # the rooms in two processes
 
 Figures:
 - `matches_at_60hz`: the most rooms (of those tried, doubling) whose server frames (every room's villa
   and computer players' hands, then the network) keep their 95th percentile at or below 16.7 ms; the
-  computer players think in a worker process, as in the window; `frame_p95_ms` gives each N tried.
+  computer players think in a worker process, as in the window; `frame_p95_ms` gives each N tried. With
+  `--shards S` the rooms are played by S authority processes on the same router (`villa.online.shards`),
+  and the frames measured are theirs (the bytes sent are then not measured).
+- `frame_cpu_ms`: the server process's CPU time per frame for each N tried (its median; the machine's other
+  work does not count in it, as it does in the frames' wall time); the thinking worker is not in it.
+- `rest_frame_p95_ms`, `rest_frame_cpu_ms`: the server's frames with `--rest-rooms` rooms of people whose
+  villas rest (between pulls), no client connected: what a room costs while nobody moves.
 - `bytes_per_client_s_moving` and `_rest`: what the server sends each client a second while a room's
   villa moves (a pull, a fall) and while it rests.
 - `join_to_first_frame_s`: from connecting to sitting down with the villa as it stands.
@@ -78,8 +85,10 @@ def _at_rest(room: Room) -> bool:
     return not room.match.busy and room.match.villa.settled
 
 
-def measure(count: int, seconds: float, port: int) -> dict:
-    server = Server(port, LOOPBACK)
+def measure(count: int, seconds: float, port: int, shards: int = 0) -> dict:
+    """The server's frames with `count` rooms of computer players; with `shards`, the rooms are played by that
+    many authority processes (the frames measured are theirs; this process routes)."""
+    server = Server(port, LOOPBACK, shards=shards)
     rooms = [Room(protocol.new_room_code(), computers(seed), aside=True) for seed in range(1, count + 1)]
     for room in rooms:
         server.open(room)
@@ -89,14 +98,24 @@ def measure(count: int, seconds: float, port: int) -> dict:
         assert watchers.stdout.readline().startswith("connecting")
         loop.run_until(lambda: sum(len(c) for c in server.router.zonesToClients.values()) >= count * (SEATS + 1), 30)
         clients = count * SEATS
-        times, sent = [], {"moving": [0, 0], "rest": [0, 0]}
+        times, cpu, sent = [], [], {"moving": [0, 0], "rest": [0, 0]}
         resting = 0          # frames every room has lain still
         end = time.monotonic() + seconds
+        for shard in server.shards:
+            shard.frame_times()      # from now on
+        while shards and time.monotonic() < end:
+            loop.step()              # the router, while the shards play in real time
+            time.sleep(0.002)
+        for shard in server.shards:
+            for wall, used, frames in shard.frame_times():
+                times.extend([wall * 1000 / frames] * frames)
+                cpu.extend([used * 1000 / frames] * frames)
         while time.monotonic() < end:
-            began = time.perf_counter()
+            began, used = time.perf_counter(), time.process_time()
             before = sum(server.router.bytes_out.values())
             server.frame()
             spent = time.perf_counter() - began
+            cpu.append((time.process_time() - used) * 1000)
             resting = resting + 1 if all(_at_rest(r) for r in rooms) else 0
             moving = resting < SETTLING     # the last poses of a move, a verdict: not yet rest
             times.append(spent * 1000)
@@ -107,12 +126,35 @@ def measure(count: int, seconds: float, port: int) -> dict:
         times.sort()
         per_s = {k: (b / clients) / (f / 60) if f else None for k, (b, f) in sent.items()}
         return {"p95_ms": times[int(0.95 * (len(times) - 1))], "median_ms": statistics.median(times),
-                "frames": len(times), "per_client_s": per_s, "turns": sum(r.match.turn for r in rooms)}
+                "cpu_ms": statistics.median(cpu), "frames": len(times), "per_client_s": per_s}
     finally:
         watchers.kill()
         watchers.wait()
         server.close()
         close_thinking()
+
+
+def at_rest(count: int, port: int, frames: int = 300) -> tuple[float, float]:
+    """The server's frames (p95 wall ms, median CPU ms) with `count` rooms of two people between pulls."""
+    server = Server(port, LOOPBACK)
+    seats = (Seat("Seat 1"), Seat("Seat 2"))
+    try:
+        for n in range(count):
+            room = Room(protocol.new_room_code(), MatchSetup(seats, layout_named("rings"), seed=n, deal_colours=True))
+            server.open(room)
+            for seat in range(2):
+                room.request(-1 - seat, "sit", (room.code, f"Player {seat + 1}", seat))   # nobody's connection
+        while not all(r.match.villa.still for r in server.rooms.values()):
+            server.frame()
+        times, cpu = [], []
+        for _ in range(frames):
+            began, used = time.perf_counter(), time.process_time()
+            server.frame()
+            times.append((time.perf_counter() - began) * 1000)
+            cpu.append((time.process_time() - used) * 1000)
+        return sorted(times)[int(0.95 * (frames - 1))], statistics.median(cpu)
+    finally:
+        server.close()
 
 
 def join_and_rejoin(port: int) -> tuple[float, float]:
@@ -255,16 +297,20 @@ def main() -> int:
     parser.add_argument("--port", type=int, default=47190)
     parser.add_argument("--lag", type=float, default=0.1, help="s of simulated round trip for the held column")
     parser.add_argument("--aims", type=int, default=30, help="aims of the held column measured")
+    parser.add_argument("--rest-rooms", type=int, default=50, help="rooms whose villas rest, measured together")
+    parser.add_argument("--shards", type=int, default=0,
+                        help="authority processes that play the rooms (0: the server's own process plays them)")
     parser.add_argument("--watch", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.watch:
         watch(int(args.watch[0]), args.watch[2:], float(args.watch[1]))
         return 0
-    tried, best, moving, rest = {}, 0, [], []
+    tried, cpu, best, moving, rest = {}, {}, 0, [], []
     count = 1
     while count <= args.max_matches:
-        found = measure(count, args.seconds, args.port)
+        found = measure(count, args.seconds, args.port, args.shards)
         tried[count] = round(found["p95_ms"], 2)
+        cpu[count] = round(found["cpu_ms"], 2)
         if found["per_client_s"]["moving"] is not None:
             moving.append(found["per_client_s"]["moving"])
         if found["per_client_s"]["rest"] is not None:
@@ -273,9 +319,12 @@ def main() -> int:
             break
         best = count
         count *= 2
+    rest_p95, rest_cpu = at_rest(args.rest_rooms, args.port)
     joined, rejoined = join_and_rejoin(args.port)
     followed, drawn, gaps = (sorted(figures) for figures in held_follow(args.port, args.lag, args.aims))
-    figures = {"matches_at_60hz": best, "frame_p95_ms": tried,
+    figures = {"matches_at_60hz": best, "frame_p95_ms": tried, "frame_cpu_ms": cpu,
+               "rest_rooms": args.rest_rooms, "rest_frame_p95_ms": round(rest_p95, 2),
+               "rest_frame_cpu_ms": round(rest_cpu, 2),
                "bytes_per_client_s_moving": round(statistics.median(moving)) if moving else None,
                "bytes_per_client_s_rest": round(statistics.median(rest)) if rest else None,
                "join_to_first_frame_s": round(joined, 3), "rejoin_s": round(rejoined, 3),
@@ -283,7 +332,7 @@ def main() -> int:
                "held_drawn_s_p95": round(_p95(drawn), 4) if drawn else None,
                "held_drawn_gap_cm_p95": round(_p95(gaps), 2) if gaps else None,
                "held_follow_aims": len(followed), "simulated_rtt_s": args.lag,
-               "max_matches_tried": args.max_matches, "seconds_each": args.seconds, "cpus": os.cpu_count()}
+               "shards": args.shards, "max_matches_tried": args.max_matches, "seconds_each": args.seconds, "cpus": os.cpu_count()}
     if args.json:
         print(json.dumps(figures))
     else:

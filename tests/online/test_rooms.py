@@ -10,6 +10,7 @@ import pytest
 from panda3d.core import Filename
 from panda3d.direct import DCFile
 
+from villa import rules
 from villa.match import Match, Seat, Strength
 from villa.match import record
 from villa.match.setup import MAX_NAME
@@ -178,3 +179,26 @@ def test_a_room_opened_for_a_host_is_closed_when_nobody_came_back_to_it():
     room.gone(2)
     now[0] += REJOIN_S + 1
     assert room.deserted
+
+
+def test_a_villa_at_rest_costs_its_room_nothing_a_frame_until_a_request_wakes_it():
+    plan = three_seats()
+    room = Room("ABCDE", replace(plan, seats=plan.seats[:2]))
+    sent = []
+    room.send = lambda field, *args: sent.append(field)
+    room.request(1, "sit", ("ABCDE", "Anna", 0))
+    room.request(2, "sit", ("ABCDE", "Ben", 1))
+    room.frames(4)
+    assert room.match.villa.still and not room.match.busy
+    looked = []
+    poses = room.poses
+    room.poses = lambda: looked.append(1) or poses()
+    room.frames(60)
+    assert looked == [] and "setPoses" not in sent
+    seat = room.match.actor
+    column = sorted(rules.grabbable_columns(room.match.state))[0]
+    (x, y, z), _quat = poses()[column]
+    room.request(seat + 1, "take", (seat, column, x, y, z, 0))
+    room.request(seat + 1, "aim", (seat, 3 * x, 3 * y, z))
+    room.frames(4)
+    assert looked and "setPoses" in sent

@@ -97,12 +97,12 @@ def _serve(args) -> int:
     files = RoomFiles(rooms_dir())
     with ends.listening():
         try:
-            server = Server(args.port, args.address, keep=files)
+            server = Server(args.port, args.address, keep=files, aside=True)   # computers think off the frames
         except OSError as error:
             raise PlayerError(f"no server could start on port {args.port}: {error}") from None
-        rooms = files.taken_up()
+        rooms = files.taken_up(aside=True)
         if args.new_room or not rooms:
-            rooms.append(Room(protocol.new_room_code(), new_plan(args), keep=files))
+            rooms.append(Room(protocol.new_room_code(), new_plan(args), keep=files, aside=True))
         for room in rooms:
             server.open(room)
             how = "taken up at turn " + str(room.match.turn) if room.match else "open"

@@ -62,6 +62,7 @@ class Room:
         self.tell: Callable[..., None] = lambda client, field, *args: None
         self.tick = 0
         self._sent: dict[str, protocol.Pose] = {}
+        self._still = None                    # the villa, if it was at rest when its poses were last looked at
         self._done: dict[int, int] = {}       # client -> its requests carried out (its held piece's echo)
         self._state_changed = False
         self._table_changed = False
@@ -98,13 +99,14 @@ class Room:
         if self.match is None:
             return {}
         every = self.match.villa.poses()
-        return {piece: _plain(every[piece]) for piece in protocol.PIECES if piece in every}
+        return {piece: every[piece] for piece in protocol.PIECES if piece in every}   # (plain floats already)
 
     # --- requests -------------------------------------------------------------------------
 
     def request(self, client: int, name: str, args: tuple) -> None:
         """A client's request, by the `.dc` field's name; a refusal goes back to that client only."""
         self._done[client] = self._done.get(client, 0) + 1
+        self._still = None
         try:
             refusal = getattr(self, "_" + name)(client, *args)
         except _NotAsked as error:
@@ -368,6 +370,12 @@ class Room:
         self.match.change_seat(seat, strength)
         reseat_computers(self.match, aside=self._aside)
 
+    def recipe(self) -> dict:
+        """What the room is made of, as `Room(**recipe)` takes it: to make it again in another process before
+        it played a frame (its match, if begun, as its record)."""
+        return {"code": self.code, "plan": self.plan, "keep": self._keep, "record": self.match.record if self.match else None,
+                "sitters": self.sitters, "aside": self._aside, "waits_for_host": self.waits_for_host}
+
     @property
     def deserted(self) -> bool:
         """A room opened for a host that nobody came back to in the time a seat waits: the server closes it."""
@@ -418,6 +426,10 @@ class Room:
         self._send_news()
 
     def _send_poses(self) -> None:
+        villa = self.match.villa
+        if villa.still and self._still is villa:
+            return      # at rest since its poses were last looked at: nothing to do until a request or a hand wakes it
+        self._still = villa if villa.still else None
         moved = {piece: pose for piece, pose in self.poses().items() if _moved(self._sent.get(piece), pose)}
         if moved:
             self._sent.update(moved)
@@ -458,13 +470,12 @@ def _point(x: float, y: float, z: float) -> Point3:
     return Point3(x, y, z)
 
 
-def _plain(pose) -> protocol.Pose:
-    pos, quat = pose
-    return (tuple(float(v) for v in pos), tuple(float(v) for v in quat))
-
-
 def _moved(before: protocol.Pose | None, after: protocol.Pose) -> bool:
+    """Spelled out rather than looped: every moving room asks it of every piece, 30 times a second."""
     if before is None:
         return True
-    return (max(abs(a - b) for a, b in zip(before[0], after[0])) > STILL_CM
-            or max(abs(a - b) for a, b in zip(before[1], after[1])) > STILL_QUAT)
+    (x0, y0, z0), (w0, i0, j0, k0) = before
+    (x1, y1, z1), (w1, i1, j1, k1) = after
+    return (abs(x0 - x1) > STILL_CM or abs(y0 - y1) > STILL_CM or abs(z0 - z1) > STILL_CM
+            or abs(w0 - w1) > STILL_QUAT or abs(i0 - i1) > STILL_QUAT or abs(j0 - j1) > STILL_QUAT
+            or abs(k0 - k1) > STILL_QUAT)
