@@ -4,11 +4,14 @@ client per seat (watching, in a process of their own), and one person joining an
 
     .venv/bin/python scripts/bench_online.py --json                    # N = 1, 2, 4 (quick)
     .venv/bin/python scripts/bench_online.py --json --max-matches 32 --seconds 20
+    .venv/bin/python scripts/bench_online.py --json --shards 2                # the rooms in two processes
 
 Figures:
 - `matches_at_60hz`: the most rooms (of those tried, doubling) whose server frames (every room's villa
   and computer players' hands, then the network) keep their 95th percentile at or below 16.7 ms; the
-  computer players think in a worker process, as in the window; `frame_p95_ms` gives each N tried.
+  computer players think in a worker process, as in the window; `frame_p95_ms` gives each N tried. With
+  `--shards S` the rooms are played by S authority processes on the same router (`villa.online.shards`),
+  and the frames measured are theirs (the bytes sent are then not measured).
 - `frame_cpu_ms`: the server process's CPU time per frame for each N tried (its median; the machine's other
   work does not count in it, as it does in the frames' wall time); the thinking worker is not in it.
 - `rest_frame_p95_ms`, `rest_frame_cpu_ms`: the server's frames with `--rest-rooms` rooms of people whose
@@ -82,8 +85,10 @@ def _at_rest(room: Room) -> bool:
     return not room.match.busy and room.match.villa.settled
 
 
-def measure(count: int, seconds: float, port: int) -> dict:
-    server = Server(port, LOOPBACK)
+def measure(count: int, seconds: float, port: int, shards: int = 0) -> dict:
+    """The server's frames with `count` rooms of computer players; with `shards`, the rooms are played by that
+    many authority processes (the frames measured are theirs; this process routes)."""
+    server = Server(port, LOOPBACK, shards=shards)
     rooms = [Room(protocol.new_room_code(), computers(seed), aside=True) for seed in range(1, count + 1)]
     for room in rooms:
         server.open(room)
@@ -96,6 +101,15 @@ def measure(count: int, seconds: float, port: int) -> dict:
         times, cpu, sent = [], [], {"moving": [0, 0], "rest": [0, 0]}
         resting = 0          # frames every room has lain still
         end = time.monotonic() + seconds
+        for shard in server.shards:
+            shard.frame_times()      # from now on
+        while shards and time.monotonic() < end:
+            loop.step()              # the router, while the shards play in real time
+            time.sleep(0.002)
+        for shard in server.shards:
+            for wall, used, frames in shard.frame_times():
+                times.extend([wall * 1000 / frames] * frames)
+                cpu.extend([used * 1000 / frames] * frames)
         while time.monotonic() < end:
             began, used = time.perf_counter(), time.process_time()
             before = sum(server.router.bytes_out.values())
@@ -112,8 +126,7 @@ def measure(count: int, seconds: float, port: int) -> dict:
         times.sort()
         per_s = {k: (b / clients) / (f / 60) if f else None for k, (b, f) in sent.items()}
         return {"p95_ms": times[int(0.95 * (len(times) - 1))], "median_ms": statistics.median(times),
-                "cpu_ms": statistics.median(cpu),
-                "frames": len(times), "per_client_s": per_s, "turns": sum(r.match.turn for r in rooms)}
+                "cpu_ms": statistics.median(cpu), "frames": len(times), "per_client_s": per_s}
     finally:
         watchers.kill()
         watchers.wait()
@@ -285,6 +298,8 @@ def main() -> int:
     parser.add_argument("--lag", type=float, default=0.1, help="s of simulated round trip for the held column")
     parser.add_argument("--aims", type=int, default=30, help="aims of the held column measured")
     parser.add_argument("--rest-rooms", type=int, default=50, help="rooms whose villas rest, measured together")
+    parser.add_argument("--shards", type=int, default=0,
+                        help="authority processes that play the rooms (0: the server's own process plays them)")
     parser.add_argument("--watch", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.watch:
@@ -293,7 +308,7 @@ def main() -> int:
     tried, cpu, best, moving, rest = {}, {}, 0, [], []
     count = 1
     while count <= args.max_matches:
-        found = measure(count, args.seconds, args.port)
+        found = measure(count, args.seconds, args.port, args.shards)
         tried[count] = round(found["p95_ms"], 2)
         cpu[count] = round(found["cpu_ms"], 2)
         if found["per_client_s"]["moving"] is not None:
@@ -317,7 +332,7 @@ def main() -> int:
                "held_drawn_s_p95": round(_p95(drawn), 4) if drawn else None,
                "held_drawn_gap_cm_p95": round(_p95(gaps), 2) if gaps else None,
                "held_follow_aims": len(followed), "simulated_rtt_s": args.lag,
-               "max_matches_tried": args.max_matches, "seconds_each": args.seconds, "cpus": os.cpu_count()}
+               "shards": args.shards, "max_matches_tried": args.max_matches, "seconds_each": args.seconds, "cpus": os.cpu_count()}
     if args.json:
         print(json.dumps(figures))
     else:

@@ -38,7 +38,8 @@ def test_each_plays_their_own_seat_and_both_see_the_pull(server):
         match.events.subscribe(None, heard[seat].append)
     mover, waiter = (ann, bens) if room.match.actor == 0 else (bens, ann)
 
-    column = max(sorted(rules.grabbable_columns(mover.state)), key=lambda c: mover.villa.nodes[c].getPos().getXy().length())
+    column = max(sorted(rules.grabbable_columns(mover.state)),                  # on the rim: out without a fall
+                 key=lambda c: mover.villa.nodes[c].getPos().getXy().length())
     assert waiter.take(column).rule == "not-now"             # not their seat's move: nothing is asked
     assert mover.take(column) is None
     assert isinstance(mover.hand, RemoteColumn) and mover.hand.state == Grip.PULLING   # in hand at once

@@ -20,6 +20,7 @@ from villa.match import MatchSetup, Seat, layout_named
 from villa.online import protocol
 from villa.online.rooms import Room
 from villa.online.server import Server
+from villa.presentation import menus
 from villa.presentation.preferences import Settings
 from tests.online.conftest import LOOPBACK, free_port
 
@@ -54,7 +55,8 @@ def test_a_pull_in_one_window_is_seen_in_the_other(stage, frames, mouse, on_scre
     ben_home = tmp_path / "ben"
     ben = subprocess.Popen([sys.executable, "-m", "villa", "--join", f"{LOOPBACK}:{server.port}", "--room", room.code,
                             "--name", "Ben", "--size", "640x360"], cwd=ROOT, stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, text=True, env=dict(os.environ, DISPLAY=display, VILLA_HOME=str(ben_home)))
+                           stderr=subprocess.PIPE, text=True,
+                           env=dict(os.environ, DISPLAY=display, VILLA_HOME=str(ben_home)))
     front = Front(stage, Settings(language="en"))
     try:
         assert _until(frames, lambda: 0 in room.sitters or ben.poll() is not None, 90), "Ben never sat down"
@@ -91,9 +93,13 @@ def test_a_pull_in_one_window_is_seen_in_the_other(stage, frames, mouse, on_scre
         assert _until(frames, lambda: f"Ann's column {column} is drawn" in _log(ben_home), 30), \
             "Ben's game never drew the pull"
         assert (room.match.villa.nodes[column].getPos() - start).length() > 2.0
+
+        server.close()                                 # the server gone: back to the main menu, saying so
+        assert _until(frames, lambda: isinstance(front.menu, menus.MainMenu), 20)
+        assert front.menu.notice == "The connection to the game server was lost." and front.screen is None
     finally:
         mouse.up()
         front.close()
         server.close()
-        ben.kill()
+        ben.kill()                                     # its seat waits on a server that is gone
         ben.wait(10)

@@ -270,7 +270,7 @@ class Front:
                 self._lost()
                 return task.done
             return task.cont
-        self.stage.task_mgr.add(connected, "online connection")
+        self.stage.task_mgr.add(connected, "online connection", sort=-20)   # before the game's frame
 
     def _lost(self) -> None:
         self.main_menu()
@@ -301,7 +301,8 @@ class Front:
         if self.screen is None or self.pause_menu is not None:
             return
         self.screen.pause()
-        seats = None if self.online else lambda: self._pause_sheet(self._open_seats)   # online: the host's, in the lobby
+        # online the seats are the host's to give, in the lobby
+        seats = None if self.online else lambda: self._pause_sheet(self._open_seats)
         self.pause_menu = menus.PauseMenu(on_resume=self.resume, on_rules=self._pause_rules,
                                           on_settings=lambda: self._pause_sheet(self.open_settings),
                                           on_players=seats,

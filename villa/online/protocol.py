@@ -11,9 +11,13 @@ import json
 import math
 import secrets
 import struct
+import sys
 import zlib
 from enum import StrEnum
+from pathlib import Path
 from typing import Any
+
+from panda3d.core import Filename
 
 from villa import rules
 from villa.match import MatchSetup, RecordError
@@ -70,6 +74,19 @@ ANSWERS = {
     "propose": rules.ProposeFloor, "object": rules.Object, "challenge": rules.Challenge,
     "decline": rules.Decline, "forgo": rules.ForgoPenalty, "pass": rules.Pass,
 }
+
+
+def dc_file() -> str:
+    """The `.dc` file's path, as Panda3D reads it: in the package (pyproject.toml ships it), or in the built
+    game beside the executable in the same folders (setup.py), where modules have no files of their own."""
+    if getattr(sys, "frozen", False):
+        folder = Path(sys.executable).resolve().parent
+        if folder.name == "MacOS" and (folder.parent / "Resources").is_dir():
+            folder = folder.parent / "Resources"
+        path = folder / "villa" / "online" / "villa.dc"
+    else:
+        path = Path(__file__).with_name("villa.dc")
+    return Filename.fromOsSpecific(str(path)).getFullpath()
 
 
 def new_room_code() -> str:

@@ -22,10 +22,9 @@ from panda3d.core import Point3, Quat, Vec3
 
 from villa import rules
 from villa.match import events as ev
-from villa.match import MatchSetup, Seat, Strength
-from villa.match import Match, layout_named
+from villa.match import Match, MatchSetup, Seat, Strength, layout_named
 from villa.physics import geometry
-from villa.physics.dimensions import COLUMN_HEIGHT, FLOOR_THICKNESS, FLOORS
+from villa.physics.dimensions import COLUMN_HEIGHT, FLOOR_THICKNESS
 from villa.physics.laying import HOVER, FloorLay, Laying
 from villa.physics.pulling import Grip, Pull, under_a_floor
 from villa.physics.world import Villa
@@ -65,7 +64,8 @@ class Puppet(Villa):
                 continue
             if piece not in self.nodes:
                 level = level_of_floor(piece)
-                node = self.add_floor(level, Point3(x, y, z)) if level is not None else self.add_column(piece, Point3(x, y, z))
+                at = Point3(x, y, z)
+                node = self.add_floor(level, at) if level is not None else self.add_column(piece, at)
                 node.node().setKinematic(True)
             self.nodes[piece].setPosQuat(Point3(x, y, z), Quat(qw, qx, qy, qz))
         self.world.doPhysics(0.0)     # the bodies' bounds follow their nodes, for picking
@@ -74,7 +74,7 @@ class Puppet(Villa):
 class RemoteColumn(Pull):
     """A column in this player's hand, held by the server's hand: a `Pull` for what the screen measures on
     the villa drawn here (free of the floors yet, the surface below, the spot's verdict), while its moves are
-    requests. Pulling until it is clear of the floors above as drawn here, then carried, then set down."""
+    requests. Pulling until the server has it clear of the floors above, then carried, then set down."""
 
     def __init__(self, match: "RemoteMatch", seat: int, column: str, point: Point3, steady: bool,
                  from_level: int) -> None:   # not Pull's: the hand and its springs are the server's
@@ -97,7 +97,7 @@ class RemoteColumn(Pull):
 
     @steady.setter
     def steady(self, on: bool) -> None:
-        if bool(on) != self._steady and self.state == Grip.PULLING:
+        if bool(on) != self._steady and self.state == Grip.PULLING and self.match.connected:
             self._steady = bool(on)
             self.match.player.ask("steady", self.seat, self._steady)
 
@@ -140,7 +140,7 @@ class RemoteFloor(FloorLay):
             _aim(self, Point3(point))
 
     def turn(self, degrees: float) -> None:
-        if self.state == Laying.CARRYING:
+        if self.state == Laying.CARRYING and self.match.connected:
             self.match.player.ask("turnFloor", self.seat, float(degrees))
 
     def follow(self) -> None:
@@ -152,7 +152,7 @@ class RemoteFloor(FloorLay):
 def _aim(hand, point: Point3) -> None:
     """An aim to the server, at most `AIMS_EVERY`: its frames take one in two, its guard caps the rate."""
     now = hand.match.clock()
-    if now - hand._aimed_at >= AIMS_EVERY:
+    if now - hand._aimed_at >= AIMS_EVERY and hand.match.connected:
         hand._aimed_at = now
         hand.match.player.aim(point)      # drawn there at once (`Player.smoothing`), sent to the server
 
@@ -208,10 +208,17 @@ class RemoteMatch:
     def seat(self, player: int | None) -> Seat | None:
         return None if player is None else self.setup.seats[player]
 
+    @property
+    def connected(self) -> bool:
+        """Still in the room (a lost connection takes the room's object away: nothing more can be asked)."""
+        room = self.player.room
+        return not self.player.lost and room is not None and room.cr is not None
+
     def _mine(self) -> int | None:
-        """The seat of this client the rules ask now (None: another seat's move, or the game's over)."""
+        """The seat of this client the rules ask now (None: another seat's move, the game's over or the
+        connection lost)."""
         actor = self.state.turn.actor if rules.is_chance_node(self.state) else self.actor
-        return actor if actor in self.here and not self.state.over else None
+        return actor if actor in self.here and not self.state.over and self.connected else None
 
     # --- the requests: sent, and the piece in hand shown at once; the server's state decides ---
 
@@ -228,7 +235,7 @@ class RemoteMatch:
         return None
 
     def set_down(self, hold: bool = False) -> Exception | None:
-        if not isinstance(self.hand, RemoteColumn) or self.hand.state != Grip.CARRYING:
+        if not isinstance(self.hand, RemoteColumn) or self.hand.state != Grip.CARRYING or not self.connected:
             return self._not_now("setting down")
         refusal = self.landing_refusal()
         if refusal is None:
@@ -253,7 +260,7 @@ class RemoteMatch:
         return None
 
     def lower_floor(self, hold: bool = False, grip=None) -> Exception | None:
-        if not isinstance(self.hand, RemoteFloor) or self.hand.state != Laying.CARRYING:
+        if not isinstance(self.hand, RemoteFloor) or self.hand.state != Laying.CARRYING or not self.connected:
             return self._not_now("lowering a floor")
         self.player.ask("lower", self.hand.seat)
         self.hand.state = Laying.LOWERING
@@ -292,6 +299,8 @@ class RemoteMatch:
 
     def advance(self, seconds: float) -> int:
         self.villa.clock += seconds
+        if not self.connected:
+            self._drop_hand()       # nothing in hand can be moved any more
         if self.player.state is not None and self.player.state is not self.state:
             self._heard_state(self.player.state)
         for refusal in self.player.refusals[self._refused:]:
@@ -302,9 +311,6 @@ class RemoteMatch:
             self.hand.follow()
         self.events.hand_out()
         return 1
-
-    def frame(self) -> int:
-        return self.advance(0.0)
 
     def _show_villa(self) -> None:
         now = self.clock()

@@ -370,6 +370,12 @@ class Room:
         self.match.change_seat(seat, strength)
         reseat_computers(self.match, aside=self._aside)
 
+    def recipe(self) -> dict:
+        """What the room is made of, as `Room(**recipe)` takes it: to make it again in another process before
+        it played a frame (its match, if begun, as its record)."""
+        return {"code": self.code, "plan": self.plan, "keep": self._keep, "record": self.match.record if self.match else None,
+                "sitters": self.sitters, "aside": self._aside, "waits_for_host": self.waits_for_host}
+
     @property
     def deserted(self) -> bool:
         """A room opened for a host that nobody came back to in the time a seat waits: the server closes it."""

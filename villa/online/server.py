@@ -13,24 +13,24 @@ before its room was entered, closes that connection only; so does going over the
 from __future__ import annotations
 
 import logging
-import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 
-from direct.distributed.ClientRepository import ClientRepository
 from direct.distributed.MsgTypesCMU import (CLIENT_DISCONNECT_CMU, CLIENT_OBJECT_UPDATE_FIELD,
                                             CLIENT_OBJECT_UPDATE_FIELD_TARGETED_CMU, CLIENT_SET_INTEREST_CMU)
 from direct.distributed.ServerRepository import ServerRepository
 from direct.task.TaskManagerGlobal import taskMgr
-from panda3d.core import ClockObject, DatagramIterator, Filename, URLSpec
+from panda3d.core import ClockObject, DatagramIterator
 from panda3d.direct import DCPacker
 
 from villa.match import FRAME
 from villa.online import loop, protocol
-from villa.online.objects import DistributedLobbyAI, DistributedMatchAI
-from villa.online.protocol import Online, OnlineError
+from villa.online.authority import Authority, Pace
+from villa.online.protocol import dc_file
 from villa.online.rooms import Keep, Room
+from villa.online.shards import Shard
+
+__all__ = ["Authority", "GuardedServer", "Server", "dc_file"]
 
 log = logging.getLogger(__name__)
 CLOCK = ClockObject.getGlobalClock()
@@ -38,26 +38,10 @@ CLOCK = ClockObject.getGlobalClock()
 MAX_DATAGRAM = 512          # bytes: the longest request (a sit with a long name) is far shorter
 MAX_PLAN_DATAGRAM = protocol.MAX_PLAN + 64   # but for a plan (a room's game), which has a layout in it
 PLAN_FIELDS = ("setPlan", "openRoom")
-MAX_ROOMS = 200             # rooms a server holds at most (every one a villa in Bullet)
-OPENED_EACH = 4             # rooms one connection may open
 RATE = 90.0                 # datagrams a second a connection may send on average (pointer moves at 60)
 BURST = 90.0                # and at once
-MAX_BEHIND = 0.1            # s: a server that fell behind slows its villas down rather than piling up work
 FRAMES_TASK = "villa-online-frames"
 MAX_ZONES = 2               # a client looks at one room (and at most one more while moving)
-
-
-def dc_file() -> str:
-    """The `.dc` file's path, as Panda3D reads it: in the package (pyproject.toml ships it), or in the built
-    game beside the executable in the same folders (setup.py), where modules have no files of their own."""
-    if getattr(sys, "frozen", False):
-        folder = Path(sys.executable).resolve().parent
-        if folder.name == "MacOS" and (folder.parent / "Resources").is_dir():
-            folder = folder.parent / "Resources"
-        path = folder / "villa" / "online" / "villa.dc"
-    else:
-        path = Path(__file__).with_name("villa.dc")
-    return Filename.fromOsSpecific(str(path)).getFullpath()
 
 
 class Bucket:
@@ -181,106 +165,51 @@ class GuardedServer(ServerRepository):
         super().sendToZoneExcept(zoneId, datagram, exceptionList)
 
 
-class Authority(ClientRepository):
-    """The server's game logic: a client of the router that owns one `DistributedMatchAI` per room."""
-
-    def __init__(self, port: int, address: str = "127.0.0.1", keep: Keep | None = None, aside: bool = False) -> None:
-        """`keep`: the autosave of the rooms clients open in the lobby; `aside`: their computer players think
-        in a worker process at a lower priority, not in the server's frames."""
-        loop.ready()
-        super().__init__(dcFileNames=[dc_file()], dcSuffix="AI", connectMethod=self.CM_NET, threadedNet=False)
-        self.rooms: dict[str, Room] = {}
-        self.objects: dict[str, DistributedMatchAI] = {}
-        self.keep, self.aside = keep, aside
-        self.lobby: DistributedLobbyAI | None = None
-        self.opened: dict[int, int] = {}        # client -> rooms it opened
-        self.failed = False
-        self.connect([URLSpec(f"http://{address}:{port}")], failureCallback=self._failed)
-
-    def _failed(self, *_why) -> None:
-        self.failed = True
-
-    @property
-    def ready(self) -> bool:
-        return self.haveCreateAuthority()
-
-    def open(self, room: Room) -> None:
-        """Give the room its object in its zone: from now on clients who know its code see it."""
-        zone = protocol.zone_of(room.code)
-        thing = DistributedMatchAI(self, room)
-        room.send = lambda field, *args: thing.sendUpdate(field, list(args))
-        room.tell = thing.tell
-        self.createDistributedObject(distObj=thing, zoneId=zone)
-        self.rooms[room.code] = room
-        self.objects[room.code] = thing
-
-    def open_lobby(self) -> None:
-        self.lobby = DistributedLobbyAI(self)
-        self.createDistributedObject(distObj=self.lobby, zoneId=protocol.LOBBY_ZONE)
-
-    def open_for(self, client: int, plan: bytes) -> None:
-        """A client's room, opened in the lobby: its game waits for its host (who sits first) to begin."""
-        try:
-            if len(self.rooms) >= MAX_ROOMS or self.opened.get(client, 0) >= OPENED_EACH:
-                raise OnlineError(Online.SERVER_FULL)
-            setup = protocol.unpack_plan(plan)
-        except OnlineError as error:
-            self.lobby.tell(client, "refused", *protocol.refusal_parts(error))
-            return
-        code = protocol.new_room_code()
-        while code in self.rooms:
-            code = protocol.new_room_code()
-        self.open(Room(code, setup, keep=self.keep, aside=self.aside, waits_for_host=True))
-        self.opened[client] = self.opened.get(client, 0) + 1
-        self.lobby.tell(client, "opened", code)
-
-    def close_room(self, code: str) -> None:
-        room, thing = self.rooms.pop(code), self.objects.pop(code)
-        room.close()
-        self.sendDeleteMsg(thing.doId)
-
-    def gone(self, client: int) -> None:
-        for room in self.rooms.values():
-            room.gone(client)
-
-    def frames(self, count: int = 1) -> None:
-        for room in list(self.rooms.values()):
-            room.frames(count)
-            if room.deserted:
-                self.close_room(room.code)
-
-    def handleDatagram(self, di) -> None:
-        try:
-            super().handleDatagram(di)
-        except Exception:   # a request the guard let through must not stop every room
-            log.exception("the authority could not carry out a message")
-
-    def lostConnection(self) -> None:
-        log.error("the authority lost its connection to the router")
-
-
 class Server:
     """The router and the authority on one port, run by the caller's loop (`loop.step`) or `serve`."""
 
-    def __init__(self, port: int, address: str = "127.0.0.1", keep: Keep | None = None, aside: bool = False) -> None:
+    def __init__(self, port: int, address: str = "127.0.0.1", keep: Keep | None = None, aside: bool = False,
+                 shards: int = 0) -> None:
         """`keep`: the autosave of rooms that clients open (`Player.open_room`); `aside`: their computer players
-        think in a worker process (a real server, or the game's window; not the tests)."""
+        think in a worker process (a real server, or the game's window; not the tests); `shards`: authorities in
+        processes of their own that play the rooms (0: this process plays them)."""
         self.port, self.address = port, address
-        self.router = GuardedServer(port, address, on_gone=lambda client: self.authority.gone(client))
-        self.authority = Authority(port, address if address not in ("", "0.0.0.0") else "127.0.0.1", keep, aside)
+        self.router = GuardedServer(port, address, on_gone=self._gone)
+        inward = address if address not in ("", "0.0.0.0") else "127.0.0.1"
+        self.authority = Authority(port, inward, keep, aside)
+        self.shards: list[Shard] = []
         loop.run_until(lambda: self.authority.ready or self.authority.failed, 10)
         if not self.authority.ready:
             raise OSError(f"the server's authority could not reach port {port}")
         self.router.trusted.add(self.authority.doIdBase)
         self.authority.open_lobby()
+        self.authority.place = self.open
+        try:
+            for _ in range(shards):
+                self.shards.append(Shard(port, inward, self.router.trusted.add))
+        except OSError:
+            self.close()
+            raise
         loop.step(2)
 
     def open(self, room: Room) -> None:
-        self.authority.open(room)
+        """Play this room (not yet played: a new one, or one taken up from its autosave) from now on."""
+        if self.shards:
+            shard = min(self.shards, key=lambda s: len(s.rooms))
+            shard.open(room)
+            self.authority.elsewhere.add(room.code)
+        else:
+            self.authority.open(room)
         loop.step(2)
+
+    def _gone(self, client: int) -> None:
+        self.authority.gone(client)
+        for shard in self.shards:
+            shard.gone(client)
 
     @property
     def rooms(self) -> dict[str, Room]:
+        """The rooms this process plays (with shards: none)."""
         return self.authority.rooms
 
     def frame(self) -> None:
@@ -290,19 +219,12 @@ class Server:
 
     def start(self) -> None:
         """Let the rooms run in real time from the task loop: in the game's own window (a host), or `serve`."""
-        self._behind, self._last = 0.0, CLOCK.getRealTime()
-        taskMgr.add(self._frames, FRAMES_TASK)
+        pace = Pace(self.authority.frames)
 
-    def _frames(self, task):
-        """The rooms' villas step in whole frames of 1/60 s; a server that fell behind slows them down."""
-        now = CLOCK.getRealTime()
-        self._behind = min(self._behind + now - self._last, MAX_BEHIND)
-        self._last = now
-        frames = int(self._behind / FRAME)
-        self._behind -= frames * FRAME
-        if frames:
-            self.authority.frames(frames)
-        return task.cont
+        def frames(task):
+            pace()
+            return task.cont
+        taskMgr.add(frames, FRAMES_TASK)
 
     def serve(self, until: Callable[[], bool] = lambda: False) -> None:
         """Run in real time with no window: the rooms' frames and the network, until `until()`."""
@@ -314,6 +236,8 @@ class Server:
     def close(self) -> None:
         taskMgr.remove(FRAMES_TASK)
         self.router.on_gone = lambda client: None
+        for shard in self.shards:
+            shard.close()
         for room in self.rooms.values():
             room.close()
         self.authority.sendDisconnect()

@@ -42,8 +42,9 @@ class EndScreen(Screen):
         if self.on_play_again is not None:   # None: not offered (a game online)
             self.widgets["play_again"] = style.button(root, _("Play again"), self.on_play_again, pos=(-0.36, -0.44),
                                                       width=0.62, kind="primary")
-        self.widgets["main_menu"] = style.button(root, _("Main menu"), self.on_main_menu,
-                                                 pos=(0.36 if self.on_play_again else 0.0, -0.44), width=0.62, kind="wood")
+        x = 0.36 if self.on_play_again is not None else 0.0
+        self.widgets["main_menu"] = style.button(root, _("Main menu"), self.on_main_menu, pos=(x, -0.44), width=0.62,
+                                                 kind="wood")
 
     def _standings(self, top: float) -> None:
         """Every player as the game left them: colours, name, points, the seal."""
