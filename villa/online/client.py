@@ -17,7 +17,7 @@ from villa import rules
 from villa.match import MatchSetup
 from villa.online import loop, protocol
 from villa.online.objects import DistributedLobby, DistributedMatch
-from villa.online.server import dc_file
+from villa.online.protocol import dc_file
 from villa.online.smoothing import Smoothing
 from villa.rules.pieces import TOP_FLOOR_LEVEL, floor_id
 
