@@ -138,7 +138,7 @@ class OnlinePlay:
         except Trouble as trouble:
             screen.tell_trouble(trouble.code, **trouble.values)
             return
-        room = Room(protocol.new_room_code(), self.plan, keep=RoomFiles(rooms_dir()), aside=True,
+        room = Room(protocol.new_room_code(), self.plan, keep=self.server.authority.keep, aside=True,
                     waits_for_host=True)
         self.server.open(room)
         self.address = f"{local_address()}:{self.server.port}"
@@ -148,8 +148,8 @@ class OnlinePlay:
         ports = [port] if port is not None else range(protocol.PORT, protocol.PORT + FREE_PORTS)
         for number in ports:
             try:
-                server = Server(number, "")
-            except (OSError, TypeError) as error:   # the router's listening socket was refused
+                server = Server(number, "", keep=RoomFiles(rooms_dir()), aside=True)
+            except (OSError, TypeError) as error:   # the router's listening socket was refused (TypeError: CMU's)
                 log.info("no server on port %s: %s", number, error)
                 continue
             server.start()
