@@ -136,7 +136,10 @@ class LobbyScreen(Screen):
         y = 0.32 - row.seat * 0.17
         style.text(parent, f"{row.seat + 1}.", pos=(-1.1, y - 0.014), scale=0.045, align="right", kind="bold",
                    fg=style.INK_SOFT)
-        name = row.name + ("  " + _("(you)") if row.mine else "") if row.kind != "free" else "—"
+        if row.kind == "free":
+            name = "—"
+        else:
+            name = row.name + "  " + _("(you)") if row.mine else row.name
         style.text(parent, name, pos=(-1.02, y - 0.014), scale=0.045, align="left", kind="bold")
         free = _("free: a computer player?") if host and seated else _("free")
         what = {"free": free, "here": _("at the table"), "away": _("away: the seat waits"),
