@@ -183,7 +183,7 @@ class Server:
             raise OSError(f"the server's authority could not reach port {port}")
         self.router.trusted.add(self.authority.doIdBase)
         self.authority.open_lobby()
-        self.authority.place = self.open
+        self.authority.place = self._place
         try:
             for _ in range(shards):
                 self.shards.append(Shard(port, inward, self.router.trusted.add))
@@ -194,13 +194,17 @@ class Server:
 
     def open(self, room: Room) -> None:
         """Play this room (not yet played: a new one, or one taken up from its autosave) from now on."""
+        self._place(room)
+        loop.step(2)
+
+    def _place(self, room: Room) -> None:
+        """This process plays the room, or (with shards) the shard with the fewest rooms."""
         if self.shards:
             shard = min(self.shards, key=lambda s: len(s.rooms))
             shard.open(room)
             self.authority.elsewhere.add(room.code)
         else:
             self.authority.open(room)
-        loop.step(2)
 
     def _gone(self, client: int) -> None:
         self.authority.gone(client)
