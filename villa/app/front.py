@@ -305,7 +305,7 @@ class Front:
         seats = None if self.online else lambda: self._pause_sheet(self._open_seats)
         self.pause_menu = menus.PauseMenu(on_resume=self.resume, on_rules=self._pause_rules,
                                           on_settings=lambda: self._pause_sheet(self.open_settings),
-                                          on_players=seats,
+                                          on_players=seats, waits=not self.online,
                                           on_quit_to_menu=self.main_menu)
         self.pause_menu.show()
 

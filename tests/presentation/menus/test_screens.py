@@ -428,6 +428,16 @@ def test_screens_in_every_language(stage, screenshot, screens, calls, language):
         screen.hide()
 
 
+def test_the_pause_menu_online_offers_no_seats_and_says_the_game_goes_on(stage, screens, calls):
+    from villa.presentation.menus import PauseMenu
+    screen = PauseMenu(on_resume=calls.of("r"), on_rules=calls.of("r"), on_settings=calls.of("s"),
+                       on_players=None, on_quit_to_menu=calls.of("q"), waits=False)
+    screens.append(screen)
+    screen.show()
+    assert "players" not in screen.widgets and set(screen.widgets) >= {"resume", "rules", "settings", "quit_to_menu"}
+    assert screen.widgets["subtitle"]["text"] == "The others play on meanwhile."
+
+
 def test_a_hidden_screen_redraws_in_the_new_language_when_shown(stage, screens, calls):
     from villa.presentation.menus import PauseMenu
     screen = PauseMenu(on_resume=calls.of("r"), on_rules=calls.of("r"), on_settings=calls.of("s"),
