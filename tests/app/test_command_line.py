@@ -48,3 +48,24 @@ def test_the_no_display_message_is_one_line(tmp_path, monkeypatch):
     monkeypatch.delenv("DISPLAY", raising=False)
     result = run_villa("--screenshot", str(tmp_path / "x.png"), home=tmp_path)
     assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("args, words", [
+    (("--join", "nowhere", "--room", "ABCDE", "--name", "Ann"), "give the server as HOST:PORT"),
+    (("--join", "127.0.0.1:47170", "--room", "A0", "--name", "Ann"), "a room code is 5 letters"),
+    (("--join", "127.0.0.1:47170", "--room", "ABCDE"), "--join needs the room and your name"),
+    (("--room", "ABCDE", "--name", "Ann"), "add --join HOST:PORT"),
+])
+def test_a_bad_way_online_gets_one_line_and_exit_code_2(args, words, capsys):
+    with pytest.raises(SystemExit) as ended:
+        cli.parse(list(args))
+    assert ended.value.code == 2 and words in capsys.readouterr().err
+
+
+def test_no_server_at_the_address_is_one_sentence_before_any_window(tmp_path):
+    from tests.online.conftest import free_port
+    port = free_port()
+    result = run_villa("--join", f"127.0.0.1:{port}", "--room", "ABCDE", "--name", "Ann", home=tmp_path)
+    assert result.returncode == 2
+    assert f"villa-paletti: no game server answers at 127.0.0.1:{port}" in result.stderr
+    assert "Traceback" not in result.stderr

@@ -83,3 +83,26 @@ def test_lessons_done_of_the_wrong_kind_set_the_file_aside(done):
     troubles = []
     assert load_settings(on_trouble=lambda path, aside: troubles.append(aside)) == Settings()
     assert troubles and troubles[0].is_file()
+
+
+def test_an_online_seat_is_kept_between_runs():
+    from villa.presentation.preferences import KeptSeat
+    kept = KeptSeat("127.0.0.1:47170", "ABCDE", 1, "t0ken", 1_800_000_000.0)
+    save_settings(Settings(volume=0.5, kept_seat=kept))
+    assert load_settings() == Settings(volume=0.5, kept_seat=kept)
+
+
+@pytest.mark.parametrize("entry", [
+    "ABCDE", [], {"address": "x:1"}, {"address": "x:1", "code": "ABCDE", "seat": 7, "token": "t", "at": 1.0},
+    {"address": "x:1", "code": "ABCDE", "seat": 1, "token": "t", "at": "yesterday"},
+    {"address": "x:1", "code": "ABCDE", "seat": True, "token": "t", "at": 1.0},
+    {"address": "x:1", "code": "", "seat": 1, "token": "t", "at": 1.0},
+    {"address": "x:1", "code": "ABCDE", "seat": 1, "token": "t\\n", "at": 1.0, "more": 1},
+])
+def test_a_broken_kept_seat_is_ignored_with_a_log_line_and_the_rest_kept(entry, caplog):
+    settings_path().parent.mkdir(parents=True, exist_ok=True)
+    settings_path().write_text(json.dumps({"version": 1, "volume": 0.25, "kept_seat": entry}))
+    told = []
+    assert load_settings(on_trouble=lambda *args: told.append(args)) == Settings(volume=0.25)
+    assert not told and settings_path().exists(), "the file is not set aside for it"
+    assert "kept online seat is ignored" in caplog.text

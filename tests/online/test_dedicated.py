@@ -57,9 +57,10 @@ def _colours(*players: Player) -> None:
     raise AssertionError("the colours were never settled")
 
 
-def test_the_dedicated_server_serves_without_a_display_and_ends_when_asked(tmp_path):
+@pytest.mark.parametrize("shards", ["0", "1"])    # its own process plays the room, or a shard of it does
+def test_the_dedicated_server_serves_without_a_display_and_ends_when_asked(tmp_path, shards):
     port = free_port()
-    server, line = _start(tmp_path, port, "--people", "2")
+    server, line = _start(tmp_path, port, "--people", "2", "--shards", shards)
     try:
         code = line.split()[1]
         anna = _player(port, code)

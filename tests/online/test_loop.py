@@ -45,3 +45,19 @@ def test_the_repositories_leave_pythons_garbage_collector_as_it_was(server):
     assert loop.run_until(lambda: player.ready, 10)
     assert gc.get_debug() & gc.DEBUG_SAVEALL == 0 and gc.isenabled()
     assert not [task for task in taskMgr.getAllTasks() if "arbage" in task.name]
+
+
+def test_a_server_starts_from_inside_a_task_of_a_running_loop():
+    """A window's button that hosts a game runs in a task: the server's start must not wait on a task manager
+    that will not poll again inside it."""
+    from villa.online.server import Server
+    started = []
+
+    def host(task):
+        server = Server(free_port(), LOOPBACK)
+        started.append(server)
+        return task.done
+    taskMgr.add(host, "host from a button")
+    loop.step()
+    assert started and started[0].authority.ready
+    started[0].close()

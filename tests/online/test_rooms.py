@@ -3,15 +3,20 @@ ends the game, and a room taken up only from seats that name it."""
 
 from __future__ import annotations
 
+import json
+from dataclasses import replace
+
 import pytest
 from panda3d.core import Filename
 from panda3d.direct import DCFile
 
-from villa.match import Match, Strength
+from villa import rules
+from villa.match import Match, Seat, Strength
+from villa.match import record
 from villa.match.setup import MAX_NAME
 from villa.online import protocol
 from villa.online.objects import REQUESTS
-from villa.online.rooms import Room, Sitter
+from villa.online.rooms import REJOIN_S, Room, Sitter
 from villa.online.server import dc_file
 from tests.online.conftest import three_seats
 
@@ -119,3 +124,81 @@ def test_every_request_of_the_dc_file_is_heard_by_the_room_and_answered():
             room.request(1, field.getName(), _sample(field))
     refused = [args for _client, what, args in told if what == "refused"]
     assert refused and all(kind in ("rules", "wood", "online") for kind, _code, _values in refused)
+
+
+def _hosted() -> tuple[Room, list]:
+    told = []
+    room = Room("ABCDE", three_seats(), waits_for_host=True)
+    room.tell = lambda client, field, *args: told.append((client, field, args))
+    room.request(1, "sit", ("ABCDE", "Anna", 0))
+    return room, told
+
+
+def test_a_plans_names_are_cleaned_as_in_the_menu_and_each_its_own():
+    room, told = _hosted()
+    plan = json.loads(protocol.pack_plan(three_seats()))
+    plan["seats"][1]["name"] = "\x1b[2JBen\u202e" + "n" * 40
+    room.request(1, "setPlan", (json.dumps(plan).encode(),))
+    assert room.plan.seats[1].name == "[2JBen" + "n" * 18 and not told[1:]
+    plan["seats"][1]["name"] = "\n"
+    room.request(1, "setPlan", (json.dumps(plan).encode(),))
+    plan["seats"][1]["name"] = " Computer"                 # the computer player's (seat 2) once cleaned
+    room.request(1, "setPlan", (json.dumps(plan).encode(),))
+    plan["seats"][0]["name"] = "Anna"
+    plan["seats"][1]["computer"] = "easy"
+    plan["seats"][1]["name"] = "Anna "                     # a computer player named as someone sitting
+    room.request(1, "setPlan", (json.dumps(plan).encode(),))
+    assert [args[1] for _client, what, args in told if what == "refused"] == ["no name", "name taken", "name taken"]
+
+
+def test_a_plan_keeps_everyone_who_sits_and_a_broken_plan_says_why():
+    room, told = _hosted()
+    room.request(2, "sit", ("ABCDE", "Ben", 1))
+    before = room.plan
+    no_seat_for_ben = replace(three_seats(), seats=(Seat("A"), Seat("B", Strength.EASY), Seat("C", Strength.HARD)))
+    room.request(1, "setPlan", (protocol.pack_plan(no_seat_for_ben),))
+    room.request(1, "setPlan", (b"\xff not json",))
+    plan = json.loads(protocol.pack_plan(three_seats()))
+    for column in plan["layout"]["columns"]:
+        column["x"] = column["y"] = 0.0                               # all in one spot: a villa that cannot stand
+    room.request(1, "setPlan", (json.dumps(plan).encode(),))
+    refused = [args for _client, what, args in told if what == "refused"]
+    assert [code for _kind, code, _values in refused] == ["seat taken", "bad plan", "bad plan"]
+    assert json.loads(refused[0][2]) == {"seat": 1} and "cannot stand" in json.loads(refused[2][2])["why"]
+    assert room.plan == before and room.match is None and room.table()["plan"] == record.plan_to_json(room.plan)
+
+
+def test_a_room_opened_for_a_host_is_closed_when_nobody_came_back_to_it():
+    now = [0.0]
+    room = Room("ABCDE", three_seats(), waits_for_host=True, clock=lambda: now[0])
+    room.request(1, "sit", ("ABCDE", "Anna", 0))
+    room.request(2, "sit", ("ABCDE", "Ben", 1))
+    assert room.match is None and room.table()["host"] == 0 and not room.deserted
+    room.gone(1)
+    assert room.table()["host"] == 1
+    room.gone(2)
+    now[0] += REJOIN_S + 1
+    assert room.deserted
+
+
+def test_a_villa_at_rest_costs_its_room_nothing_a_frame_until_a_request_wakes_it():
+    plan = three_seats()
+    room = Room("ABCDE", replace(plan, seats=plan.seats[:2]))
+    sent = []
+    room.send = lambda field, *args: sent.append(field)
+    room.request(1, "sit", ("ABCDE", "Anna", 0))
+    room.request(2, "sit", ("ABCDE", "Ben", 1))
+    room.frames(4)
+    assert room.match.villa.still and not room.match.busy
+    looked = []
+    poses = room.poses
+    room.poses = lambda: looked.append(1) or poses()
+    room.frames(60)
+    assert looked == [] and "setPoses" not in sent
+    seat = room.match.actor
+    column = sorted(rules.grabbable_columns(room.match.state))[0]
+    (x, y, z), _quat = poses()[column]
+    room.request(seat + 1, "take", (seat, column, x, y, z, 0))
+    room.request(seat + 1, "aim", (seat, 3 * x, 3 * y, z))
+    room.frames(4)
+    assert looked and "setPoses" in sent

@@ -8,7 +8,7 @@ import math
 import pytest
 
 from villa.match import FRAME
-from villa.online.smoothing import Smoothing
+from villa.online.smoothing import BLEND_S, Smoothing
 
 STILL = (1.0, 0.0, 0.0, 0.0)
 TURNED = (math.cos(math.pi / 4), 0.0, 0.0, math.sin(math.pi / 4))   # 90 degrees about z
@@ -32,3 +32,30 @@ def test_a_pose_that_arrives_late_is_not_drawn_backwards():
     smooth.heard(3, {"red-hex": ((9.0, 0.0, 0.0), STILL)}, now=1.0 + 3 * FRAME)   # overtaken on the way
     positions = [smooth.pose("red-hex", now=1.0 + n * FRAME / 2)[0][0] for n in range(6)]
     assert positions == sorted(positions) and 9.0 not in positions
+
+
+def test_the_own_held_piece_is_drawn_at_the_pointer_at_once_and_settles_where_the_server_has_it():
+    smooth = Smoothing(delay=0.1)
+    smooth.heard(10, {"red-hex": ((10.0, 0.0, 5.0), STILL), "blue-hex": ((0.0, 10.0, 5.0), STILL)}, now=1.0)
+    smooth.hold("red-hex", (9.0, 0.0, 5.0), number=1, now=1.0)      # grabbed 1 cm short of its centre
+    smooth.aim((15.0, 2.0, 5.0), number=2)
+    assert smooth.pose("red-hex", now=1.0)[0] == (16.0, 2.0, 5.0)     # before any word from the server
+    assert smooth.pose("blue-hex", now=1.0)[0] == (0.0, 10.0, 5.0)
+    smooth.heard(20, {"red-hex": ((10.0, 0.0, 5.0), STILL)}, now=1.1, done=1)   # the aim not carried out yet
+    assert smooth.pose("red-hex", now=1.1)[0] == (16.0, 2.0, 5.0)
+    smooth.heard(30, {"red-hex": ((14.0, 2.0, 5.0), TURNED)}, now=1.2, done=2)  # carried out: it stuck 2 cm short
+    assert smooth.pose("red-hex", now=1.2)[0][0] == pytest.approx(16.0)          # blended in, not jumped
+    assert smooth.pose("red-hex", now=1.2 + BLEND_S / 2)[0][0] == pytest.approx(15.0)
+    (x, y, _z), quat = smooth.pose("red-hex", now=1.2 + BLEND_S)
+    assert (x, y) == pytest.approx((14.0, 2.0)) and quat == TURNED
+
+
+def test_a_piece_let_go_blends_back_into_the_poses_heard():
+    smooth = Smoothing(delay=0.0)
+    smooth.heard(10, {"red-hex": ((10.0, 0.0, 5.0), STILL)}, now=1.0)
+    smooth.hold("red-hex", (10.0, 0.0, 5.0), number=1, now=1.0)
+    smooth.aim((20.0, 0.0, 5.0), number=2)
+    smooth.let_go(now=1.0)                             # refused: it never moved on the server
+    assert smooth.pose("red-hex", now=1.0)[0][0] == pytest.approx(20.0)
+    assert 10.0 < smooth.pose("red-hex", now=1.0 + BLEND_S / 2)[0][0] < 20.0
+    assert smooth.pose("red-hex", now=1.0 + BLEND_S)[0] == pytest.approx((10.0, 0.0, 5.0))

@@ -115,8 +115,8 @@ def _menus(match):
     noop = lambda *args: None  # noqa: E731
     seats = [Seat("Anna"), Seat("Ben", Strength.EASY), Seat("Cleo", Strength.MEDIUM), Seat("Dario", Strength.HARD)]
     return [
-        menus.MainMenu(can_continue=True, on_new_game=noop, on_continue=noop, on_learn=noop, on_rules=noop,
-                       on_settings=noop, on_how_to_play=noop, on_quit=noop),
+        menus.MainMenu(can_continue=True, on_new_game=noop, on_online=noop, on_continue=noop, on_learn=noop,
+                       on_rules=noop, on_settings=noop, on_how_to_play=noop, on_quit=noop),
         menus.NewGameScreen(on_start=noop, on_back=noop),
         menus.HowToPlayScreen(on_back=noop),
         menus.RulesSummaryScreen(on_back=noop),
@@ -128,7 +128,34 @@ def _menus(match):
         menus.ArrangePanel(on_preset=noop, on_shuffle=noop, on_back=noop, on_lay=noop),
         menus.SealRollScreen(match=match, on_done=noop),
         menus.LessonsScreen(lessons=LESSONS, done=(LESSONS[0].code,), on_lesson=noop, on_back=noop),
+        *_online_menus(noop),
     ]
+
+
+def _online_menus(noop):
+    """The online menus, with the longest of their sentences, and the lobby as the host and a guest see it."""
+    from types import SimpleNamespace
+
+    from villa.presentation.menus.lobby import LobbyScreen
+    from villa.presentation.menus.online import TROUBLES, HostScreen, JoinScreen, OnlineMenu, trouble_words
+    longest = max((trouble_words(t, address="192.168.100.200:47170", port=47170, code="K7QXM") for t in TROUBLES),
+                  key=len)
+    table = {"seats": [{"name": "Maximiliane-Josephine vW", "computer": None, "taken": True, "here": True},
+                       {"name": "Ben", "computer": None, "taken": True, "here": False},
+                       {"name": "Seat 3", "computer": None, "taken": False, "here": False},
+                       {"name": "Computer 1", "computer": "medium", "taken": False, "here": False}],
+             "started": False, "host": 0}
+    host, guest = (SimpleNamespace(table=table, seats=seats, code="K7QXM") for seats in ({0: "t"}, {}))
+    lobbies = [LobbyScreen(player=player, address="192.168.100.200:47170", on_sit=noop, on_computer=noop,
+                           on_start=noop, on_rules=noop, on_leave=noop) for player in (host, guest)]
+    for lobby in lobbies:
+        lobby.tell(longest)
+    return [OnlineMenu(on_host=noop, on_join=noop, on_rejoin=noop, on_back=noop, rejoin_code="K7QXM", notice=longest),
+            HostScreen(port=47170, address="villa.example.org:47170", on_here=noop, on_server=noop, on_back=noop,
+                       notice=longest),
+            JoinScreen(address="villa.example.org:47170", name="Ben", code="K7QXM", on_join=noop, on_back=noop,
+                       notice=longest),
+            *lobbies]
 
 
 def _photograph(stage, name: str) -> None:

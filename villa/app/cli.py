@@ -14,6 +14,7 @@ from pathlib import Path
 
 from villa import __version__
 from villa.match import LAYOUT_NAMES, Seat, Strength
+from villa.online import protocol
 
 DEFAULT_NAMES = ("Anna", "Ben", "Cleo", "Dario")
 MAX_NAME = 24
@@ -56,6 +57,30 @@ def _layout(text: str) -> str:
         raise argparse.ArgumentTypeError(f"no layout is called {shown(text)}; there are "
                                          f"{', '.join(repr(n) for n in LAYOUT_NAMES)}")
     return text
+
+
+def _address(text: str) -> tuple[str, int]:
+    host, colon, port = text.strip().rpartition(":")
+    host = host.strip("[]")
+    if not colon or not host or not (port.isascii() and port.isdecimal() and 1 <= int(port[:6]) <= 65535) \
+            or len(host) > 253 or not host.isprintable() or " " in host:
+        raise argparse.ArgumentTypeError(f"give the server as HOST:PORT, e.g. 127.0.0.1:{protocol.PORT}, "
+                                         f"not {shown(text)}")
+    return host, int(port)
+
+
+def _room(text: str) -> str:
+    if protocol.zone_of(text) is None:
+        raise argparse.ArgumentTypeError(f"a room code is {protocol.ROOM_LENGTH} letters and digits "
+                                         f"(no 0, O, 1 or I), not {shown(text)}")
+    return text.strip().upper()
+
+
+def _name(text: str) -> str:
+    try:
+        return check_name(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def _path(text: str) -> Path:
@@ -149,6 +174,12 @@ def build_parser() -> argparse.ArgumentParser:
                             "taken up keeps its own computer players and gives this strength to the others)")
     group.add_argument("--headless", action="store_true",
                        help=f"no window: with {HEADLESS_MODES}, print each turn instead")
+    online = parser.add_argument_group("play online")
+    online.add_argument("--join", type=_address, metavar="HOST:PORT",
+                        help="join a room on a game server (villa-paletti-server), sit at its first free seat, "
+                             "and play once every seat is taken")
+    online.add_argument("--room", type=_room, metavar="CODE", help="the room's code, as its host gives it")
+    online.add_argument("--name", type=_name, metavar="NAME", help="your name at the room's table")
     return parser
 
 
@@ -186,6 +217,17 @@ def check(parser: argparse.ArgumentParser, args, argv: list[str]) -> None:
         parser.error("--autoplay plays without a window: add --headless")
     if args.strength is not None and args.autoplay is None:
         parser.error("--strength sets the computer players of --autoplay: add --autoplay TURNS --headless")
+    if args.join and not (args.room and args.name):
+        parser.error("--join needs the room and your name: add --room CODE --name NAME")
+    if not args.join and (args.room or args.name):
+        parser.error("--room and --name are for a game online: add --join HOST:PORT")
+    if args.join and (mode or args.autoplay is not None or args.headless or args.screenshot is not None):
+        parser.error("--join plays a game online in a window: it cannot be combined with "
+                     "--continue, --load, --replay, --autoplay, --headless or --screenshot")
+    if args.join:
+        fixed = [o for o in FIXED_BY_SAVE if _given(argv, o)]
+        if fixed:
+            parser.error(f"--join takes the players, layout and seed from the room: drop {', '.join(fixed)}")
     if args.headless and _given(argv, "--size"):
         parser.error("--size sets the window, and --headless has none: drop one")
 

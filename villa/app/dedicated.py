@@ -41,9 +41,13 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--layout", choices=LAYOUT_NAMES, default="random")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--new-room", action="store_true", help="open a new room even when games were taken up")
+    parser.add_argument("--shards", type=int, default=0,
+                        help="processes that play the rooms, one a core (default 0: the server's own process)")
     args = parser.parse_args(argv)
     if not 0 < args.port < 65536:
         parser.error(f"a port is a number from 1 to 65535, not {args.port}")
+    if not 0 <= args.shards <= 64:
+        parser.error(f"a server has 0 to 64 processes playing its rooms, not {args.shards}")
     if not 2 <= args.people + args.computers <= 4 or args.people < 1 or args.computers < 0:
         parser.error("a room has 2 to 4 seats, at least one of them for a person")
     return args
@@ -97,15 +101,16 @@ def _serve(args) -> int:
     files = RoomFiles(rooms_dir())
     with ends.listening():
         try:
-            server = Server(args.port, args.address)
+            server = Server(args.port, args.address, keep=files, aside=True,   # computers think off the frames
+                            shards=args.shards)
         except OSError as error:
             raise PlayerError(f"no server could start on port {args.port}: {error}") from None
-        rooms = files.taken_up()
+        rooms = files.taken_up(aside=True)
         if args.new_room or not rooms:
-            rooms.append(Room(protocol.new_room_code(), new_plan(args), keep=files))
+            rooms.append(Room(protocol.new_room_code(), new_plan(args), keep=files, aside=True))
         for room in rooms:
-            server.open(room)
             how = "taken up at turn " + str(room.match.turn) if room.match else "open"
+            server.open(room)
             print(f"room {room.code} on port {args.port}: {how} ({', '.join(s.name for s in room.seats)})",
                   flush=True)
         print(f"autosaves go to {shown_path(files.folder)}", flush=True)

@@ -5,6 +5,8 @@ Main menu -> new game -> (the columns set up by hand, when so chosen) -> the sea
 colours and the others' choices -> the game (kept on disk after every turn) -> the end screen
 (play again, or the main menu). Continue, and --continue or --load on the command line, take
 up a kept game; Esc with nothing in hand pauses; the settings apply at once.
+Main menu -> play online -> host (the new-game screen, then where) or join -> the lobby -> the game
+(`villa.app.online`).
 """
 
 from __future__ import annotations
@@ -13,12 +15,14 @@ import logging
 import random
 from dataclasses import replace
 
-from villa.app import ends, saves, settings as stored
+from villa.app import ends, joining, saves, settings as stored
 from villa.app.keeping import Keeper, has_kept_game, latest_game
 from villa.app.logs import PlayerError
+from villa.app.online import OnlinePlay
 from villa.match import Match, MatchSetup, Record, Seat, Strength, layout_named
 from villa.match.computer import close_thinking, reseat_computers, seat_computers
 from villa.match.lessons import LESSONS
+from villa.online.remote import RemoteMatch
 from villa.physics import layouts
 from villa.presentation import i18n, menus, words
 from villa.presentation.arrange import ArrangeScreen
@@ -43,10 +47,13 @@ class Front:
         self.menu = None                  # the menu screen showing (one at a time)
         self.pause_menu = None            # over the paused game
         self.arranged = None              # the last layout set up by hand: arranging again starts from it
-        self.match: Match | None = None
+        self.match: Match | RemoteMatch | None = None
+        self.online = None                # the player's client of a game online (`play_online`)
         self.screen: GameScreen | None = None
         self.lesson: LessonScreen | None = None
         self.keeper = Keeper(on_trouble=self._save_trouble)
+        self.online_play = OnlinePlay(self)   # the online menus and lobby
+        self._new_game_options: dict = {}
         stage.graphics_quality = settings.graphics_quality
         i18n.install(settings.language)
 
@@ -63,13 +70,15 @@ class Front:
             self.menu = None
 
     def main_menu(self) -> None:
+        self.online_play.close()
         self._close_game()
         self._close_lesson()
         self._close_pause()
         notice = words.settings_trouble(*self.settings_trouble) if self.settings_trouble else ""
         self.settings_trouble = None
         self._open(menus.MainMenu(
-            can_continue=has_kept_game(), notice=notice, on_new_game=self.new_game, on_continue=self.continue_game,
+            can_continue=has_kept_game(), notice=notice, on_new_game=self.new_game, on_online=self.online_play.menu,
+            on_continue=self.continue_game,
             on_learn=self.lessons,
             on_rules=lambda: self._open(menus.RulesSummaryScreen(on_back=self.main_menu)),
             on_settings=lambda: self.open_settings(self.main_menu),
@@ -110,14 +119,18 @@ class Front:
             self.lesson.close()
             self.lesson = None
 
-    def new_game(self, choices=None) -> None:
-        """The new-game screen, showing `choices` (coming back from setting up the columns) or the defaults."""
+    def new_game(self, choices=None, *, start_words: str | None = None, on_back=None, then=None) -> None:
+        """The new-game screen, showing `choices` (coming back from setting up the columns) or the defaults;
+        `then(setup)` once the columns stand (by default the game starts here)."""
+        self._new_game_options = {"start_words": start_words, "on_back": on_back, "then": then}
         if choices is None and self.settings.last_seats:
             choices = menus.GameChoices(seats=tuple(Seat(name, Strength(strength) if strength else None)
                                                     for name, strength in self.settings.last_seats))
         elif choices is None and self.players:
             choices = menus.GameChoices(seats=self.players)
-        self._open(menus.NewGameScreen(on_start=self.set_up, on_back=self.main_menu, rng=self.rng, initial=choices))
+        self._open(menus.NewGameScreen(on_start=lambda chosen: self.set_up(chosen, then),
+                                       on_back=on_back or self.main_menu, rng=self.rng, initial=choices,
+                                       start_words=start_words))
 
     def open_settings(self, back) -> None:
         def close(settings: Settings) -> None:
@@ -147,26 +160,28 @@ class Front:
 
     # --- a new game: the columns, the colours, the game ---
 
-    def set_up(self, choices) -> None:
-        """The columns go up as chosen; arranged by hand, the players set them first."""
+    def set_up(self, choices, then=None) -> None:
+        """The columns go up as chosen; arranged by hand, the players set them first. Then `then(setup)`, by
+        default a game here."""
+        then = then or self.start
         self.apply_settings(replace(self.settings, last_seats=tuple(
             (seat.name, seat.computer.value if seat.computer else None) for seat in choices.seats)))
         if choices.layout != "hand":
             name = "random" if choices.layout == "random" else (choices.preset or "rings")
             seed = choices.seed if choices.seed is not None else self.rng.randrange(2**31)
-            self.start(MatchSetup(choices.seats, layout_named(name, seed), choices.rules, seed,
-                                  builders_eye=self.settings.builders_eye))
+            then(MatchSetup(choices.seats, layout_named(name, seed), choices.rules, seed,
+                            builders_eye=self.settings.builders_eye))
             return
         begin = self.arranged or layouts.preset(choices.preset or next(iter(layouts.PRESETS)))
 
         def laid(layout) -> None:
             self.arranged = layout
-            self.start(MatchSetup(choices.seats, layout, choices.rules, self.rng.randrange(2**31),
+            then(MatchSetup(choices.seats, layout, choices.rules, self.rng.randrange(2**31),
                                   builders_eye=self.settings.builders_eye))
 
         def back() -> None:   # the columns stay where they were put, for the next time
             self.arranged = screen.arrangement.layout()
-            self.new_game(choices)
+            self.new_game(choices, **self._new_game_options)
         screen = ArrangeScreen(self.stage, start=begin, need=choices.rules.min_support(1), on_lay=laid, on_back=back,
                                sound=self.sound, rng=self.rng)
         self._open(screen)
@@ -213,7 +228,61 @@ class Front:
                                                                                     computer_speed=speed)))
         self.apply_settings(self.settings)
 
+    # --- a game online ---
+
+    def wait_online(self, player) -> None:
+        """Seated in a room whose game has yet to start: its table, until the server starts the game."""
+        self._close_game()
+        self.online = player
+        screen = menus.WaitingScreen(room=player.code, seats=_seats_of(player.table), on_leave=self.main_menu)
+        self._open(screen)
+
+        def started(task):
+            if self.online is not player or self.menu is not screen:
+                return task.done
+            if player.lost:
+                self._lost()
+                return task.done
+            if player.table.get("started") and player.state is not None and player.poses:
+                self.play_online(player)
+                return task.done
+            screen.show_seats(_seats_of(player.table))
+            return task.cont
+        self.stage.task_mgr.add(started, "online start")
+
+    def play_online(self, player) -> None:
+        """The game screen over a game on a server, once `player`'s room has started (or rejoined): each
+        person at their own screen plays their own seats and waits for the others."""
+        self._close_pause()
+        self._close_menu()
+        if self.online is not player:
+            self._close_game()
+        self.online = player
+        match = self.match = RemoteMatch(player)
+        self.screen = GameScreen(self.stage, match, on_end=self._game_over, sound=self.sound, on_pause=self.pause,
+                                 end_panel=False, here=match.here)
+        self.apply_settings(self.settings)
+
+        def connected(task):
+            if self.online is not player:
+                return task.done
+            if player.lost:
+                self._lost()
+                return task.done
+            return task.cont
+        self.stage.task_mgr.add(connected, "online connection", sort=-20)   # before the game's frame
+
+    def _lost(self) -> None:
+        self.main_menu()
+        if isinstance(self.menu, menus.MainMenu):
+            self.menu.tell(words.connection_lost())
+
     def _close_game(self) -> None:
+        if self.online is not None:
+            self.online.stopReaderPollTask()
+            if self.online.isConnected():
+                self.online.disconnect()      # the seat waits for its token on the server
+            self.online = None
         self.keeper.stop()
         if self.screen is not None:
             self.screen.close()
@@ -232,9 +301,11 @@ class Front:
         if self.screen is None or self.pause_menu is not None:
             return
         self.screen.pause()
+        # online the seats are the host's to give, in the lobby
+        seats = None if self.online else lambda: self._pause_sheet(self._open_seats)
         self.pause_menu = menus.PauseMenu(on_resume=self.resume, on_rules=self._pause_rules,
                                           on_settings=lambda: self._pause_sheet(self.open_settings),
-                                          on_players=lambda: self._pause_sheet(self._open_seats),
+                                          on_players=seats, waits=not self.online,
                                           on_quit_to_menu=self.main_menu)
         self.pause_menu.show()
 
@@ -272,7 +343,9 @@ class Front:
             self.pause_menu = None
 
     def close(self) -> None:
-        """The game or lesson, the pause menu and any menu taken down, the autosave stopped: nothing left open."""
+        """The game or lesson, the pause menu and any menu taken down, the autosave stopped, the online game left:
+        nothing left open."""
+        self.online_play.close()
         self._close_game()
         self._close_lesson()
         self._close_pause()
@@ -280,7 +353,8 @@ class Front:
 
     def _game_over(self, result) -> None:
         self.screen.hud.hide()
-        self._open(menus.EndScreen(state=self.match.state, on_play_again=self.play_again,
+        again = None if self.online else self.play_again     # online: a new room, from the menu
+        self._open(menus.EndScreen(state=self.match.state, on_play_again=again,
                                    on_main_menu=self.main_menu, builders_eye=self.match.setup.builders_eye))
 
     def play_again(self) -> None:
@@ -289,10 +363,16 @@ class Front:
         self.start(replace(setup, builders_eye=self.settings.builders_eye))   # as the settings say now
 
 
+def _seats_of(table: dict) -> list[tuple[str, bool]]:
+    return [(seat["name"], bool(seat["taken"] or seat["computer"])) for seat in table.get("seats", ())]
+
+
 def play(args) -> int:
     """Open the window: the main menu, or the game --continue or --load takes up."""
-    record = None
-    if args.continue_game:
+    record, player = None, None
+    if args.join:
+        player = joining.sit_down(*args.join, args.room, args.name)   # before any window: a wrong address says so
+    elif args.continue_game:
         _path, _how, record = latest_game()
     elif args.load:
         record = saves.load(args.load)
@@ -306,7 +386,9 @@ def play(args) -> int:
     settings = stored.load_settings(on_trouble=lambda path, aside: troubles.append((path, aside)))
     front = Front(stage, settings, Sound(volume=settings.volume), players=args.players,
                   settings_trouble=troubles[0] if troubles else None)
-    if record is not None:
+    if player is not None:
+        front.wait_online(player)
+    elif record is not None:
         front.take_up(record)
     else:
         front.main_menu()

@@ -96,6 +96,22 @@ def _match_json(setup: MatchSetup) -> dict[str, Any]:
     return data
 
 
+def plan_to_json(setup: MatchSetup) -> dict[str, Any]:
+    """A game's recipe before it is played (an online room's plan): the match's record and its rule set."""
+    return {**_match_json(setup), "ruleset": rules.ruleset_to_json(setup.ruleset)}
+
+
+def plan_from_json(data: Any) -> MatchSetup:
+    """Inverse of `plan_to_json`, checked as a save's match is; `RecordError` saying what is wrong."""
+    if not isinstance(data, dict):
+        raise RecordError("the match record is damaged")
+    try:
+        ruleset = rules.ruleset_from_json(data.get("ruleset"))
+    except rules.DocumentError as error:
+        raise RecordError(f"the rules are damaged: {error}") from None
+    return _setup(data, VERSION, ruleset)
+
+
 def content(record: Record) -> dict[str, Any]:
     """The game itself, without when or by what it was saved."""
     return {
@@ -161,7 +177,9 @@ def from_document(document: Any) -> Record:
         raise RecordError(f"it is incomplete: {', '.join(missing)} missing")
     start = _state(document["start"], "the start of the game")
     state = _state(document["rules"], "the game state")
-    setup = _setup(document["match"], version, start)
+    setup = _setup(document["match"], version, start.ruleset)
+    if setup.players != start.players:
+        raise RecordError("the players of the match and of the game state differ")
     turns = _turns(document["turns"])
     before_last = _check_log(start, state)
     if document.get("kind", "save") not in KINDS:
@@ -186,7 +204,7 @@ def from_document(document: Any) -> Record:
     return Record(setup, start, state, tuple(turns))
 
 
-def _setup(data: Any, version: int, start: rules.GameState) -> MatchSetup:
+def _setup(data: Any, version: int, ruleset: rules.RuleSet) -> MatchSetup:
     if not isinstance(data, dict):
         raise RecordError("the match record is damaged")
     game, seed, floors = (data.get(k) for k in ("game", "seed", "floors"))
@@ -213,12 +231,9 @@ def _setup(data: Any, version: int, start: rules.GameState) -> MatchSetup:
     if not isinstance(eye, bool):
         raise RecordError(f"the match's builder's eye is not true or false ({_short(eye)})")
     try:
-        setup = MatchSetup(seats, layout, start.ruleset, seed, deal, game, builders_eye=eye)
+        return MatchSetup(seats, layout, ruleset, seed, deal, game, builders_eye=eye)
     except ValueError as error:
         raise RecordError(f"the match is damaged: {error}") from None
-    if setup.players != start.players:
-        raise RecordError("the players of the match and of the game state differ")
-    return setup
 
 
 def _short(value: Any) -> str:

@@ -19,7 +19,7 @@ from direct.distributed import ServerRepository as server_repository
 from direct.showbase import DConfig
 from direct.showbase.MessengerGlobal import messenger
 from direct.task.TaskManagerGlobal import taskMgr
-from panda3d.core import ClockObject, loadPrcFileData
+from panda3d.core import ClockObject, Thread, loadPrcFileData
 
 
 class Headless:
@@ -57,10 +57,21 @@ def ready() -> None:
             setattr(builtins, name, value)
 
 
+# the repositories' own tasks that move datagrams (ServerRepository's and every ConnectionRepository's)
+NETWORK_TASKS = ("serverListenerPollTask", "serverReaderPollTask", "readerPollTask", "flushTask")
+
+
 def step(times: int = 1) -> None:
-    """Run the task manager's tasks once per time: the network is polled, frames run, datagrams go out."""
+    """Run the task manager's tasks once per time: the network is polled, frames run, datagrams go out.
+    Inside a task of a running loop (the window's button that starts a server in the game), the task
+    manager does not poll again: the network's own tasks are run directly instead."""
     for _ in range(times):
-        builtins.taskMgr.step()
+        if Thread.getCurrentThread().getCurrentTask() is None:
+            builtins.taskMgr.step()
+        else:
+            for task in builtins.taskMgr.mgr.getTasks():
+                if any(name in task.name for name in NETWORK_TASKS):
+                    task.getFunction()(task)
 
 
 def run_until(done: Callable[[], bool], seconds: float = 5.0, pause: float = 0.001) -> bool:

@@ -1,6 +1,6 @@
-"""The room's distributed object, as the `.dc` file declares it: `DistributedMatch` is what a client
-sees, `DistributedMatchAI` the server authority's own, which hears the requests and hands them to
-its room (`villa.online.rooms.Room`)."""
+"""The distributed objects, as the `.dc` file declares them: `DistributedMatch` is what a client
+sees of a room, `DistributedMatchAI` the server authority's own, which hears the requests and hands
+them to its room (`villa.online.rooms.Room`); `DistributedLobby(AI)`, one per server, opens rooms."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from direct.distributed.DistributedObjectAI import DistributedObjectAI
 from villa.online import protocol
 
 REQUESTS = ("sit", "rejoin", "take", "aim", "turnFloor", "steady", "setDown", "layFloor", "lower", "lift", "letGo",
-            "giveUp", "answer", "roll", "chooseColour", "giveToComputer")
+            "giveUp", "answer", "roll", "chooseColour", "giveToComputer", "setPlan", "begin")
 
 
 class DistributedMatch(DistributedObject):
@@ -33,11 +33,11 @@ class DistributedMatch(DistributedObject):
         self.state_bytes = state
         self.cr.heard("state", state)
 
-    def setPoses(self, tick: int, poses: bytes) -> None:
-        self.cr.heard("poses", (tick, poses))
+    def setPoses(self, tick: int, holder: int, done: int, poses: bytes) -> None:
+        self.cr.heard("poses", (tick, poses, holder, done))
 
     def setVilla(self, tick: int, poses: bytes) -> None:
-        self.cr.heard("poses", (tick, poses))
+        self.cr.heard("poses", (tick, poses, -1, 0))
 
     def seated(self, seat: int, token: str) -> None:
         self.cr.heard("seated", (seat, token))
@@ -79,3 +79,30 @@ def _request(name: str):
 
 for _name in REQUESTS:
     setattr(DistributedMatchAI, _name, _request(_name))
+
+
+class DistributedLobby(DistributedObject):
+    """A client's view of the server's lobby: it hears the code of the room it opened."""
+
+    def announceGenerate(self) -> None:
+        super().announceGenerate()
+        self.cr.lobby_seen(self)
+
+    def opened(self, code: str) -> None:
+        self.cr.heard("opened", code)
+
+    def refused(self, kind: str, code: str, values: str) -> None:
+        self.cr.heard("refused", protocol.refusal_from(kind, code, values))
+
+    def ask(self, field: str, *args) -> None:
+        self.sendUpdate(field, list(args))
+
+
+class DistributedLobbyAI(DistributedObjectAI):
+    """The authority's lobby: a room opened for whoever asks (the authority checks the plan)."""
+
+    def openRoom(self, plan: bytes) -> None:
+        self.air.open_for(self.air.getAvatarIdFromSender(), plan)
+
+    def tell(self, client: int, field: str, *args) -> None:
+        self.sendUpdateToChannel(client, field, list(args))

@@ -11,11 +11,18 @@ import json
 import math
 import secrets
 import struct
+import sys
 import zlib
 from enum import StrEnum
+from pathlib import Path
 from typing import Any
 
+from panda3d.core import Filename
+
 from villa import rules
+from villa.match import MatchSetup, RecordError
+from villa.match import record as records
+from villa.match.setup import clean_name
 from villa.physics.refusals import PlacementError, Refusal
 from villa.rules.pieces import ALL_COLUMNS, TOP_FLOOR_LEVEL, floor_id
 
@@ -23,6 +30,8 @@ PORT = 47170                     # the server's TCP port unless told otherwise
 ROOM_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"   # no 0/O, 1/I: read aloud, typed without doubt
 ROOM_LENGTH = 5
 FIRST_ROOM_ZONE = 1000           # the zone of a room is its code as a number, above the lobby's zones
+LOBBY_ZONE = 1                   # where the server's lobby is: a client opens a room there
+MAX_PLAN = 4096                  # bytes of a plan's JSON (the .dc's bound: a layout of twenty columns is about 1.9 k)
 REACH = 200.0                    # cm from the table's centre: a point further out is not on the table
 
 # every piece that can move, in a fixed order: a pose names its piece by its index here
@@ -44,7 +53,11 @@ class Online(StrEnum):
     NOT_ON_TABLE = "not on the table"    # a point that is not a finite point over the table
     UNKNOWN_WORD = "unknown word"        # an answer or colour the game does not know
     NOT_STARTED = "not started"          # the game waits for its players
-    NOT_HOST = "not host"                # only the host gives seats to computer players
+    NOT_HOST = "not host"                # only the host gives seats to computer players, sets the plan, begins
+    STARTED = "started"                  # the game has begun: its plan stays as it is
+    EMPTY_SEATS = "empty seats"          # someone's seat is still empty: sit there, or give it to a computer
+    BAD_PLAN = "bad plan"                # a plan that is not a game this server plays (`why` says what is wrong)
+    SERVER_FULL = "server full"          # the server holds as many rooms as it may (or this connection opened its share)
 
 
 class OnlineError(ValueError):
@@ -61,6 +74,19 @@ ANSWERS = {
     "propose": rules.ProposeFloor, "object": rules.Object, "challenge": rules.Challenge,
     "decline": rules.Decline, "forgo": rules.ForgoPenalty, "pass": rules.Pass,
 }
+
+
+def dc_file() -> str:
+    """The `.dc` file's path, as Panda3D reads it: in the package (pyproject.toml ships it), or in the built
+    game beside the executable in the same folders (setup.py), where modules have no files of their own."""
+    if getattr(sys, "frozen", False):
+        folder = Path(sys.executable).resolve().parent
+        if folder.name == "MacOS" and (folder.parent / "Resources").is_dir():
+            folder = folder.parent / "Resources"
+        path = folder / "villa" / "online" / "villa.dc"
+    else:
+        path = Path(__file__).with_name("villa.dc")
+    return Filename.fromOsSpecific(str(path)).getFullpath()
 
 
 def new_room_code() -> str:
@@ -120,6 +146,38 @@ def pack_table(table: dict) -> bytes:
 
 def unpack_table(data: bytes) -> dict:
     return json.loads(data)
+
+
+def pack_plan(setup: MatchSetup) -> bytes:
+    """The game a room is to play (seats, rules, variants, layout), as a save's match writes it."""
+    return json.dumps(records.plan_to_json(setup), separators=(",", ":")).encode()
+
+
+def unpack_plan(data: bytes) -> MatchSetup:
+    """A plan a client sent, its names cleaned as in the menu; an `OnlineError` saying why it is not a game."""
+    try:
+        plan = json.loads(data)
+    except (ValueError, RecursionError):
+        raise OnlineError(Online.BAD_PLAN, why="not JSON") from None
+    seats = plan.get("seats") if isinstance(plan, dict) else None
+    if isinstance(seats, list):
+        for seat in seats:
+            if isinstance(seat, dict) and isinstance(seat.get("name"), str):
+                seat["name"] = clean_name(seat["name"])
+                if not seat["name"]:
+                    raise OnlineError(Online.NO_NAME)
+        names = [s.get("name") for s in seats if isinstance(s, dict)]
+        taken = [name for name in names if names.count(name) > 1]
+        if taken:
+            raise OnlineError(Online.NAME_TAKEN, name=taken[0])
+    try:
+        return records.plan_from_json(plan)
+    except RecordError as error:
+        raise OnlineError(Online.BAD_PLAN, why=str(error)) from None
+
+
+def plan_json(setup: MatchSetup) -> dict:
+    return records.plan_to_json(setup)
 
 
 Pose = tuple[tuple[float, float, float], tuple[float, float, float, float]]

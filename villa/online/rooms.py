@@ -49,21 +49,26 @@ Keep = Callable[["Room"], None]    # writes the room's autosave (the app's files
 class Room:
     def __init__(self, code: str, plan: MatchSetup, keep: Keep | None = None, record: Record | None = None,
                  sitters: dict[int, Sitter] | None = None, clock: Callable[[], float] = time.monotonic,
-                 aside: bool = False) -> None:
+                 aside: bool = False, waits_for_host: bool = False) -> None:
         """`plan`: the game to start, its people's seats named only until someone sits there (the seats
-        with a computer player are the host's choice); `record`: a game taken up again (its autosave)."""
+        with a computer player are the host's choice); `record`: a game taken up again (its autosave).
+        `waits_for_host`: the game begins when the host says so (`begin`), not as soon as every seat is sat."""
         self.code, self.plan, self._keep, self._clock, self._aside = code, plan, keep, clock, aside
+        self.waits_for_host = waits_for_host
+        self.nobody_since: float | None = clock()     # when the last person here left (None: someone is here)
         self.sitters: dict[int, Sitter] = dict(sitters or {})
         self.match: Match | None = None
         self.send: Callable[..., None] = lambda field, *args: None
         self.tell: Callable[..., None] = lambda client, field, *args: None
         self.tick = 0
         self._sent: dict[str, protocol.Pose] = {}
+        self._still = None                    # the villa, if it was at rest when its poses were last looked at
+        self._done: dict[int, int] = {}       # client -> its requests carried out (its held piece's echo)
         self._state_changed = False
         self._table_changed = False
         self._state_bytes = b""
         if record is not None:
-            self._begin(Match(record.setup, record))
+            self._play(Match(record.setup, record))
         else:
             self._start_when_full()     # computer players only: at once
 
@@ -80,8 +85,9 @@ class Room:
             seats.append({"name": sitter.name if sitter else seat.name,
                           "computer": seat.computer.value if seat.computer else None,
                           "taken": sitter is not None, "here": bool(sitter and sitter.client is not None)})
-        return {"seats": seats, "started": self.match is not None,
-                "game": (self.match.setup if self.match else self.plan).game}
+        setup = self.match.setup if self.match else self.plan
+        return {"seats": seats, "started": self.match is not None, "game": setup.game, "host": self.host_seat,
+                "plan": protocol.plan_json(setup)}
 
     def state_bytes(self) -> bytes:
         if not self._state_bytes:
@@ -93,12 +99,14 @@ class Room:
         if self.match is None:
             return {}
         every = self.match.villa.poses()
-        return {piece: _plain(every[piece]) for piece in protocol.PIECES if piece in every}
+        return {piece: every[piece] for piece in protocol.PIECES if piece in every}   # (plain floats already)
 
     # --- requests -------------------------------------------------------------------------
 
     def request(self, client: int, name: str, args: tuple) -> None:
         """A client's request, by the `.dc` field's name; a refusal goes back to that client only."""
+        self._done[client] = self._done.get(client, 0) + 1
+        self._still = None
         try:
             refusal = getattr(self, "_" + name)(client, *args)
         except _NotAsked as error:
@@ -125,6 +133,7 @@ class Room:
         elif name in self._names_but(seat):
             raise OnlineError(Online.NAME_TAKEN, name=name)
         self.sitters[seat] = Sitter(name, secrets.token_urlsafe(24), client)
+        self.nobody_since = None
         self.tell(client, "seated", seat, self.sitters[seat].token)
         self._seen_by(client)
         self._table_changed = True
@@ -146,6 +155,7 @@ class Room:
             raise OnlineError(Online.UNKNOWN_TOKEN)
         seat = found[0]
         self.sitters[seat].client = client
+        self.nobody_since = None
         self.tell(client, "seated", seat, token)
         self._seen_by(client)
         self._table_changed = True
@@ -237,11 +247,46 @@ class Room:
         else:
             self.give_to_computer(seat, chosen)
 
+    def _setPlan(self, client: int, plan: bytes) -> None:
+        """The host's game for this room (seats, rules, variants, layout); whoever sits keeps their seat."""
+        self._before_start(client)
+        setup = protocol.unpack_plan(plan)
+        computers = {seat.name for seat in setup.seats if seat.is_computer}
+        for number, sitter in sorted(self.sitters.items()):
+            if number >= len(setup.seats) or setup.seats[number].is_computer:
+                raise OnlineError(Online.SEAT_TAKEN, seat=number)
+            if sitter.name in computers:
+                raise OnlineError(Online.NAME_TAKEN, name=sitter.name)
+        self.plan = setup
+        self._table_changed = self._state_changed = True
+        self._start_when_full()
+
+    def _begin(self, client: int) -> None:
+        """The host starts the game: every person's seat sat by someone here, the rest given to computers."""
+        self._before_start(client)
+        empty = [n for n, seat in enumerate(self.plan.seats)
+                 if not seat.is_computer and (n not in self.sitters or self.sitters[n].client is None)]
+        if empty:
+            raise OnlineError(Online.EMPTY_SEATS, seats=empty)
+        self._start()
+
+    def _before_start(self, client: int) -> None:
+        if self.match is not None:
+            raise OnlineError(Online.STARTED)
+        if client != self.host:
+            raise OnlineError(Online.NOT_HOST)
+
+    @property
+    def host_seat(self) -> int | None:
+        """The host's seat: the person here at the lowest seat (who opened the room sits first, so at the top)."""
+        here = sorted(n for n, s in self.sitters.items() if s.client is not None)
+        return here[0] if here else None
+
     @property
     def host(self) -> int | None:
-        """Who may give seats to computer players: the person here at the lowest seat."""
-        here = sorted((n, s.client) for n, s in self.sitters.items() if s.client is not None)
-        return here[0][1] if here else None
+        """Who may set the plan, begin and give seats to computer players: the host's connection."""
+        seat = self.host_seat
+        return None if seat is None else self.sitters[seat].client
 
     # --- who may ask ---
 
@@ -274,16 +319,19 @@ class Room:
     # --- the table ---
 
     def _start_when_full(self) -> None:
-        if self.match is not None or any(not s.is_computer and n not in self.sitters
-                                         for n, s in enumerate(self.plan.seats)):
+        if self.waits_for_host or self.match is not None or any(not s.is_computer and n not in self.sitters
+                                                                for n, s in enumerate(self.plan.seats)):
             return
+        self._start()
+
+    def _start(self) -> None:
         seats = tuple(replace(seat, name=self.sitters[n].name) if n in self.sitters else seat
                       for n, seat in enumerate(self.plan.seats))
-        self._begin(Match(replace(self.plan, seats=seats)))
-        self._state_changed = True
+        self._play(Match(replace(self.plan, seats=seats)))
+        self._state_changed = self._table_changed = True
         self.send("setVilla", self.tick, protocol.pack_poses(self.poses()))   # the villa as built
 
-    def _begin(self, match: Match) -> None:
+    def _play(self, match: Match) -> None:
         self.match = match
         seat_computers(match, aside=self._aside)
         match.events.subscribe(Accepted, self._accepted)
@@ -306,6 +354,9 @@ class Room:
             if sitter.client == client:
                 sitter.client, sitter.gone_at = None, self._clock()
                 self._table_changed = True
+        self._done.pop(client, None)
+        if self.host is None and self.nobody_since is None:
+            self.nobody_since = self._clock()
         self._send_news()
 
     def give_to_computer(self, seat: int, strength: Strength = Strength.MEDIUM) -> None:
@@ -318,6 +369,18 @@ class Room:
             return     # before the game: the seat is free again
         self.match.change_seat(seat, strength)
         reseat_computers(self.match, aside=self._aside)
+
+    def recipe(self) -> dict:
+        """What the room is made of, as `Room(**recipe)` takes it: to make it again in another process before
+        it played a frame (its match, if begun, as its record)."""
+        return {"code": self.code, "plan": self.plan, "keep": self._keep, "record": self.match.record if self.match else None,
+                "sitters": self.sitters, "aside": self._aside, "waits_for_host": self.waits_for_host}
+
+    @property
+    def deserted(self) -> bool:
+        """A room opened for a host that nobody came back to in the time a seat waits: the server closes it."""
+        return (self.waits_for_host and self.match is None and self.nobody_since is not None
+                and self._clock() - self.nobody_since > REJOIN_S)
 
     def seats_json(self) -> dict:
         """Who sits where, with their tokens (kept beside the autosave, so a restarted server knows them)."""
@@ -363,10 +426,18 @@ class Room:
         self._send_news()
 
     def _send_poses(self) -> None:
+        villa = self.match.villa
+        if villa.still and self._still is villa:
+            return      # at rest since its poses were last looked at: nothing to do until a request or a hand wakes it
+        self._still = villa if villa.still else None
         moved = {piece: pose for piece, pose in self.poses().items() if _moved(self._sent.get(piece), pose)}
         if moved:
             self._sent.update(moved)
-            self.send("setPoses", self.tick, protocol.pack_poses(moved))
+            holder, done = -1, 0
+            if self.match.hand is not None and self.match.actor in self.sitters:
+                holder = self.match.actor
+                done = self._done.get(self.sitters[holder].client, 0)
+            self.send("setPoses", self.tick, holder, done, protocol.pack_poses(moved))
 
     def _send_news(self) -> None:
         if self._state_changed:
@@ -399,13 +470,12 @@ def _point(x: float, y: float, z: float) -> Point3:
     return Point3(x, y, z)
 
 
-def _plain(pose) -> protocol.Pose:
-    pos, quat = pose
-    return (tuple(float(v) for v in pos), tuple(float(v) for v in quat))
-
-
 def _moved(before: protocol.Pose | None, after: protocol.Pose) -> bool:
+    """Spelled out rather than looped: every moving room asks it of every piece, 30 times a second."""
     if before is None:
         return True
-    return (max(abs(a - b) for a, b in zip(before[0], after[0])) > STILL_CM
-            or max(abs(a - b) for a, b in zip(before[1], after[1])) > STILL_QUAT)
+    (x0, y0, z0), (w0, i0, j0, k0) = before
+    (x1, y1, z1), (w1, i1, j1, k1) = after
+    return (abs(x0 - x1) > STILL_CM or abs(y0 - y1) > STILL_CM or abs(z0 - z1) > STILL_CM
+            or abs(w0 - w1) > STILL_QUAT or abs(i0 - i1) > STILL_QUAT or abs(j0 - j1) > STILL_QUAT
+            or abs(k0 - k1) > STILL_QUAT)

@@ -13,46 +13,35 @@ before its room was entered, closes that connection only; so does going over the
 from __future__ import annotations
 
 import logging
-import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 
-from direct.distributed.ClientRepository import ClientRepository
 from direct.distributed.MsgTypesCMU import (CLIENT_DISCONNECT_CMU, CLIENT_OBJECT_UPDATE_FIELD,
                                             CLIENT_OBJECT_UPDATE_FIELD_TARGETED_CMU, CLIENT_SET_INTEREST_CMU)
 from direct.distributed.ServerRepository import ServerRepository
 from direct.task.TaskManagerGlobal import taskMgr
-from panda3d.core import ClockObject, DatagramIterator, Filename, URLSpec
+from panda3d.core import ClockObject, DatagramIterator
 from panda3d.direct import DCPacker
 
 from villa.match import FRAME
 from villa.online import loop, protocol
-from villa.online.objects import DistributedMatchAI
-from villa.online.rooms import Room
+from villa.online.authority import Authority, Pace
+from villa.online.protocol import dc_file
+from villa.online.rooms import Keep, Room
+from villa.online.shards import Shard
+
+__all__ = ["Authority", "GuardedServer", "Server", "dc_file"]
 
 log = logging.getLogger(__name__)
 CLOCK = ClockObject.getGlobalClock()
 
 MAX_DATAGRAM = 512          # bytes: the longest request (a sit with a long name) is far shorter
+MAX_PLAN_DATAGRAM = protocol.MAX_PLAN + 64   # but for a plan (a room's game), which has a layout in it
+PLAN_FIELDS = ("setPlan", "openRoom")
 RATE = 90.0                 # datagrams a second a connection may send on average (pointer moves at 60)
 BURST = 90.0                # and at once
-MAX_BEHIND = 0.1            # s: a server that fell behind slows its villas down rather than piling up work
 FRAMES_TASK = "villa-online-frames"
 MAX_ZONES = 2               # a client looks at one room (and at most one more while moving)
-
-
-def dc_file() -> str:
-    """The `.dc` file's path, as Panda3D reads it: in the package (pyproject.toml ships it), or in the built
-    game beside the executable in the same folders (setup.py), where modules have no files of their own."""
-    if getattr(sys, "frozen", False):
-        folder = Path(sys.executable).resolve().parent
-        if folder.name == "MacOS" and (folder.parent / "Resources").is_dir():
-            folder = folder.parent / "Resources"
-        path = folder / "villa" / "online" / "villa.dc"
-    else:
-        path = Path(__file__).with_name("villa.dc")
-    return Filename.fromOsSpecific(str(path)).getFullpath()
 
 
 class Bucket:
@@ -96,7 +85,7 @@ class GuardedServer(ServerRepository):
         if not bucket.take(now):
             return "over the rate cap"
         size = datagram.getLength()
-        if size > MAX_DATAGRAM:
+        if size > MAX_PLAN_DATAGRAM:
             return "too long"
         if size < 2:
             return "cut short"
@@ -115,9 +104,9 @@ class GuardedServer(ServerRepository):
             return f"message {kind} is not a client's"
         if body < 6:
             return "cut short"
-        return self._why_not_request(client, dgi)
+        return self._why_not_request(client, dgi, size)
 
-    def _why_not_request(self, client, dgi) -> str | None:
+    def _why_not_request(self, client, dgi, size: int) -> str | None:
         """A field update: only a request (`clsend`) of a room's object in a room the client entered, whole and
         within its `.dc` types."""
         do_id, field_id = dgi.getUint32(), dgi.getUint16()
@@ -130,6 +119,8 @@ class GuardedServer(ServerRepository):
         field = thing.dclass.getFieldByIndex(field_id)
         if field is None or not field.hasKeyword("clsend"):
             return "not a request"
+        if size > MAX_DATAGRAM and field.getName() not in PLAN_FIELDS:
+            return "too long"
         data = dgi.getRemainingBytes()
         packer = DCPacker()
         packer.setUnpackData(data)
@@ -174,70 +165,55 @@ class GuardedServer(ServerRepository):
         super().sendToZoneExcept(zoneId, datagram, exceptionList)
 
 
-class Authority(ClientRepository):
-    """The server's game logic: a client of the router that owns one `DistributedMatchAI` per room."""
-
-    def __init__(self, port: int, address: str = "127.0.0.1") -> None:
-        loop.ready()
-        super().__init__(dcFileNames=[dc_file()], dcSuffix="AI", connectMethod=self.CM_NET, threadedNet=False)
-        self.rooms: dict[str, Room] = {}
-        self.objects: dict[str, DistributedMatchAI] = {}
-        self.failed = False
-        self.connect([URLSpec(f"http://{address}:{port}")], failureCallback=self._failed)
-
-    def _failed(self, *_why) -> None:
-        self.failed = True
-
-    @property
-    def ready(self) -> bool:
-        return self.haveCreateAuthority()
-
-    def open(self, room: Room) -> None:
-        """Give the room its object in its zone: from now on clients who know its code see it."""
-        zone = protocol.zone_of(room.code)
-        thing = DistributedMatchAI(self, room)
-        room.send = lambda field, *args: thing.sendUpdate(field, list(args))
-        room.tell = thing.tell
-        self.createDistributedObject(distObj=thing, zoneId=zone)
-        self.rooms[room.code] = room
-        self.objects[room.code] = thing
-
-    def gone(self, client: int) -> None:
-        for room in self.rooms.values():
-            room.gone(client)
-
-    def frames(self, count: int = 1) -> None:
-        for room in list(self.rooms.values()):
-            room.frames(count)
-
-    def handleDatagram(self, di) -> None:
-        try:
-            super().handleDatagram(di)
-        except Exception:   # a request the guard let through must not stop every room
-            log.exception("the authority could not carry out a message")
-
-    def lostConnection(self) -> None:
-        log.error("the authority lost its connection to the router")
-
-
 class Server:
     """The router and the authority on one port, run by the caller's loop (`loop.step`) or `serve`."""
 
-    def __init__(self, port: int, address: str = "127.0.0.1") -> None:
+    def __init__(self, port: int, address: str = "127.0.0.1", keep: Keep | None = None, aside: bool = False,
+                 shards: int = 0) -> None:
+        """`keep`: the autosave of rooms that clients open (`Player.open_room`); `aside`: their computer players
+        think in a worker process (a real server, or the game's window; not the tests); `shards`: authorities in
+        processes of their own that play the rooms (0: this process plays them)."""
         self.port, self.address = port, address
-        self.router = GuardedServer(port, address, on_gone=lambda client: self.authority.gone(client))
-        self.authority = Authority(port, address if address not in ("", "0.0.0.0") else "127.0.0.1")
+        self.router = GuardedServer(port, address, on_gone=self._gone)
+        inward = address if address not in ("", "0.0.0.0") else "127.0.0.1"
+        self.authority = Authority(port, inward, keep, aside)
+        self.shards: list[Shard] = []
         loop.run_until(lambda: self.authority.ready or self.authority.failed, 10)
         if not self.authority.ready:
             raise OSError(f"the server's authority could not reach port {port}")
         self.router.trusted.add(self.authority.doIdBase)
+        self.authority.open_lobby()
+        self.authority.place = self._place
+        try:
+            for _ in range(shards):
+                self.shards.append(Shard(port, inward, self.router.trusted.add))
+        except OSError:
+            self.close()
+            raise
+        loop.step(2)
 
     def open(self, room: Room) -> None:
-        self.authority.open(room)
+        """Play this room (not yet played: a new one, or one taken up from its autosave) from now on."""
+        self._place(room)
         loop.step(2)
+
+    def _place(self, room: Room) -> None:
+        """This process plays the room, or (with shards) the shard with the fewest rooms."""
+        if self.shards:
+            shard = min(self.shards, key=lambda s: len(s.rooms))
+            shard.open(room)
+            self.authority.elsewhere.add(room.code)
+        else:
+            self.authority.open(room)
+
+    def _gone(self, client: int) -> None:
+        self.authority.gone(client)
+        for shard in self.shards:
+            shard.gone(client)
 
     @property
     def rooms(self) -> dict[str, Room]:
+        """The rooms this process plays (with shards: none)."""
         return self.authority.rooms
 
     def frame(self) -> None:
@@ -247,19 +223,12 @@ class Server:
 
     def start(self) -> None:
         """Let the rooms run in real time from the task loop: in the game's own window (a host), or `serve`."""
-        self._behind, self._last = 0.0, CLOCK.getRealTime()
-        taskMgr.add(self._frames, FRAMES_TASK)
+        pace = Pace(self.authority.frames)
 
-    def _frames(self, task):
-        """The rooms' villas step in whole frames of 1/60 s; a server that fell behind slows them down."""
-        now = CLOCK.getRealTime()
-        self._behind = min(self._behind + now - self._last, MAX_BEHIND)
-        self._last = now
-        frames = int(self._behind / FRAME)
-        self._behind -= frames * FRAME
-        if frames:
-            self.authority.frames(frames)
-        return task.cont
+        def frames(task):
+            pace()
+            return task.cont
+        taskMgr.add(frames, FRAMES_TASK)
 
     def serve(self, until: Callable[[], bool] = lambda: False) -> None:
         """Run in real time with no window: the rooms' frames and the network, until `until()`."""
@@ -271,6 +240,8 @@ class Server:
     def close(self) -> None:
         taskMgr.remove(FRAMES_TASK)
         self.router.on_gone = lambda client: None
+        for shard in self.shards:
+            shard.close()
         for room in self.rooms.values():
             room.close()
         self.authority.sendDisconnect()

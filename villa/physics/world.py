@@ -341,6 +341,11 @@ class Villa:
         return not any(np.node().isActive() for piece, np in self.nodes.items()
                        if piece not in self.in_hand and np.node().getMass() > 0)
 
+    @property
+    def still(self) -> bool:
+        """Can nothing move? Every body sleeps and no hand pushes: a step changes no pose."""
+        return self._asleep and not self._controllers
+
     def wake(self) -> None:
         for np in self.nodes.values():
             if np.node().getMass() > 0:

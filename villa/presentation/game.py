@@ -12,6 +12,7 @@ its referee judges), the scene takes the poses, and the hints follow the pointer
 
 from __future__ import annotations
 
+import logging
 from typing import Callable
 
 from panda3d.core import Point3, Vec3
@@ -43,6 +44,8 @@ from villa.presentation.words import Button
 from villa.rules.pieces import level_of_floor
 from villa.rules.state import Step
 
+log = logging.getLogger(__name__)
+
 MAX_FRAME_DT = 0.1          # a stalled frame slows the villa down instead of jumping it
 NO_GLOW = Vec3(0, 0, 0)
 BLOCKED_SHADE = (0.55, 0.55, 0.55, 1.0)
@@ -55,13 +58,15 @@ MODES: dict[Mode, type[ModeBase]] = {cls.mode: cls for cls in (
 class GameScreen:
     """`on_end(result)` once the game is over (after the collapse's replay); `play_again()` from the end
     panel (None: no button); `on_pause()` for Esc with nothing in hand; `end_panel` False: the caller
-    shows its own end; `sound`: a `villa.presentation.sound.Sound`, or None for silence."""
+    shows its own end; `sound`: a `villa.presentation.sound.Sound`, or None for silence; `here`: the seats
+    played at this screen (a game online, over a `villa.online.remote.RemoteMatch`: the others are waited
+    for), None: every person's seat (the hot seat)."""
 
     def __init__(self, stage, match: Match, on_end: Callable[[rules.Result], None] | None = None,
                  play_again: Callable[[], None] | None = None, sound=None,
                  on_pause: Callable[[], None] | None = None, end_panel: bool = True,
-                 on_speed: Callable[[float], None] | None = None) -> None:
-        self.stage, self.match = stage, match
+                 on_speed: Callable[[float], None] | None = None, here: frozenset[int] | None = None) -> None:
+        self.stage, self.match, self.here = stage, match, here
         self.on_end, self.play_again, self.sound = on_end, play_again, sound
         self.on_pause, self.end_panel, self.on_speed = on_pause, end_panel, on_speed
         self.view = VillaView(stage)
@@ -85,6 +90,7 @@ class GameScreen:
         self.fell_at = 0.0                         # the villa's time when it fell
         self._glow: dict[str, Vec3] = {}
         self._last_human: int | None = None       # who had the mouse last (hot seat: hand it over)
+        self._last_waited: int | None = None      # online: the person at another screen last waited for
         self._stops = [match.events.subscribe(Accepted, self._on_accepted),
                        match.events.subscribe(Refused, self._on_refused),
                        match.events.subscribe(Collapsed, self._on_collapsed),
@@ -95,6 +101,7 @@ class GameScreen:
         self.current: ModeBase = Off(self)
         self._changes: list[tuple[Mode, tuple]] = []   # asked for while a mode was being left or entered
         self.change_mode(self.mode_now())
+        self._tell_waiting()
         stage.task_mgr.add(self._frame_task, "villa frame", sort=-10)
         self._shown: tuple = ()                    # the mode and the match's state last drawn
         self._stop_moving = stage.moves_while(self._moving)
@@ -181,8 +188,20 @@ class GameScreen:
         return self.match.villa
 
     def _human_acts(self) -> bool:
-        seat = self.match.seat(self.acting_player())
+        """Does a person at this screen act now?"""
+        player = self.acting_player()
+        if self.here is not None:
+            return player in self.here
+        seat = self.match.seat(player)
         return seat is not None and not seat.is_computer
+
+    def waited_for(self) -> int | None:
+        """The person at another screen the rules ask now (online), or None."""
+        player = self.acting_player()
+        seat = self.match.seat(player)
+        if self.here is None or player in self.here or seat is None or seat.is_computer:
+            return None
+        return player
 
     def acting_player(self) -> int | None:
         state = self.match.state
@@ -191,6 +210,9 @@ class GameScreen:
         return state.turn.actor if rules.is_chance_node(state) else rules.whose_move(state)
 
     def humans(self) -> int:
+        """The people at this screen (more than one: the mouse is handed over)."""
+        if self.here is not None:
+            return len(self.here)
         return sum(not seat.is_computer for seat in self.match.setup.seats)
 
     # --- the match's events -------------------------------------------------------------------
@@ -210,8 +232,18 @@ class GameScreen:
             self.open_panel(Mode.HAND_OVER, sentence)   # an answer, a proof or a penalty decided something
         elif sentence:
             self.hud.flash(sentence, self.now, seconds=8.0 if event.before.turn.step is Step.ASK else 4.0)
+        else:
+            self._tell_waiting()
         if self._human_acts():
             self._last_human = player
+
+    def _tell_waiting(self) -> None:
+        """Online, where the hot seat hands the mouse over: who the game waits for, said once."""
+        waited = self.waited_for()
+        if waited is not None and waited != self._last_waited:
+            self.hud.flash(words.waiting_for(self.match.state, waited), self.now)
+            log.info("waiting for %s", self.match.state.players[waited])
+        self._last_waited = waited
 
     def _on_refused(self, event: Refused) -> None:
         self.hud.flash(words.refusal(event.error, self.match.state), self.now)
@@ -382,6 +414,10 @@ class GameScreen:
         human = self._human_acts()
         shown = [(c.name, c.label, lambda name=c.name: self.command(name))
                  for c in guide.commands if c.name is not Button.CHOOSE]
+        if self.here is not None:   # online the colours are chosen in the game (the hot seat: before it)
+            shown += [(f"{Button.CHOOSE.value} {a.colour.value}", _(a.colour.value).capitalize(),
+                       lambda a=a: self.say(self.match.act(a)))
+                      for c in guide.commands if c.name is Button.CHOOSE for a in c.actions]
         self.hud.show_commands([] if state.over or guide.asks or not human else shown)
         for column in state.blocked:
             if column in self.view.scene.pieces:

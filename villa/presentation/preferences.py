@@ -5,8 +5,11 @@ Where they are kept is the app's business (`villa.app.settings`); here is only w
 
 from __future__ import annotations
 
+import logging
 import math
 from dataclasses import dataclass, fields, replace
+
+log = logging.getLogger(__name__)
 
 GRAPHICS_QUALITIES = ("low", "medium", "high")
 AUTOMATIC_QUALITY = "auto"   # the game picks: Low on a software renderer (villa.presentation.quality)
@@ -17,6 +20,36 @@ COMPUTER_SPEEDS = (1.0, 2.0, 4.0)
 STRENGTHS = ("easy", "medium", "hard")
 MAX_NAME = 24
 MAX_LESSONS = 64                       # lesson codes kept as done, at most
+MAX_ADDRESS = 255                      # characters of a server's host:port
+MAX_TOKEN = 64                         # characters of a seat's token (the .dc's bound)
+
+
+@dataclass(frozen=True)
+class KeptSeat:
+    """A seat at an online table, kept to rejoin it after a dropped connection: the server (host:port), the room,
+    the seat, its token, and when it was last seen (seconds since the epoch)."""
+
+    address: str
+    code: str
+    seat: int
+    token: str
+    at: float
+
+    @classmethod
+    def from_json(cls, data) -> "KeptSeat":
+        """ValueError for anything but the five fields of the right kinds."""
+        if not isinstance(data, dict) or set(data) != {f.name for f in fields(cls)}:
+            raise ValueError("a kept seat has an address, a room code, a seat, a token and a time")
+        texts = {"address": MAX_ADDRESS, "code": 16, "token": MAX_TOKEN}
+        for key, longest in texts.items():
+            value = data[key]
+            if not isinstance(value, str) or not 1 <= len(value) <= longest or not value.isprintable():
+                raise ValueError(f"a kept seat's {key} must be printable text of at most {longest} characters")
+        seat = data["seat"]
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= 3:
+            raise ValueError("a kept seat's number must be 0 to 3")
+        return cls(data["address"], data["code"], seat, data["token"], _number("a kept seat's time", data["at"],
+                                                                             0.0, 1e12))
 
 
 @dataclass(frozen=True)
@@ -30,6 +63,7 @@ class Settings:
     builders_eye: bool = False         # new games show where each floor's load lies and what holds it up
     last_seats: tuple = ()             # the last new game's seats: (name, "easy" | "medium" | "hard" | None)
     lessons_done: tuple = ()           # the codes of the lessons completed (a tick on each in the list)
+    kept_seat: KeptSeat | None = None  # the online seat to rejoin, while its game may still wait for it
 
     def validated(self) -> "Settings":
         """A copy with every number inside its range; ValueError for a value of the wrong kind (text where a
@@ -43,6 +77,8 @@ class Settings:
             raise ValueError("invert camera must be true or false")
         if not isinstance(self.builders_eye, bool):
             raise ValueError("builder's eye must be true or false")
+        if self.kept_seat is not None and not isinstance(self.kept_seat, KeptSeat):
+            raise ValueError("the kept online seat must be a KeptSeat")
         speed = _number("computer speed", self.computer_speed, COMPUTER_SPEEDS[0], COMPUTER_SPEEDS[-1])
         if speed not in COMPUTER_SPEEDS:
             raise ValueError(f"computer speed must be one of {', '.join(map(str, COMPUTER_SPEEDS))}")
@@ -53,8 +89,19 @@ class Settings:
     @classmethod
     def from_json(cls, data: dict) -> "Settings":
         """Settings from a plain record (keys this version does not know are left out); ValueError if bad."""
-        known = {f.name for f in fields(cls)}
-        return cls(**{k: v for k, v in data.items() if k in known}).validated()
+        known = {f.name for f in fields(cls)} - {"kept_seat"}
+        return cls(**{k: v for k, v in data.items() if k in known}, kept_seat=_kept_seat(data)).validated()
+
+
+def _kept_seat(data: dict) -> KeptSeat | None:
+    """The kept online seat; a broken one is only a seat that cannot be rejoined, not broken settings."""
+    if data.get("kept_seat") is None:
+        return None
+    try:
+        return KeptSeat.from_json(data["kept_seat"])
+    except (ValueError, TypeError) as error:
+        log.warning("the kept online seat is ignored: %s", error)
+        return None
 
 
 def _number(what: str, value, low: float, high: float) -> float:

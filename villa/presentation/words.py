@@ -240,6 +240,16 @@ def computer_headline(state: GameState, player: int | None, hand) -> str:
     return _("{who} is thinking …").format(who=who)
 
 
+def waiting_for(state: GameState, player: int) -> str:
+    """Online: the rules ask a person at another screen (where the hot seat hands the mouse over)."""
+    return _("Waiting for {who}").format(who=player_name(state, player))
+
+
+def connection_lost() -> str:
+    """Online: the server is gone (the seat waits for its token there, ten minutes)."""
+    return _("The connection to the game server was lost.")
+
+
 def _question(state: GameState, task: Task) -> str | None:
     proposer = player_name(state, state.turn.player)
     if task is Task.ANSWER_OBJECTION:
@@ -489,7 +499,11 @@ REFUSALS: dict[Rule | Refusal | Online, dict[Said, str]] = {
     Online.NOT_ON_TABLE: {Said.ALOUD: N_("That is not a point on the table.")},
     Online.UNKNOWN_WORD: {Said.ALOUD: N_("The game does not know that answer.")},
     Online.NOT_STARTED: {Said.ALOUD: N_("The game waits for its players.")},
-    Online.NOT_HOST: {Said.ALOUD: N_("Only the host gives seats to computer players.")},
+    Online.NOT_HOST: {Said.ALOUD: N_("Only the host may do that.")},
+    Online.STARTED: {Said.ALOUD: N_("The game has begun: its players and rules stay as they are.")},
+    Online.EMPTY_SEATS: {Said.ALOUD: N_("A seat is still empty: someone sits down there, or it goes to a computer player.")},
+    Online.BAD_PLAN: {Said.ALOUD: N_("That is not a game this server can play.")},
+    Online.SERVER_FULL: {Said.ALOUD: N_("The server has no room for another table now.")},
 }
 
 

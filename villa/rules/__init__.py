@@ -22,7 +22,7 @@ from .facts import Collapse, CollapseCause, ColumnPlaced, ColumnTakenOut, FloorL
 from .frozen import FrozenMap
 from .pieces import ALL_COLUMNS, Colour, Column, ColumnKind
 from .rulesets import PUBLISHER, RULE_SETS, Edition, FamilyMode, RuleSet, Scoring, family
-from .serialize import dumps, loads, state_from_json, state_to_json
+from .serialize import dumps, loads, ruleset_from_json, ruleset_to_json, state_from_json, state_to_json
 from .setup import new_game
 from .state import Ending, GameSetup, GameState, Result, Role, Seal, Step, Turn
 
@@ -39,7 +39,7 @@ __all__ = [
     "Collapse", "CollapseCause", "ColumnPlaced", "ColumnTakenOut", "FloorLaid", "VillaSurvey",
     "ALL_COLUMNS", "Colour", "Column", "ColumnKind",
     "PUBLISHER", "RULE_SETS", "Edition", "FamilyMode", "RuleSet", "Scoring", "family",
-    "dumps", "loads", "state_from_json", "state_to_json",
+    "dumps", "loads", "ruleset_from_json", "ruleset_to_json", "state_from_json", "state_to_json",
     "new_game",
     "Ending", "FrozenMap", "GameSetup", "GameState", "Result", "Role", "Seal", "Step", "Turn",
 ]

@@ -27,6 +27,7 @@ from .errors import DocumentError
 from .facts import VillaSurvey, fact_to_json
 from .frozen import FrozenMap
 from .pieces import COLUMNS_BY_ID, TOP_FLOOR_LEVEL
+from .rulesets import RuleSet
 from .state import GameState
 
 FORMAT = "villa-paletti/game"
@@ -162,6 +163,21 @@ def _key(tp: Any, key: str) -> Any:
 def state_to_json(state: GameState) -> dict[str, Any]:
     """The whole state (setup, villa, turn, seal, result and log) as a plain dict."""
     return {"format": FORMAT, "version": VERSION, "state": _plain(state)}
+
+
+def ruleset_to_json(ruleset: RuleSet) -> dict[str, Any]:
+    """A rule set alone (the variants a game is played with), as the state's document writes it."""
+    return _plain(ruleset)
+
+
+def ruleset_from_json(data: Any) -> RuleSet:
+    """Inverse of `ruleset_to_json`; a `DocumentError` for anything else."""
+    try:
+        return _read(RuleSet, data)
+    except DocumentError:
+        raise
+    except (ValueError, TypeError, KeyError, AttributeError) as error:
+        raise DocumentError(f"a damaged rule set: {error}") from error
 
 
 def state_from_json(document: Any) -> GameState:

@@ -32,7 +32,7 @@ def finished(players=("Anna", "Ben", "Cleo"), *, holder, shows, culprit, winner,
 
 def test_main_menu(stage, pointer, screenshot, screens, calls):
     from villa.presentation.menus import MainMenu
-    menu = MainMenu(can_continue=False, on_new_game=calls.of("new"), on_continue=calls.of("continue"),
+    menu = MainMenu(can_continue=False, on_new_game=calls.of("new"), on_online=calls.of("online"), on_continue=calls.of("continue"),
                     on_learn=calls.of("learn"), on_rules=calls.of("rules"), on_settings=calls.of("settings"),
                     on_how_to_play=calls.of("how"), on_quit=calls.of("quit"))
     screens.append(menu)
@@ -42,9 +42,9 @@ def test_main_menu(stage, pointer, screenshot, screens, calls):
     screenshot("main_menu")
     pointer.click(menu.widgets["continue"])
     assert calls.log == []  # no save: Continue does nothing
-    for key in ("new_game", "learn", "rules", "settings", "how_to_play", "quit"):
+    for key in ("new_game", "online", "learn", "rules", "settings", "how_to_play", "quit"):
         pointer.click(menu.widgets[key])
-    assert calls.names() == ["new", "learn", "rules", "settings", "how", "quit"]
+    assert calls.names() == ["new", "online", "learn", "rules", "settings", "how", "quit"]
     menu.set_can_continue(True)
     pointer.click(menu.widgets["continue"])
     assert calls.names()[-1] == "continue"
@@ -282,7 +282,7 @@ def test_destroyed_screens_leave_nothing_behind(stage, frames, calls):
     before_tasks = len(stage.task_mgr.getAllTasks())
     before_nodes = stage.aspect2d.getNumChildren()
     for _ in range(2):
-        made = [MainMenu(can_continue=True, on_new_game=None, on_continue=None, on_learn=None, on_rules=None,
+        made = [MainMenu(can_continue=True, on_new_game=None, on_online=None, on_continue=None, on_learn=None, on_rules=None,
                          on_settings=None, on_how_to_play=None, on_quit=None),
                 NewGameScreen(on_start=calls.of("s"), on_back=calls.of("b")),
                 SealRollScreen(match=_colour_match(("A", "B")), on_done=calls.of("d"))]
@@ -409,7 +409,7 @@ def test_screens_in_every_language(stage, screenshot, screens, calls, language):
     i18n.install(language)
     noop = calls.of("x")
     built = [
-        menus.MainMenu(can_continue=True, on_new_game=noop, on_continue=noop, on_learn=noop, on_rules=noop,
+        menus.MainMenu(can_continue=True, on_new_game=noop, on_online=noop, on_continue=noop, on_learn=noop, on_rules=noop,
                        on_settings=noop, on_how_to_play=noop, on_quit=noop),
         menus.NewGameScreen(on_start=noop, on_back=noop),
         menus.HowToPlayScreen(on_back=noop),
@@ -426,6 +426,16 @@ def test_screens_in_every_language(stage, screenshot, screens, calls, language):
         if language == "de" or type(screen).__name__ in ("NewGameScreen", "RulesSummaryScreen"):
             screenshot(f"{type(screen).__name__}_{language}")
         screen.hide()
+
+
+def test_the_pause_menu_online_offers_no_seats_and_says_the_game_goes_on(stage, screens, calls):
+    from villa.presentation.menus import PauseMenu
+    screen = PauseMenu(on_resume=calls.of("r"), on_rules=calls.of("r"), on_settings=calls.of("s"),
+                       on_players=None, on_quit_to_menu=calls.of("q"), waits=False)
+    screens.append(screen)
+    screen.show()
+    assert "players" not in screen.widgets and set(screen.widgets) >= {"resume", "rules", "settings", "quit_to_menu"}
+    assert screen.widgets["subtitle"]["text"] == "The others play on meanwhile."
 
 
 def test_a_hidden_screen_redraws_in_the_new_language_when_shown(stage, screens, calls):

@@ -18,7 +18,7 @@ from villa.rules.state import GameState
 class EndScreen(Screen):
     backdrop = "dim"
 
-    def __init__(self, parent=None, *, state: GameState, on_play_again: Callable[[], None],
+    def __init__(self, parent=None, *, state: GameState, on_play_again: Callable[[], None] | None,
                  on_main_menu: Callable[[], None], builders_eye: bool = False, **options) -> None:
         self.state, self.builders_eye = state, builders_eye
         self.on_play_again, self.on_main_menu = on_play_again, on_main_menu
@@ -39,10 +39,12 @@ class EndScreen(Screen):
         if self.builders_eye:
             self.widgets["builders_eye"] = style.text(root, _(PLAYED_WITH_BUILDERS_EYE), pos=(0, -0.32), scale=0.036,
                                                       fg=style.INK_SOFT, kind="serif")
-        self.widgets["play_again"] = style.button(root, _("Play again"), self.on_play_again, pos=(-0.36, -0.44),
-                                                  width=0.62, kind="primary")
-        self.widgets["main_menu"] = style.button(root, _("Main menu"), self.on_main_menu, pos=(0.36, -0.44),
-                                                 width=0.62, kind="wood")
+        if self.on_play_again is not None:   # None: not offered (a game online)
+            self.widgets["play_again"] = style.button(root, _("Play again"), self.on_play_again, pos=(-0.36, -0.44),
+                                                      width=0.62, kind="primary")
+        x = 0.36 if self.on_play_again is not None else 0.0
+        self.widgets["main_menu"] = style.button(root, _("Main menu"), self.on_main_menu, pos=(x, -0.44), width=0.62,
+                                                 kind="wood")
 
     def _standings(self, top: float) -> None:
         """Every player as the game left them: colours, name, points, the seal."""

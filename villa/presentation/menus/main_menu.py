@@ -1,4 +1,4 @@
-"""The main menu: new game, continue, learn to play, rules, settings, how to play, quit."""
+"""The main menu: new game, play online, continue, learn to play, rules, settings, how to play, quit."""
 
 from __future__ import annotations
 
@@ -14,12 +14,13 @@ class MainMenu(Screen):
     `notice`: a word for the player (a settings file that was broken, a game that would not load)."""
 
     def __init__(self, parent=None, *, can_continue: bool, on_new_game: Callable[[], None],
-                 on_continue: Callable[[], None], on_learn: Callable[[], None], on_rules: Callable[[], None],
-                 on_settings: Callable[[], None], on_how_to_play: Callable[[], None], on_quit: Callable[[], None],
+                 on_online: Callable[[], None], on_continue: Callable[[], None], on_learn: Callable[[], None],
+                 on_rules: Callable[[], None], on_settings: Callable[[], None], on_how_to_play: Callable[[], None],
+                 on_quit: Callable[[], None],
                  notice: str = "", **options) -> None:
         self.can_continue, self.notice = can_continue, notice
-        self.actions = {"new_game": on_new_game, "continue": on_continue, "learn": on_learn, "rules": on_rules,
-                        "settings": on_settings, "how_to_play": on_how_to_play, "quit": on_quit}
+        self.actions = {"new_game": on_new_game, "online": on_online, "continue": on_continue, "learn": on_learn,
+                        "rules": on_rules, "settings": on_settings, "how_to_play": on_how_to_play, "quit": on_quit}
         super().__init__(parent, **options)
 
     def set_can_continue(self, can_continue: bool) -> None:
@@ -37,13 +38,14 @@ class MainMenu(Screen):
         style.text(root, _("Pull the columns out from below, set them on top, and do not bring the villa down."),
                    pos=(0, 0.535), scale=0.045, fg=(1.0, 0.92, 0.78, 1), kind="serif", wordwrap=36)
         style.panel(root, (-0.48, 0.48, -0.86, 0.42))
-        entries = (("new_game", _("New game"), "primary"), ("continue", _("Continue"), "wood"),
+        entries = (("new_game", _("New game"), "primary"), ("online", _("Play online"), "wood"),
+                   ("continue", _("Continue"), "wood"),
                    ("learn", _("Learn to play"), "wood"), ("rules", _("Rules"), "wood"),
                    ("settings", _("Settings"), "wood"), ("how_to_play", _("How to play"), "wood"),
                    ("quit", _("Quit"), "quiet"))
         for i, (key, words, kind) in enumerate(entries):
-            self.widgets[key] = style.button(root, words, self.actions[key], pos=(0, 0.3 - i * 0.18), width=0.74,
-                                             height=0.12, kind=kind,
+            self.widgets[key] = style.button(root, words, self.actions[key], pos=(0, 0.315 - i * 0.153), width=0.74,
+                                             height=0.11, kind=kind,
                                              enabled=self.can_continue if key == "continue" else True)
         self.widgets["notice"] = style.text(root, self.notice, pos=(0, -0.93), scale=0.034, fg=style.CREAM,
                                             kind="serif", wordwrap=60)

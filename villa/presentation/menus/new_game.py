@@ -1,7 +1,8 @@
 """A new game: 2, 3 or 4 seats (each a person with a name, or a computer player of some strength),
 the rule set, the column layout.
 
-`on_start(GameChoices)` with a plain record of the choices; `on_back()` to leave.
+`on_start(GameChoices)` with a plain record of the choices; `on_back()` to leave. Hosting an online game
+uses the same screen, its way on worded by `start_words` (the people's seats are then whoever sits down).
 """
 
 from __future__ import annotations
@@ -83,8 +84,10 @@ class _Draft:
 
 class NewGameScreen(Screen):
     def __init__(self, parent=None, *, on_start: Callable[[GameChoices], None], on_back: Callable[[], None],
-                 initial: GameChoices | None = None, rng: random.Random | None = None, **options) -> None:
+                 initial: GameChoices | None = None, rng: random.Random | None = None,
+                 start_words: str | None = None, **options) -> None:
         self.on_start, self.on_back = on_start, on_back
+        self.start_words = start_words
         self.rng = rng or random.Random()
         self.draft = _Draft()
         if initial is not None:
@@ -204,8 +207,8 @@ class NewGameScreen(Screen):
 
         self.widgets["back"] = style.button(root, _("Back"), self.on_back, pos=(-0.45, -0.76), width=0.5,
                                             kind="quiet")
-        self.widgets["start"] = style.button(root, _("Start the game"), self._start, pos=(0.25, -0.76),
-                                             width=0.8, kind="primary")
+        self.widgets["start"] = style.button(root, self.start_words or _("Start the game"), self._start,
+                                             pos=(0.25, -0.76), width=0.8, kind="primary")
         self._update()
 
     def _update(self) -> None:

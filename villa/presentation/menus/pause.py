@@ -13,8 +13,11 @@ class PauseMenu(Screen):
     backdrop = "dim"
 
     def __init__(self, parent=None, *, on_resume: Callable[[], None], on_rules: Callable[[], None],
-                 on_settings: Callable[[], None], on_players: Callable[[], None],
-                 on_quit_to_menu: Callable[[], None], **options) -> None:
+                 on_settings: Callable[[], None], on_players: Callable[[], None] | None,
+                 on_quit_to_menu: Callable[[], None], waits: bool = True, **options) -> None:
+        """`on_players` None: no seats to change here (online); `waits` False: the game goes on meanwhile
+        (online, at the others' screens)."""
+        self.waits = waits
         self.actions = {"resume": on_resume, "rules": on_rules, "settings": on_settings, "players": on_players,
                         "quit_to_menu": on_quit_to_menu}
         super().__init__(parent, **options)
@@ -23,11 +26,12 @@ class PauseMenu(Screen):
         root = self.root
         style.panel(root, (-0.56, 0.56, -0.73, 0.5))
         style.title(root, _("Paused"), pos=(0, 0.33), scale=0.09)
-        style.text(root, _("The villa waits for you."), pos=(0, 0.24), scale=0.036, fg=style.INK_SOFT,
-                   kind="serif")
+        said = _("The villa waits for you.") if self.waits else _("The others play on meanwhile.")
+        self.widgets["subtitle"] = style.text(root, said, pos=(0, 0.24), scale=0.036, fg=style.INK_SOFT, kind="serif")
         entries = (("resume", _("Resume"), "primary"), ("rules", _("Rules summary"), "wood"),
                    ("settings", _("Settings"), "wood"), ("players", _("Players: people or computers"), "wood"),
                    ("quit_to_menu", _("Quit to the main menu"), "quiet"))
+        entries = tuple(entry for entry in entries if self.actions[entry[0]] is not None)   # None: not offered
         for i, (key, words, kind) in enumerate(entries):
             self.widgets[key] = style.button(root, words, self.actions[key], pos=(0, 0.09 - i * 0.17), width=0.92,
                                              height=0.115, kind=kind)

@@ -18,7 +18,7 @@ class Settling(ModeBase):
 
 
 class Computer(ModeBase):
-    """A computer player acts, at the speed the player chose (C)."""
+    """A computer player acts, at the speed the player chose (C); online, also a person at another screen."""
 
     mode = Mode.COMPUTER
     pausable = True
@@ -37,4 +37,7 @@ class Computer(ModeBase):
     def headline(self) -> str:
         if self.match.over:
             return super().headline()
+        waited = self.screen.waited_for()
+        if waited is not None:
+            return words.waiting_for(self.match.state, waited)
         return words.computer_headline(self.match.state, self.screen.acting_player(), self.match.hand)

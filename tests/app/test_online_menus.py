@@ -1,0 +1,133 @@
+"""The online menus' reading of what was typed and of the room's table, without a window."""
+
+from __future__ import annotations
+
+import pytest
+
+from villa.app.online import Trouble, kept_seat_waits, parse_address, parse_port
+from villa.match import Strength
+from villa.online.protocol import PORT
+from villa.online.rooms import REJOIN_S
+from villa.presentation.menus.lobby import host_seat, may_start, seat_rows
+from villa.presentation.preferences import KeptSeat
+
+
+def seat(name, computer=None, taken=False, here=False):
+    return {"name": name, "computer": computer, "taken": taken, "here": here}
+
+
+def test_an_address_is_host_and_port_or_just_a_host_on_the_games_port():
+    assert parse_address(" 192.168.1.20:47171 ") == ("192.168.1.20", 47171)
+    assert parse_address("villa.example.org") == ("villa.example.org", PORT)
+
+
+@pytest.mark.parametrize("typed", ["", ":47170", "host:", "host:port", "host:0", "host:70000", "two words:1",
+                                   "host:-5"])
+def test_a_bad_address_is_one_trouble(typed):
+    with pytest.raises(Trouble) as told:
+        parse_address(typed)
+    assert told.value.code == "bad address"
+
+
+def test_a_port_to_host_on_is_a_number_from_1024_or_none_for_any_free_one():
+    assert parse_port("47171") == 47171 and parse_port("  ") is None
+    for typed in ("80", "65536", "abc", "4.5"):
+        with pytest.raises(Trouble):
+            parse_port(typed)
+
+
+def test_the_seats_as_the_lobby_shows_them():
+    table = {"seats": [seat("Anna", taken=True, here=True), seat("Ben", taken=True), seat("Seat 3"),
+                       seat("Computer 1", "hard")], "started": False}
+    rows = seat_rows(table, {0})
+    assert [(r.kind, r.mine) for r in rows] == [("here", True), ("away", False), ("free", False),
+                                                ("computer", False)]
+    assert rows[3].strength is Strength.HARD
+
+
+def test_the_host_starts_once_every_seat_is_sat_at_or_given_to_a_computer():
+    waiting = {"seats": [seat("Anna", taken=True, here=True), seat("Seat 2")], "started": False}
+    full = {"seats": [seat("Anna", taken=True, here=True), seat("Computer 1", "easy")], "started": False}
+    assert host_seat(waiting) == 0 and not may_start(waiting, {0})
+    assert may_start(full, {0}) and not may_start(full, {1}), "only the host"
+    assert not may_start({**full, "started": True}, {0})
+    assert host_seat({**full, "host": 1}) == 1, "as the table says"
+    away = {"seats": [seat("Anna", taken=True), seat("Ben", taken=True, here=True)], "started": False}
+    assert host_seat(away) == 1 and not may_start(away, {1}), "a seat away is not filled"
+
+
+def test_a_kept_seat_is_offered_within_the_ten_minutes_only():
+    kept = KeptSeat("127.0.0.1:47170", "ABCDE", 0, "token", 1000.0)
+    assert kept_seat_waits(kept, 1000.0 + REJOIN_S - 1)
+    assert not kept_seat_waits(kept, 1000.0 + REJOIN_S + 1) and not kept_seat_waits(None, 0)
+    assert not kept_seat_waits(kept, 900.0), "a time ahead of the clock is not trusted"
+
+
+class FakeFront:
+    def __init__(self) -> None:
+        from villa.presentation.preferences import Settings
+        self.settings = Settings()
+        self.played: list = []
+        self.menu = None
+
+    def apply_settings(self, settings) -> None:
+        self.settings = settings
+
+    def play_online(self, player) -> None:
+        self.played.append(player)
+
+
+class FakeLobby:
+    def __init__(self) -> None:
+        self.told: list[str] = []
+
+    def tell(self, words: str) -> None:
+        self.told.append(words)
+
+
+def watching(player):
+    """An `OnlinePlay` in its lobby over `player`, as the window's task would run it each frame."""
+    from types import SimpleNamespace
+
+    from villa.app.online import OnlinePlay
+    play = OnlinePlay(FakeFront())
+    play.player, play.lobby, play.address = player, FakeLobby(), "127.0.0.1:47170"
+    task = SimpleNamespace(cont="cont", done="done")
+    return play, lambda: play._watch(task)
+
+
+def test_the_lobby_keeps_the_seat_words_refusals_starts_the_game_and_forgets_the_seat_at_the_end():
+    from types import SimpleNamespace
+
+    from villa.online.protocol import Online, OnlineError
+    player = SimpleNamespace(seats={}, state=None, table={"seats": [], "started": False}, refusals=[], lost=False,
+                             code="ABCDE", poses={})
+    play, frame = watching(player)
+    assert frame() == "cont" and play.front.settings.kept_seat is None, "not seated yet: nothing kept"
+    player.seats[1] = "token"
+    frame()
+    kept = play.front.settings.kept_seat
+    assert (kept.address, kept.code, kept.seat, kept.token) == ("127.0.0.1:47170", "ABCDE", 1, "token")
+    player.refusals.append(OnlineError(Online.NAME_TAKEN, name="Ben"))
+    frame()
+    assert play.lobby.told == ["Ben sits at this table already: choose another name."]
+    player.table = {"seats": [], "started": True}
+    frame()
+    assert play.front.played == [], "started, but the state and the villa have not come yet"
+    player.state, player.poses = SimpleNamespace(over=False), {"floor-1": ((0, 0, 0), (1, 0, 0, 0))}
+    frame()
+    frame()
+    assert play.front.played == [player], "the game screen takes the player over, once"
+    player.state = SimpleNamespace(over=True)
+    frame()
+    assert play.front.settings.kept_seat is None, "a game over has no seat to rejoin"
+
+
+def test_a_seat_at_a_server_hosted_here_is_not_kept():
+    from types import SimpleNamespace
+    player = SimpleNamespace(seats={0: "token"}, state=None, table={}, refusals=[], lost=False, code="ABCDE",
+                             poses={})
+    play, frame = watching(player)
+    play.server = object()
+    frame()
+    assert play.front.settings.kept_seat is None

@@ -1,0 +1,83 @@
+"""The game screen's match over a server: each player's `RemoteMatch` asks for its own seat only, shows the
+column in hand at once, and both see the pull and the rules' news as events."""
+
+from __future__ import annotations
+
+from panda3d.core import Vec3
+
+from villa import rules
+from villa.match import Accepted, MatchSetup, Refused, Seat, layout_named
+from villa.online import protocol
+from villa.online.remote import Puppet, RemoteColumn, RemoteMatch
+from villa.online.rooms import Room
+from villa.physics.pulling import Grip
+from tests.online.conftest import joined, run
+
+
+def _two_people(seed: int = 4) -> MatchSetup:
+    return MatchSetup((Seat("Seat 1"), Seat("Seat 2")), layout_named("random", seed), seed=seed, deal_colours=True)
+
+
+def _frames(server, matches, done, seconds=20.0):
+    def step():
+        for match in matches:
+            match.advance(1 / 60)
+        return done()
+    return run(server, step, seconds=seconds)
+
+
+def test_each_plays_their_own_seat_and_both_see_the_pull(server):
+    room = Room(protocol.new_room_code(), _two_people())
+    server.open(room)
+    anna, ben = joined(server, room.code, "Anna", "Ben")
+    assert run(server, lambda: anna.table.get("started") and anna.poses and ben.poses and ben.state is not None)
+    ann, bens = RemoteMatch(anna), RemoteMatch(ben)
+    assert ann.here == {0} and bens.here == {1}
+    heard = {0: [], 1: []}
+    for seat, match in ((0, ann), (1, bens)):
+        match.events.subscribe(None, heard[seat].append)
+    mover, waiter = (ann, bens) if room.match.actor == 0 else (bens, ann)
+
+    column = max(sorted(rules.grabbable_columns(mover.state)),                  # on the rim: out without a fall
+                 key=lambda c: mover.villa.nodes[c].getPos().getXy().length())
+    assert waiter.take(column).rule == "not-now"             # not their seat's move: nothing is asked
+    assert mover.take(column) is None
+    assert isinstance(mover.hand, RemoteColumn) and mover.hand.state == Grip.PULLING   # in hand at once
+    assert _frames(server, (ann, bens), lambda: room.match.hand is not None)
+    start = waiter.villa.nodes[column].getPos()
+    out = Vec3(start.x, start.y, 0).normalized()
+    mover.hand.aim(start + out * 0.6)
+    mover.advance(0.0)                                      # no frame of the server's yet: drawn at the pointer
+    assert (mover.villa.nodes[column].getPos().getXy() - (start + out * 0.6).getXy()).length() < 1e-3
+    for step in range(1, 50):                               # drawn gently straight out, away from the villa
+        mover.hand.aim(start + out * step * 0.6)
+        _frames(server, (ann, bens), lambda: False, seconds=0.04)
+    assert _frames(server, (ann, bens), lambda: (waiter.villa.nodes[column].getPos() - start).length() > 3.0)
+    assert _frames(server, (ann, bens), lambda: mover.hand is not None and mover.hand.state == Grip.CARRYING)
+    for seat in (0, 1):                                     # the rules' news, as the hot-seat match tells it
+        assert any(isinstance(e, Accepted) and isinstance(e.action, rules.TakeColumn) for e in heard[seat])
+
+    assert mover.give_up() is None and mover.hand is None   # back, and blocked
+    assert _frames(server, (ann, bens), lambda: column in waiter.state.blocked and column in mover.state.blocked)
+
+
+def test_a_refusal_comes_back_as_an_event_and_the_piece_goes_back(server):
+    room = Room(protocol.new_room_code(), _two_people())
+    server.open(room)
+    anna, ben = joined(server, room.code, "Anna", "Ben")
+    assert run(server, lambda: anna.table.get("started") and anna.poses and ben.poses and ben.state is not None)
+    mover = RemoteMatch((anna, ben)[room.match.actor])
+    refused = []
+    mover.events.subscribe(Refused, refused.append)
+    blocked = next(c for c in mover.villa.columns if c not in rules.grabbable_columns(mover.state))
+    assert mover.take(blocked) is None                      # the screen would not offer it; the server says no
+    assert run(server, lambda: mover.advance(1 / 60) and refused, seconds=10)
+    assert isinstance(refused[0].error, rules.RuleError) and mover.hand is None
+
+
+def test_pieces_out_of_the_game_are_not_in_the_villa_drawn():
+    puppet = Puppet()
+    pose = ((0.0, 0.0, 5.0), (1.0, 0.0, 0.0, 0.0))
+    puppet.show({"red-thin-1": pose, "blue-thin-1": pose}, frozenset())
+    puppet.show({"red-thin-1": pose, "blue-thin-1": pose}, frozenset({"red-thin-1"}))
+    assert "red-thin-1" not in puppet.nodes and "blue-thin-1" in puppet.nodes

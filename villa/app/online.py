@@ -1,0 +1,368 @@
+"""Play online from the window: the online menu, hosting (a server inside the game's own process, or a room
+opened on a dedicated server), joining, the lobby, and rejoining a seat kept in the settings.
+
+Everything waits in the window's own loop (a task looks each frame), never by blocking it: a connection
+that does not come, a room that is not there, a refusal, each ends as one sentence on the screen the player
+was on, with what they typed kept. Once the room's table says the game started, the game screen takes the
+player over (`Front.play_online`).
+
+Leaving the lobby closes the connection; a host who leaves before the game started also stops the server
+inside the game (the room goes with it, and the guests are told the connection was lost). Once a game is
+under way the server runs on until its host goes back to the main menu or quits.
+"""
+
+from __future__ import annotations
+
+import logging
+import socket
+import time
+from dataclasses import replace
+
+from villa.app.dedicated import RoomFiles, rooms_dir
+from villa.match import MatchSetup, Strength
+from villa.online import protocol
+from villa.online.client import Player
+from villa.online.protocol import Online, OnlineError
+from villa.online.rooms import REJOIN_S, Room
+from villa.online.server import Server
+from villa.presentation import menus
+from villa.presentation.menus.lobby import LobbyScreen
+from villa.presentation.menus.online import HostScreen, JoinScreen, OnlineMenu, host_words, plan_words, trouble_words
+from villa.presentation.preferences import KeptSeat
+from villa.presentation.words import refusal
+
+log = logging.getLogger(__name__)
+
+WAIT_S = 5.0              # for a server's answer (connected, the room seen, seated, a room opened)
+KEEP_EVERY_S = 30.0       # the kept seat's time is brought up to date this often while connected
+FREE_PORTS = 20           # ports tried from protocol.PORT on, when the player chose none
+
+
+class Trouble(Exception):
+    """Why joining or hosting stopped: a trouble's code (menus.online.TROUBLES) and its values."""
+
+    def __init__(self, code: str, **values) -> None:
+        super().__init__(code)
+        self.code, self.values = code, values
+
+
+def parse_address(text: str) -> tuple[str, int]:
+    """host:port (or just host, on the game's own port); Trouble("bad address") for anything else."""
+    text = text.strip()
+    host, colon, port = text.rpartition(":") if ":" in text else (text, "", "")
+    if not colon:
+        host, port = text, str(protocol.PORT)
+    if not host or not port.isdigit() or not 0 < int(port) < 65536 or any(c.isspace() for c in host) \
+            or not host.isprintable():
+        raise Trouble("bad address", address=text or "—")
+    return host, int(port)
+
+
+def parse_port(text: str) -> int | None:
+    """A port to host on; None: any free one. Trouble("bad port") for anything else."""
+    text = text.strip()
+    if not text:
+        return None
+    if not text.isdigit() or not 1024 <= int(text) <= 65535:
+        raise Trouble("bad port")
+    return int(text)
+
+
+def local_address() -> str:
+    """This machine's address on its network, as friends type it (no packet is sent to find it)."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("192.0.2.1", 9))
+            return probe.getsockname()[0]
+    except OSError:
+        return "127.0.0.1"
+
+
+def kept_seat_waits(kept: KeptSeat | None, now: float) -> bool:
+    """Whether a kept seat may still wait for its player (the server keeps it REJOIN_S after they dropped)."""
+    return kept is not None and 0 <= now - kept.at < REJOIN_S
+
+
+class OnlinePlay:
+    """The online menus of one window, for its `Front`; at most one connection (and one hosted server)."""
+
+    def __init__(self, front) -> None:
+        self.front = front
+        self.player: Player | None = None
+        self.server: Server | None = None
+        self.address = ""          # the server as shown and kept: host:port
+        self.name = ""             # who sits down (typed on the join screen, or the host's seat's name)
+        self.plan: MatchSetup | None = None   # the host's game, as last sent
+        self.lobby: LobbyScreen | None = None
+        self.playing = False       # the game screen has the player
+        self._waits: list = []
+        self._heard = 0            # refusals already said
+        self._kept_at = 0.0
+        self._task = None
+
+    # --- the menus ---
+
+    def menu(self, notice: str = "") -> None:
+        front = self.front
+        kept = front.settings.kept_seat
+        if kept is not None and not kept_seat_waits(kept, time.time()):
+            self.forget_seat()
+            kept = None
+        front._open(OnlineMenu(on_host=self.choose_game, on_join=self.join_form, on_rejoin=self.rejoin,
+                               on_back=front.main_menu, rejoin_code=kept.code if kept else None, notice=notice))
+
+    def choose_game(self, plan: MatchSetup | None = None) -> None:
+        """The new-game screen (showing `plan`'s players and rules, coming back), its way on leading to where
+        to host."""
+        choices = menus.GameChoices(plan.seats, plan.ruleset) if plan is not None else None
+        self.front.new_game(choices, start_words=host_words(), on_back=self.menu, then=self.where_to_host)
+
+    def where_to_host(self, plan: MatchSetup) -> None:
+        self.plan = plan
+        self.front._open(HostScreen(port=protocol.PORT, address=self.address, on_here=self.host_here,
+                                    on_server=self.host_on_server, on_back=lambda: self.choose_game(plan)))
+
+    def join_form(self) -> None:
+        people = [name for name, strength in self.front.settings.last_seats if strength is None]
+        self.front._open(JoinScreen(address=self.address, name=self.name or (people[0] if people else ""),
+                                    on_join=self.join, on_back=self.menu))
+
+    # --- the ways in ---
+
+    def host_here(self, port_text: str) -> None:
+        screen = self.front.menu
+        self.close()
+        try:
+            port = parse_port(port_text)
+            self.server = self._serve(port)
+        except Trouble as trouble:
+            screen.tell_trouble(trouble.code, **trouble.values)
+            return
+        room = Room(protocol.new_room_code(), self.plan, keep=self.server.authority.keep, aside=True,
+                    waits_for_host=True)
+        self.server.open(room)
+        self.address = f"{local_address()}:{self.server.port}"
+        self._connect("127.0.0.1", self.server.port, screen, lambda: self._enter(room.code, screen, self._sit_host))
+
+    def _serve(self, port: int | None) -> Server:
+        ports = [port] if port is not None else range(protocol.PORT, protocol.PORT + FREE_PORTS)
+        for number in ports:
+            try:
+                server = Server(number, "", keep=RoomFiles(rooms_dir()), aside=True)
+            except (OSError, TypeError) as error:   # the router's listening socket was refused (TypeError: CMU's)
+                log.info("no server on port %s: %s", number, error)
+                continue
+            server.start()
+            return server
+        raise Trouble("port busy", port=port if port is not None else protocol.PORT)
+
+    def host_on_server(self, address_text: str) -> None:
+        screen = self.front.menu
+        try:
+            host, port = parse_address(address_text)
+        except Trouble as trouble:
+            screen.tell_trouble(trouble.code, **trouble.values)
+            return
+        self.address = f"{host}:{port}"
+
+        def opened() -> None:     # the server's answer enters the room it opened
+            self.player.open_room(self.plan)
+            self._wait(lambda: self.player.room is not None, self._sit_host, not_opened,
+                       failed=lambda: bool(self.player.refusals))
+
+        def not_opened() -> None:   # the server's refusal (a full server, a plan it cannot play), or silence
+            refusals = self.player.refusals
+            if refusals:
+                self.close()
+                screen.tell_trouble(refusals[-1])
+            else:
+                self._fail(screen, "not opened", address=self.address)
+        self.close()
+        self._connect(host, port, screen, opened)
+
+    def join(self, address_text: str, code: str, name: str) -> None:
+        screen = self.front.menu
+        try:
+            host, port = parse_address(address_text)
+            if protocol.zone_of(code) is None:
+                raise Trouble("bad code")
+        except Trouble as trouble:
+            screen.tell_trouble(trouble.code, **trouble.values)
+            return
+        if not name:
+            screen.tell(refusal(OnlineError(Online.NO_NAME)))
+            return
+        self.address, self.name = f"{host}:{port}", name
+        self._connect(host, port, screen, lambda: self._enter(code, screen, self.open_lobby))
+
+    def rejoin(self) -> None:
+        screen, kept = self.front.menu, self.front.settings.kept_seat
+        try:
+            host, port = parse_address(kept.address)
+        except Trouble:
+            self.forget_seat()
+            self.menu(trouble_words("no seat", code=kept.code))
+            return
+        self.address = kept.address
+
+        def entered() -> None:
+            self.player.rejoin(kept.token)
+            self._wait(lambda: kept.seat in self.player.seats or len(self.player.refusals) > self._heard,
+                       self._rejoined, lambda: self._fail(screen, "no seat", code=kept.code))
+        self._connect(host, port, screen, lambda: self._enter(kept.code, screen, entered))
+
+    def _rejoined(self) -> None:
+        if len(self.player.refusals) > self._heard:    # the token is not known there (any more)
+            code = self.player.code
+            self.forget_seat()
+            self.leave()
+            self.menu(trouble_words("no seat", code=code))
+            return
+        self.open_lobby()
+
+    # --- the steps, each waiting in the window's loop ---
+
+    def _connect(self, host: str, port: int, screen, then) -> None:
+        self.leave()
+        self.player = Player(host, port)
+        self._heard = 0
+        self._task = self.front.stage.task_mgr.add(self._watch, "villa-online")
+        self._wait(lambda: self.player.ready, then, lambda: self._fail(screen, "no server", address=f"{host}:{port}"),
+                   failed=lambda: self.player.failed)
+
+    def _enter(self, code: str, screen, then) -> None:
+        self.player.enter(code)
+        self._wait(lambda: self.player.room is not None, then,
+                   lambda: self._fail(screen, "no room", code=code.strip().upper()))
+
+    def _sit_host(self) -> None:
+        """The host sits at the plan's first person's seat, under that name."""
+        seat = next(n for n, s in enumerate(self.plan.seats) if not s.is_computer)
+        self.name = self.plan.seats[seat].name
+        self.player.sit(self.name, seat)
+        self.open_lobby()
+
+    def _fail(self, screen, trouble: str, **values) -> None:
+        self.close()
+        if screen is self.front.menu and screen is not None:
+            screen.tell_trouble(trouble, **values)
+
+    def _wait(self, done, then, late, failed=lambda: False, seconds: float = WAIT_S) -> None:
+        self._waits.append((done, then, late, failed, time.monotonic() + seconds))
+
+    def _watch(self, task):
+        """Each frame: the waits, what the server said (refusals, seats, the start, the end), a lost connection."""
+        player = self.player
+        if player is None:
+            return task.done
+        for wait in list(self._waits):
+            done, then, late, failed, until = wait
+            if done():
+                self._waits.remove(wait)
+                then()
+            elif failed() or time.monotonic() > until:
+                self._waits.remove(wait)
+                late()
+            if self.player is not player:
+                return task.done
+        self._keep_seat()
+        if player.lost and not self._waits:
+            self._lost()
+            return task.done
+        if len(player.refusals) > self._heard and not self._waits:
+            self._heard = len(player.refusals)
+            if self.lobby is not None:
+                self.lobby.tell(refusal(player.refusals[-1]))
+        if self.lobby is not None and self._started(player) and not self.playing:
+            self.playing = True
+            self.lobby = None
+            self.front.play_online(player)
+        if player.state is not None and player.state.over and self.front.settings.kept_seat is not None:
+            self.forget_seat()
+        return task.cont
+
+    @staticmethod
+    def _started(player: Player) -> bool:
+        """The game began, and its rules' state and villa have come: the game screen can draw it."""
+        return bool(player.table.get("started")) and player.state is not None and bool(player.poses)
+
+    def _lost(self) -> None:
+        in_lobby = self.lobby is not None and self.front.menu is self.lobby
+        self.close()
+        if in_lobby:
+            self.menu(trouble_words("lost"))
+
+    # --- the lobby ---
+
+    def open_lobby(self) -> None:
+        self.lobby = LobbyScreen(player=self.player, address=self.address, on_sit=self.sit,
+                                 on_computer=self.give_to_computer, on_start=self.begin, on_rules=self.change_game,
+                                 on_leave=self.leave_lobby)
+        self.front._open(self.lobby)
+
+    def sit(self, seat: int) -> None:
+        self.player.sit(self.name, seat)
+
+    def give_to_computer(self, seat: int, strength: Strength) -> None:
+        self.player.ask("giveToComputer", seat, strength.value)
+
+    def begin(self) -> None:
+        self.player.begin()
+
+    def change_game(self) -> None:
+        """The host changes the rules, the seats or the layout on the new-game screen, then sends the plan."""
+        self.lobby = None
+
+        def send(plan: MatchSetup) -> None:
+            self.plan = plan
+            self.player.set_plan(plan)
+            self.open_lobby()
+        plan = self.player.plan or self.plan
+        self.front.new_game(choices=menus.GameChoices(plan.seats, plan.ruleset),
+                            start_words=plan_words(), on_back=self.open_lobby, then=send)
+
+    def leave_lobby(self) -> None:
+        self.close()
+        self.menu()
+
+    # --- the seat kept in the settings ---
+
+    def _keep_seat(self) -> None:
+        """A seat on a server kept in the settings: a server hosted here goes with the window, nothing to rejoin."""
+        player, front = self.player, self.front
+        if not player.seats or self.server is not None or (player.state is not None and player.state.over):
+            return
+        seat, token = next(iter(sorted(player.seats.items())))
+        kept = front.settings.kept_seat
+        now = time.time()
+        if kept is not None and (kept.code, kept.seat, kept.token) == (player.code, seat, token) \
+                and now - self._kept_at < KEEP_EVERY_S:
+            return
+        self._kept_at = now
+        front.apply_settings(replace(front.settings, kept_seat=KeptSeat(self.address, player.code, seat, token, now)))
+
+    def forget_seat(self) -> None:
+        if self.front.settings.kept_seat is not None:
+            self.front.apply_settings(replace(self.front.settings, kept_seat=None))
+
+    # --- the end ---
+
+    def leave(self) -> None:
+        """The connection closed cleanly: the server hears the player go (their seat then waits for the token)."""
+        player, self.player = self.player, None
+        self._waits = []
+        self.lobby = None
+        if player is not None:
+            player.sendDisconnect()
+            player.disconnect()
+        if self._task is not None:
+            self._task.remove()
+            self._task = None
+
+    def close(self) -> None:
+        """Leave, and stop a server hosted here: before its game started, or when the window is done with it."""
+        self.leave()
+        self.playing = False
+        if self.server is not None:
+            self.server.close()
+            self.server = None

@@ -1,0 +1,395 @@
+"""A match played on a server, with the face the game screen knows of a local `Match`: the rules' state the
+server broadcast, the villa as the player's client draws it (`Player.smoothing`), the hand's requests sent to
+the server, and the match's events derived from what it hears. Nothing is decided here: the server's
+authority plays the match; a refusal comes back as its code, and is told as an event like any other.
+
+    match = RemoteMatch(player)            # once the player's room has started
+    match.take(column, point)              # asks the server (only for the seats `match.here`)
+    match.advance(dt)                      # the villa as heard, the state's news as events
+
+The villa here is a puppet: every piece a kinematic body at the pose the client draws, so a press finds the
+column under the pointer and the screen's hints measure the same wood as the hot-seat game's.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import replace
+
+from panda3d.core import Point3, Quat, Vec3
+
+from villa import rules
+from villa.match import events as ev
+from villa.match import Match, MatchSetup, Seat, Strength, layout_named
+from villa.physics import geometry
+from villa.physics.dimensions import COLUMN_HEIGHT, FLOOR_THICKNESS
+from villa.physics.laying import HOVER, FloorLay, Laying
+from villa.physics.pulling import Grip, Pull, under_a_floor
+from villa.physics.world import Villa
+from villa.rules.pieces import floor_id, level_of_floor
+from villa.rules.state import Step
+
+log = logging.getLogger(__name__)
+
+AIMS_EVERY = 1.0 / 30.0      # s between aims sent
+RESTS_AFTER = 0.3            # s without a pose heard: the villa lies still
+ANSWER_WORDS = {rules.ProposeFloor: "propose", rules.Object: "object", rules.Challenge: "challenge",
+                rules.Decline: "decline", rules.ForgoPenalty: "forgo", rules.Pass: "pass"}
+
+
+class Puppet(Villa):
+    """The villa as heard: pieces posed where the client draws them; nothing falls here."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.world.setGravity(Vec3(0, 0, 0))
+        self.clock = 0.0
+        self.resting = True
+
+    @property
+    def time(self) -> float:
+        return self.clock
+
+    @property
+    def settled(self) -> bool:
+        return self.resting
+
+    def show(self, poses: dict, out: frozenset[str]) -> None:
+        for piece in [p for p in self.nodes if p in out]:
+            self.remove(piece)
+        for piece, ((x, y, z), (qw, qx, qy, qz)) in poses.items():
+            if piece in out:
+                continue
+            if piece not in self.nodes:
+                level = level_of_floor(piece)
+                at = Point3(x, y, z)
+                node = self.add_floor(level, at) if level is not None else self.add_column(piece, at)
+                node.node().setKinematic(True)
+            self.nodes[piece].setPosQuat(Point3(x, y, z), Quat(qw, qx, qy, qz))
+        self.world.doPhysics(0.0)     # the bodies' bounds follow their nodes, for picking
+
+
+class RemoteColumn(Pull):
+    """A column in this player's hand, held by the server's hand: a `Pull` for what the screen measures on
+    the villa drawn here (free of the floors yet, the surface below, the spot's verdict), while its moves are
+    requests. Pulling until the server has it clear of the floors above, then carried, then set down."""
+
+    def __init__(self, match: "RemoteMatch", seat: int, column: str, point: Point3, steady: bool,
+                 from_level: int) -> None:   # not Pull's: the hand and its springs are the server's
+        self.match, self.seat = match, seat
+        self.villa, self.column = match.villa, column
+        self.np = self.villa.nodes[column]
+        self.body = self.np.node()
+        self.grab_z = point.z
+        self.from_level = from_level
+        self.state = Grip.PULLING
+        self.strain = 0.0
+        self.steadied = None
+        self._steady = steady
+        self._aimed_at = -1.0
+        self.villa.in_hand = {column}
+
+    @property
+    def steady(self) -> bool:
+        return self._steady
+
+    @steady.setter
+    def steady(self, on: bool) -> None:
+        if bool(on) != self._steady and self.state == Grip.PULLING and self.match.connected:
+            self._steady = bool(on)
+            self.match.player.ask("steady", self.seat, self._steady)
+
+    def aim(self, point: Point3) -> None:
+        if self.state in (Grip.PULLING, Grip.CARRYING):
+            _aim(self, Point3(point))
+
+    def is_free(self) -> bool:
+        """Out from under the floors where the server has it (drawn at the pointer, it is ahead of the
+        server; aimed at the carrying height too soon, the server's hand would lift it into the floor)."""
+        heard = self.match.player.poses.get(self.column)
+        if heard is None:
+            return False
+        (x, y, _z), _quat = heard
+        return not under_a_floor(self.villa, self.column, x, y, self.from_level)
+
+    def follow(self) -> None:
+        if self.state == Grip.PULLING and self.is_free():
+            self.state = Grip.CARRYING
+
+
+class RemoteFloor(FloorLay):
+    """The next floor in this player's hands, carried over the top columns by the server's hands: a
+    `FloorLay` for what the screen measures (the columns under it), while its moves are requests."""
+
+    def __init__(self, match: "RemoteMatch", seat: int, level: int) -> None:   # not FloorLay's: see RemoteColumn
+        self.match, self.seat = match, seat
+        self.villa, self.level, self.piece, self.below = match.villa, level, floor_id(level), level - 1
+        self.state = Laying.CARRYING
+        tops = [self.villa.nodes[c].getZ() + COLUMN_HEIGHT / 2 for c in self._top_columns()]
+        self.rest_z = max(tops, default=COLUMN_HEIGHT)
+        self.z = self._hand_z = self.rest_z + HOVER + FLOOR_THICKNESS / 2
+        self.x = self.y = self.yaw = 0.0
+        self.strain = 0.0
+        self._aimed_at = -1.0
+        self.villa.in_hand = {self.piece}
+
+    def aim(self, point: Point3) -> None:
+        if self.state == Laying.CARRYING:
+            _aim(self, Point3(point))
+
+    def turn(self, degrees: float) -> None:
+        if self.state == Laying.CARRYING and self.match.connected:
+            self.match.player.ask("turnFloor", self.seat, float(degrees))
+
+    def follow(self) -> None:
+        node = self.villa.nodes.get(self.piece)
+        if node is not None:
+            self.x, self.y, self.yaw = node.getX(), node.getY(), node.getH()
+
+
+def _aim(hand, point: Point3) -> None:
+    """An aim to the server, at most `AIMS_EVERY`: its frames take one in two, its guard caps the rate."""
+    now = hand.match.clock()
+    if now - hand._aimed_at >= AIMS_EVERY and hand.match.connected:
+        hand._aimed_at = now
+        hand.match.player.aim(point)      # drawn there at once (`Player.smoothing`), sent to the server
+
+
+class RemoteMatch:
+    """A game in play on a server, as one player's client sees it. `here`: the seats this client holds
+    (its person acts for them; the others are waited for)."""
+
+    # the same questions of the rules' state and of the wood in hand as the hot-seat game asks them
+    next_roll = Match.next_roll          # what the seal shows is the seed's: the server rolls the same
+    can_lay_floor = Match.can_lay_floor
+    landing_refusal = Match.landing_refusal
+    _not_now = Match._not_now
+
+    def __init__(self, player, clock: Callable[[], float] = time.monotonic) -> None:
+        self.player, self.clock = player, clock
+        self.events = ev.Events()
+        self.state: rules.GameState = player.state
+        self.setup = setup_of(player)
+        self.villa = Puppet()
+        self.hand: RemoteColumn | RemoteFloor | None = None
+        self.strain: float | None = None   # the force on the hand is the server's, and not sent
+        self.holding = False          # the server's hands let go as the piece touches: nothing is held here
+        self._refused = len(player.refusals)
+        self._heard = player.pose_updates
+        self._heard_at = clock()
+        self._collapse_seen = self.collapsed
+        self._pulled: tuple[str, Point3] | None = None     # the column in a hand, and where it stood (for the log)
+        self._show_villa()
+
+    # --- what is going on ---
+
+    @property
+    def here(self) -> frozenset[int]:
+        return frozenset(self.player.seats)
+
+    @property
+    def over(self) -> bool:
+        return self.state.over
+
+    @property
+    def actor(self) -> int | None:
+        return rules.whose_move(self.state)
+
+    @property
+    def collapsed(self) -> bool:
+        return self.state.result is not None and self.state.result.fell
+
+    @property
+    def busy(self) -> bool:
+        return self.hand is not None or self.collapsed or not self.villa.settled
+
+    def seat(self, player: int | None) -> Seat | None:
+        return None if player is None else self.setup.seats[player]
+
+    @property
+    def connected(self) -> bool:
+        """Still in the room (a lost connection takes the room's object away: nothing more can be asked)."""
+        room = self.player.room
+        return not self.player.lost and room is not None and room.cr is not None
+
+    def _mine(self) -> int | None:
+        """The seat of this client the rules ask now (None: another seat's move, the game's over or the
+        connection lost)."""
+        actor = self.state.turn.actor if rules.is_chance_node(self.state) else self.actor
+        return actor if actor in self.here and not self.state.over and self.connected else None
+
+    # --- the requests: sent, and the piece in hand shown at once; the server's state decides ---
+
+    def take(self, column: str, point=None, steady: bool = False) -> Exception | None:
+        seat = self._mine()
+        if seat is None or self.hand is not None or self.collapsed:
+            return self._not_now("taking a column")
+        point = Point3(point) if point is not None else self.villa.nodes[column].getPos()
+        self.player.take(seat, column, point, bool(steady))
+        standing = self.villa.nodes[column].getZ() - COLUMN_HEIGHT / 2
+        from_level = max([lv for lv in self.villa.floor_levels
+                          if self.villa.nodes[floor_id(lv)].getZ() < standing], default=0)
+        self.hand = RemoteColumn(self, seat, column, point, steady, from_level)
+        return None
+
+    def set_down(self, hold: bool = False) -> Exception | None:
+        if not isinstance(self.hand, RemoteColumn) or self.hand.state != Grip.CARRYING or not self.connected:
+            return self._not_now("setting down")
+        refusal = self.landing_refusal()
+        if refusal is None:
+            self.player.ask("setDown", self.hand.seat)
+            self.hand.state = Grip.LOWERING
+        return refusal
+
+    def give_up(self) -> Exception | None:
+        seat = self._mine()
+        if seat is None:
+            return self._not_now("giving up")
+        self.player.ask("giveUp", seat)
+        self._drop_hand()
+        return None
+
+    def start_laying(self) -> Exception | None:
+        seat = self._mine()
+        if seat is None or self.hand is not None or not self.can_lay_floor():
+            return self._not_now("laying a floor")
+        self.player.lay_floor(seat)
+        self.hand = RemoteFloor(self, seat, self.state.top_level + 1)
+        return None
+
+    def lower_floor(self, hold: bool = False, grip=None) -> Exception | None:
+        if not isinstance(self.hand, RemoteFloor) or self.hand.state != Laying.CARRYING or not self.connected:
+            return self._not_now("lowering a floor")
+        self.player.ask("lower", self.hand.seat)
+        self.hand.state = Laying.LOWERING
+        return None
+
+    def lift(self) -> Exception | None:
+        return self._not_now("lifting")
+
+    def let_go(self) -> Exception | None:
+        return self._not_now("letting go")
+
+    def act(self, action) -> Exception | None:
+        """An answer or a choice of colour, for the seat the rules ask."""
+        seat = self._mine()
+        word = ANSWER_WORDS.get(type(action))
+        if seat is None or (word is None and not isinstance(action, rules.ChooseColour)):
+            return self._not_now("acting")
+        if word is not None:
+            self.player.ask("answer", seat, word)
+        else:
+            self.player.ask("chooseColour", seat, action.colour.value)
+        return None
+
+    def roll(self) -> rules.SealRoll | None:
+        seat = self._mine()
+        roll = self.next_roll()
+        if seat is not None and roll is not None:
+            self.player.ask("roll", seat)
+        return roll
+
+    def _drop_hand(self) -> None:
+        self.hand = None
+        self.villa.in_hand = set()
+
+    # --- time: what was heard since the last frame ---
+
+    def advance(self, seconds: float) -> int:
+        self.villa.clock += seconds
+        if not self.connected:
+            self._drop_hand()       # nothing in hand can be moved any more
+        if self.player.state is not None and self.player.state is not self.state:
+            self._heard_state(self.player.state)
+        for refusal in self.player.refusals[self._refused:]:
+            self._refusal(refusal)
+        self._refused = len(self.player.refusals)
+        self._show_villa()
+        if self.hand is not None:
+            self.hand.follow()
+        self.events.hand_out()
+        return 1
+
+    def _show_villa(self) -> None:
+        now = self.clock()
+        if self.player.pose_updates != self._heard:
+            self._heard, self._heard_at = self.player.pose_updates, now
+        self.villa.resting = now - self._heard_at > RESTS_AFTER and self.hand is None
+        smoothing = self.player.smoothing
+        poses = {piece: pose for piece in self.player.poses if (pose := smoothing.pose(piece, now)) is not None}
+        self.villa.show(poses, self.state.out)
+        self._log_pull()
+
+    def _log_pull(self) -> None:
+        """The log says once when the column in anyone's hand is drawn out of its place (what a player saw)."""
+        column = self.state.turn.column
+        if column is None or column not in self.villa.nodes:
+            self._pulled = None
+            return
+        where = self.villa.nodes[column].getPos()
+        if self._pulled is None or self._pulled[0] != column:
+            self._pulled = (column, Point3(where))
+        elif self._pulled[1] is not None and (where - self._pulled[1]).length() > 2.0:
+            log.info("%s's column %s is drawn %.1f cm from where it stood", self.state.players[self.state.turn.actor],
+                     column, (where - self._pulled[1]).length())
+            self._pulled = (column, None)
+    def _heard_state(self, after: rules.GameState) -> None:
+        before, self.state = self.state, after
+        if self.hand is not None and not self._still_in_hand(after):
+            self._drop_hand()
+        if after.round != before.round:
+            self.events.emit(ev.RoundStarted(after.round))
+        news = after.log[len(before.log):] if after.log[:len(before.log)] == before.log else after.log[-1:]
+        action = news[-1] if news else None
+        self.events.emit(ev.Accepted(before, action, after))
+        if after.turn.step is Step.ASK and not after.over:
+            self.events.emit(ev.AnswerNeeded(after.turn.actor, after.turn.role))
+        if self.collapsed and not self._collapse_seen:
+            self._collapse_seen = True
+            self._drop_hand()
+            self.events.emit(ev.Collapsed(next((a for a in reversed(after.log) if isinstance(a, rules.Collapse)),
+                                               None)))
+        if after.over and not before.over:
+            self.events.emit(ev.GameOver(after.result))
+
+    def _still_in_hand(self, state: rules.GameState) -> bool:
+        """Is the piece in hand still in hand for the rules (a floor: still to be laid; a column taken out:
+        still to go)?"""
+        if isinstance(self.hand, RemoteFloor):
+            return state.turn.step is Step.LAY_FLOOR
+        if state.turn.step is Step.TAKE_OUT:
+            return self.hand.column not in state.out
+        return state.turn.step is Step.IN_HAND and state.turn.column == self.hand.column
+
+    def _refusal(self, refusal: Exception) -> None:
+        """The server refused what was asked: the piece shown in hand goes back to what the rules' state says."""
+        hand = self.hand
+        if isinstance(hand, RemoteColumn):
+            if hand.state == Grip.LOWERING:
+                hand.state = Grip.CARRYING       # not there: still in hand, to be set down better
+            elif not self._still_in_hand(self.state):
+                self._drop_hand()
+        elif isinstance(hand, RemoteFloor):
+            if hand.state == Laying.LOWERING:
+                hand.state = Laying.CARRYING
+            elif self.state.turn.step is not Step.LAY_FLOOR:
+                self._drop_hand()
+        self.events.emit(ev.Refused(None, refusal))
+
+    def close(self) -> None:
+        """Off the screen: the events stop (the player's connection is its owner's to close)."""
+        self.events.clear()
+        self._drop_hand()
+
+
+def setup_of(player) -> MatchSetup:
+    """The game's setup as the room's table says it (its plan; the seed rolls the seal as the server does).
+    The builder's eye is left out: it reads the wood's statics, which the puppet villa does not have."""
+    plan = player.plan
+    if plan is not None:
+        return replace(plan, builders_eye=False)
+    seats = tuple(Seat(s["name"], Strength(s["computer"]) if s.get("computer") else None)
+                  for s in player.table.get("seats", ()))
+    return MatchSetup(seats, layout_named("rings", 1), game=str(player.table.get("game", "")) or "online")

@@ -1,0 +1,168 @@
+"""The lobby of an online room: its code big enough to read out, the seats as the server's table has them,
+"Sit here" on a free seat, and for the host the computer players for empty seats, the rules and Start.
+
+The screen reads a `villa.online.Player` (its `table`, `seats` and `code`) every frame and redraws the seats
+when the table changed; what a press asks for goes to the callbacks (the app sends it to the server).
+`seat_rows` and `may_start` are the lobby's reading of the table, without a window.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from direct.gui.DirectGui import DirectFrame
+
+from villa.match.setup import Strength
+from villa.presentation.i18n import _
+from villa.presentation.menus import style
+from villa.presentation.menus.base import Screen
+from villa.presentation.menus.new_game import SEAT_NAMES, STRENGTH_NAMES
+from villa.presentation.stage import stage
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    seat: int
+    name: str
+    kind: str                      # "free", "here" (a person at the table), "away" (dropped), "computer"
+    strength: Strength | None = None
+    mine: bool = False
+
+
+def host_seat(table: dict) -> int | None:
+    """The host's seat: as the table says, or else the lowest seat of a person at the table (the server's rule)."""
+    if isinstance(table.get("host"), int):
+        return table["host"]
+    here = [n for n, seat in enumerate(table.get("seats", ())) if seat.get("here") and not seat.get("computer")]
+    return here[0] if here else None
+
+
+def seat_rows(table: dict, mine) -> list[SeatRow]:
+    rows = []
+    for number, seat in enumerate(table.get("seats", ())):
+        if seat.get("computer"):
+            rows.append(SeatRow(number, seat["name"], "computer", Strength(seat["computer"])))
+        elif seat.get("taken"):
+            rows.append(SeatRow(number, seat["name"], "here" if seat.get("here") else "away", mine=number in mine))
+        else:
+            rows.append(SeatRow(number, seat["name"], "free"))
+    return rows
+
+
+def is_host(table: dict, mine) -> bool:
+    return host_seat(table) in mine
+
+
+def may_start(table: dict, mine) -> bool:
+    """The host may start once every seat is sat at or given to a computer player."""
+    rows = seat_rows(table, mine)
+    return (is_host(table, mine) and not table.get("started") and bool(rows)
+            and all(row.kind in ("here", "computer") for row in rows))
+
+
+class LobbyScreen(Screen):
+    def __init__(self, parent=None, *, player, address: str, on_sit: Callable[[int], None],
+                 on_computer: Callable[[int, Strength], None], on_start: Callable[[], None],
+                 on_rules: Callable[[], None], on_leave: Callable[[], None], **options) -> None:
+        self.player, self.address = player, address
+        self.on_sit, self.on_computer, self.on_start, self.on_rules = on_sit, on_computer, on_start, on_rules
+        self.on_leave = on_leave
+        self.notice = ""
+        self._seen: tuple | None = None      # the table and seats the seats were drawn for
+        super().__init__(parent, **options)
+        self._task = stage.task_mgr.add(self._watch, f"villa-lobby-{id(self)}") if stage.task_mgr else None
+
+    def tell(self, words: str) -> None:
+        self.notice = words
+        self.widgets["notice"]["text"] = words
+
+    def build(self) -> None:
+        root, w = self.root, self.widgets
+        style.panel(root, (-1.3, 1.3, -0.93, 0.93))
+        style.text(root, _("Room code"), pos=(0, 0.8), scale=0.042, fg=style.INK_SOFT, kind="bold")
+        w["code"] = style.title(root, self.player.code, pos=(0, 0.62), scale=0.17)
+        w["address"] = style.text(root, _("Server: {address}").format(address=self.address), pos=(0, 0.5),
+                                  scale=0.04, kind="serif")
+        w["seats"] = DirectFrame(parent=root, relief=None)
+        w["status"] = style.text(root, "", pos=(0, -0.5), scale=0.04, fg=style.INK_SOFT, kind="serif", wordwrap=50)
+        w["notice"] = style.text(root, self.notice, pos=(0, -0.6), scale=0.036, fg=style.TERRACOTTA_PRESS,
+                                 kind="serif", wordwrap=56)
+        w["leave"] = style.button(root, _("Leave"), self.on_leave, pos=(-0.85, -0.79), width=0.5, kind="quiet")
+        w["rules"] = style.button(root, _("Change the game"), self.on_rules, pos=(-0.12, -0.79), width=0.7,
+                                  text_scale=0.04)
+        w["start"] = style.button(root, _("Start"), self.on_start, pos=(0.75, -0.79), width=0.6, kind="primary")
+        self._seen = None
+        self._draw_seats()
+
+    def _watch(self, task):
+        if self.root is None:
+            return task.done
+        if self._seen != self._now():
+            self._draw_seats()
+            stage.changed()
+        return task.cont
+
+    def _now(self) -> tuple:
+        return repr(self.player.table), tuple(sorted(self.player.seats))
+
+    def _draw_seats(self) -> None:
+        w, table, mine = self.widgets, self.player.table, set(self.player.seats)
+        self._seen = self._now()
+        w["seats"].destroy()      # the rows' widgets with it
+        w["seats"] = DirectFrame(parent=self.root, relief=None)
+        for key in [k for k in w if k.startswith(("sit_", "computer_"))]:
+            del w[key]
+        host = is_host(table, mine)
+        for row in seat_rows(table, mine):
+            self._draw_row(row, host, seated=bool(mine))
+        started = bool(table.get("started"))
+        for key in ("rules", "start"):
+            w[key].show() if host and not started else w[key].hide()
+        style.set_enabled(w["start"], may_start(table, mine))
+        if started:
+            status = _("The game begins …")
+        elif not mine:
+            status = _("Choose a free seat.")
+        elif host:
+            status = (_("Every seat is filled: start when you are ready.") if may_start(table, mine)
+                      else _("Wait for your friends, or give the empty seats to computer players."))
+        else:
+            status = _("Waiting for the host to start the game.")
+        w["status"]["text"] = status
+
+    def _draw_row(self, row: SeatRow, host: bool, seated: bool) -> None:
+        w, parent = self.widgets, self.widgets["seats"]
+        y = 0.32 - row.seat * 0.17
+        style.text(parent, f"{row.seat + 1}.", pos=(-1.1, y - 0.014), scale=0.045, align="right", kind="bold",
+                   fg=style.INK_SOFT)
+        if row.kind == "free":
+            name = "—"
+        else:
+            name = row.name + "  " + _("(you)") if row.mine else row.name
+        style.text(parent, name, pos=(-1.02, y - 0.014), scale=0.045, align="left", kind="bold")
+        free = _("free: a computer player?") if host and seated else _("free")
+        what = {"free": free, "here": _("at the table"), "away": _("away: the seat waits"),
+                "computer": _(SEAT_NAMES[row.strength]) if row.strength else ""}[row.kind]
+        style.text(parent, what, pos=(-0.12, y - 0.014), scale=0.038, align="left", fg=style.INK_SOFT, kind="serif")
+        if row.kind != "free":
+            return
+        if not seated:
+            w[f"sit_{row.seat}"] = style.button(parent, _("Sit here"), lambda n=row.seat: self.on_sit(n),
+                                                pos=(0.85, y), width=0.56, height=0.1, kind="primary",
+                                                text_scale=0.04)
+        elif host:
+            for i, strength in enumerate(Strength):
+                w[f"computer_{row.seat}_{strength.value}"] = style.button(
+                    parent, _(STRENGTH_NAMES[strength]).capitalize(),
+                    lambda n=row.seat, s=strength: self.on_computer(n, s),
+                    pos=(0.55 + i * 0.25, y), width=0.23, height=0.1, text_scale=0.034)
+
+    def _teardown(self) -> None:
+        self._seen = None
+
+    def destroy(self) -> None:
+        if self._task is not None:
+            self._task.remove()
+            self._task = None
+        super().destroy()
