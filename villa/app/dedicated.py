@@ -18,7 +18,7 @@ import json
 import sys
 from pathlib import Path
 
-from villa.app import ends, saves
+from villa.app import ends, frozen, saves
 from villa.app.logs import PlayerError, run_guarded
 from villa.app.storage import data_dir, shown_path, write_atomically
 from villa.match import LAYOUT_NAMES, MatchSetup, Seat, Strength, layout_named
@@ -93,6 +93,7 @@ class RoomFiles:
 
 
 def main(argv: list[str] | None = None) -> int:
+    frozen.serve_if_asked()
     args = parse(argv)
     return run_guarded(lambda: _serve(args))
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from villa.app import cli, ends, front, headless, screenshot
+from villa.app import cli, ends, front, frozen, headless, screenshot
 from villa.app.logs import PlayerError, run_guarded
 from villa.app.settings import load_settings
 from villa.app.storage import clean_stale_files, shown_path
@@ -10,6 +10,7 @@ from villa.presentation.stage import NoDisplay
 
 
 def main(argv: list[str] | None = None) -> int:
+    frozen.serve_if_asked()
     args = cli.parse(argv)
     return run_guarded(lambda: _run(args))
 
