@@ -9,7 +9,7 @@ import time
 import pytest
 
 
-DRAWN_ONE_IN = 4       # frames: at rest the window draws one frame in four; the game's time, tasks and input go on
+DRAWN_ONE_IN = 8       # frames: at rest the window draws one frame in eight; the game's time, tasks and input go on
 AFTER_INPUT_FRAMES = 4   # ... but every frame from an input on, for this many frames
 
 
