@@ -67,6 +67,7 @@ class Room:
         self._state_changed = False
         self._table_changed = False
         self._state_bytes = b""
+        self._hand_sent = (0, 0, 0, 0)         # the hand as last sent (`setHand`)
         if record is not None:
             self._play(Match(record.setup, record))
         else:
@@ -183,20 +184,20 @@ class Room:
     def _steady(self, client: int, seat: int, on: bool):
         self._hand(client, seat, Pull).steady = bool(on)
 
-    def _setDown(self, client: int, seat: int):
-        return self._asked(client, seat).set_down()
+    def _setDown(self, client: int, seat: int, hold: bool):
+        return self._asked(client, seat).set_down(hold=bool(hold))
 
     def _layFloor(self, client: int, seat: int):
         return self._asked(client, seat).start_laying()
 
-    def _lower(self, client: int, seat: int):
-        return self._asked(client, seat).lower_floor()
+    def _lower(self, client: int, seat: int, hold: bool):
+        return self._asked(client, seat).lower_floor(hold=bool(hold))
 
     def _lift(self, client: int, seat: int):
-        self._hand(client, seat, FloorLay).lift()
+        return self._asked(client, seat).lift()      # a floor or a column held in the hands, as in the hot seat
 
     def _letGo(self, client: int, seat: int):
-        self._hand(client, seat, FloorLay).let_go()
+        return self._asked(client, seat).let_go()
 
     def _giveUp(self, client: int, seat: int):
         return self._asked(client, seat).give_up()
@@ -347,6 +348,7 @@ class Room:
         poses = self.poses()
         if poses:
             self.tell(client, "setVilla", self.tick, protocol.pack_poses(poses))
+            self.tell(client, "setHand", self.tick, *self._holder(), *self._hand_sent)
 
     def gone(self, client: int) -> None:
         """A connection closed: its seats wait for their token."""
@@ -423,6 +425,7 @@ class Room:
                 self.tick += 1
                 if self.tick % POSES_EVERY == 0:
                     self._send_poses()
+                    self._send_hand()
         self._send_news()
 
     def _send_poses(self) -> None:
@@ -433,11 +436,23 @@ class Room:
         moved = {piece: pose for piece, pose in self.poses().items() if _moved(self._sent.get(piece), pose)}
         if moved:
             self._sent.update(moved)
-            holder, done = -1, 0
-            if self.match.hand is not None and self.match.actor in self.sitters:
-                holder = self.match.actor
-                done = self._done.get(self.sitters[holder].client, 0)
-            self.send("setPoses", self.tick, holder, done, protocol.pack_poses(moved))
+            self.send("setPoses", self.tick, *self._holder(), protocol.pack_poses(moved))
+
+    def _holder(self) -> tuple[int, int]:
+        """The seat whose hand holds a piece (-1: none, or a computer's) and how many of its connection's
+        requests the room has carried out."""
+        if self.match.hand is None or self.match.actor not in self.sitters:
+            return -1, 0
+        holder = self.match.actor
+        return holder, self._done.get(self.sitters[holder].client, 0)
+
+    def _send_hand(self) -> None:
+        """The hand's state, strain and steadied floor, when they changed: while a column is pulled that is
+        every pose update; a piece carried, held or let go sends only its changes of state."""
+        parts = protocol.hand_parts(self.match.hand)
+        if parts != self._hand_sent:
+            self._hand_sent = parts
+            self.send("setHand", self.tick, *self._holder(), *parts)
 
     def _send_news(self) -> None:
         if self._state_changed:
