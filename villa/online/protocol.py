@@ -196,7 +196,8 @@ STRAIN_MOST = 65535      # the .dc's uint16
 @dataclass(frozen=True)
 class HandNews:
     """The hand in play: its state's word ("" when nothing is in hand, or it was let go), the force the pulled
-    column resists with (N; 0 unless a column is pulled), the floor held steady above it (or None)."""
+    column resists with (N; 0 unless a column is pulled), the floor held steady above it (or None), and the
+    columns a held floor touches."""
 
     grip: str = ""
     strain: float = 0.0

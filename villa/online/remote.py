@@ -139,6 +139,7 @@ class RemoteFloor(FloorLay):
         self.z = self._hand_z = self.rest_z + HOVER + FLOOR_THICKNESS / 2
         self.x = self.y = self.yaw = 0.0
         self.strain = 0.0
+        self.confirmed = False    # the server's hands are heard to hold it (until then held is this screen's guess)
         self._aimed_at = -1.0
         self.villa.in_hand = {self.piece}
 
@@ -159,8 +160,6 @@ class RemoteFloor(FloorLay):
                 and self.state in (Laying.CARRYING, Laying.LOWERING, Laying.HELD):
             self.state = Laying(news.grip)
             self.confirmed = self.state == Laying.HELD
-
-    confirmed = False    # the server's hands are heard to hold it (until then a held floor is this screen's guess)
 
     def touching(self) -> frozenset[str]:
         """The columns the held floor touches, as the server's hands feel it (the puppet's bodies feel nothing)."""
