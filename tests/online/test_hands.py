@@ -47,6 +47,12 @@ def _frames(server, matches, count: int) -> None:
     run(server, step, frames=count)
 
 
+def _aim_now(hand, point: Point3) -> None:
+    """Aim at once, as a pointer that rested longer than the aims' spacing (`remote.AIMS_EVERY`) would."""
+    hand._aimed_at = -1.0
+    hand.aim(point)
+
+
 def test_a_floor_held_online_tips_is_lifted_moved_lowered_again_sits_and_is_laid(server):
     room, matches = _playing(server, square_on_blue())
     proposer = room.match.actor
@@ -63,8 +69,7 @@ def test_a_floor_held_online_tips_is_lifted_moved_lowered_again_sits_and_is_laid
     assert _until(server, matches, lambda: not lay.columns_under())
     refusal = mover.lower_floor(hold=True)
     assert isinstance(refusal, PlacementError) and refusal.code is Refusal.NO_COLUMN_UNDER
-    lay._aimed_at = -1.0
-    lay.aim(Point3(OFF_BALANCE_X, 0, lay.rest_z))
+    _aim_now(lay, Point3(OFF_BALANCE_X, 0, lay.rest_z))
     assert _until(server, matches, lambda: abs(room.match.hand.x - OFF_BALANCE_X) < 0.05)
     assert mover.lower_floor(hold=True) is None and mover.holding, "held at once, as the press is"
     held = room.match.hand
@@ -80,8 +85,7 @@ def test_a_floor_held_online_tips_is_lifted_moved_lowered_again_sits_and_is_laid
     high_x, high_y = held.high_side()
     grip = held.grip_point()
     aim = Point3(grip.x + 5 * high_x, grip.y + 5 * high_y, lay.rest_z)    # towards the side that stayed up
-    lay._aimed_at = -1.0
-    lay.aim(aim)
+    _aim_now(lay, aim)
     assert _until(server, matches, lambda: abs(held.aim_x - aim.x) < 1e-3)
     _frames(server, matches, 40)
     assert mover.lower_floor(hold=True) is None
