@@ -9,6 +9,7 @@ from panda3d.core import Point3, Vec3
 from villa import rules
 from villa.match import MatchSetup, Seat, layout_named
 from villa.online import protocol
+from villa.online.client import Player
 from villa.online.remote import RemoteMatch
 from villa.online.rooms import Room
 from villa.physics.laying import Laying
@@ -16,7 +17,7 @@ from villa.physics.pulling import Grip
 from villa.physics.refusals import PlacementError, Refusal
 from villa.rules.state import Step
 from tests.match.test_held_hand import OFF_BALANCE_X, square_on_blue
-from tests.online.conftest import joined, run
+from tests.online.conftest import LOOPBACK, joined, run
 
 
 def _playing(server, setup: MatchSetup):
@@ -70,7 +71,8 @@ def test_a_floor_held_online_tips_is_lifted_moved_lowered_again_sits_and_is_laid
     refusal = mover.lower_floor(hold=True)
     assert isinstance(refusal, PlacementError) and refusal.code is Refusal.NO_COLUMN_UNDER
     _aim_now(lay, Point3(OFF_BALANCE_X, 0, lay.rest_z))
-    assert _until(server, matches, lambda: abs(room.match.hand.x - OFF_BALANCE_X) < 0.05)
+    assert _until(server, matches, lambda: abs(room.match.hand.x - OFF_BALANCE_X) < 0.05    # there, and seen there
+                  and abs(lay.x - OFF_BALANCE_X) < 0.05)
     assert mover.lower_floor(hold=True) is None and mover.holding, "held at once, as the press is"
     held = room.match.hand
     assert _until(server, matches, lambda: lay.confirmed and lay.touching() and lay.tilt_deg() > 1.0), \
@@ -93,10 +95,26 @@ def test_a_floor_held_online_tips_is_lifted_moved_lowered_again_sits_and_is_laid
                   and lay.tilt_deg() < 0.5), "over its columns it sits level"
     assert mover.state.turn.step is Step.LAY_FLOOR, "nothing counts while it is held"
 
+    token = mover.player.seats[proposer]
+    mover.player.disconnect()                               # the connection lost with the floor sitting in the hands
+    assert run(server, lambda: room.sitters[proposer].client is None, seconds=10)
+    back = Player(LOOPBACK, server.port)
+    assert run(server, lambda: back.ready, seconds=10)
+    back.enter(room.code)
+    assert run(server, lambda: back.room is not None, seconds=10)
+    back.rejoin(token)
+    assert run(server, lambda: back.seats and back.poses and back.state is not None, seconds=10)
+    mover = matches[proposer] = RemoteMatch(back)           # a window anew: it asks for the floor, as Laying does
+    assert mover.start_laying() is None
+    lay = mover.hand
+    assert _until(server, matches, lambda: mover.holding and lay.confirmed and lay.touching()), \
+        "the server's answer says the floor is still held"
+    assert isinstance(back.refusals[-1], rules.RuleError) and room.match.hand is held
+
     assert mover.let_go() is None and not mover.holding
     assert _until(server, matches, lambda: mover.state.top_level == 2 and mover.actor != proposer
                   and mover.hand is None and other.state == mover.state), "laid: the turn settles"
-    assert not mover.player.refusals and not other.player.refusals
+    assert len(mover.player.refusals) == 1 and not other.player.refusals
 
 
 def test_a_column_set_down_held_online_stands_in_the_hand_until_let_go(server):

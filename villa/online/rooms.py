@@ -31,6 +31,9 @@ REJOIN_S = 600.0          # a dropped player's seat waits this long for them, th
 POSES_EVERY = 2           # frames between pose updates: 30 a second at the villa's 60
 STILL_CM = 0.005          # a piece that moved less than this (or turned less than STILL_QUAT) has not moved
 STILL_QUAT = 2e-5
+# requests that may change the hand, or ask about it (a window back after a lost connection asks for the
+# floor it had): the hand's state goes out again after each, so its sender hears the answer to it
+HAND_REQUESTS = frozenset({"take", "steady", "setDown", "layFloor", "lower", "lift", "letGo", "giveUp"})
 
 
 @dataclass
@@ -67,7 +70,7 @@ class Room:
         self._state_changed = False
         self._table_changed = False
         self._state_bytes = b""
-        self._hand_sent = (0, 0, 0, 0)         # the hand as last sent (`setHand`)
+        self._hand_sent: tuple | None = (0, 0, 0, 0)   # the hand as last sent (`setHand`; None: send it again)
         if record is not None:
             self._play(Match(record.setup, record))
         else:
@@ -116,6 +119,8 @@ class Room:
             refusal = error
         if refusal is not None:
             self.tell(client, "refused", *protocol.refusal_parts(refusal))
+        if name in HAND_REQUESTS:
+            self._hand_sent = None      # sent again at the next pose update, with this request counted
         self._send_news()
 
     def _sit(self, client: int, code: str, name: str, seat: int) -> None:
@@ -348,7 +353,7 @@ class Room:
         poses = self.poses()
         if poses:
             self.tell(client, "setVilla", self.tick, protocol.pack_poses(poses))
-            self.tell(client, "setHand", self.tick, *self._holder(), *self._hand_sent)
+            self.tell(client, "setHand", self.tick, *self._holder(), *protocol.hand_parts(self.match.hand))
 
     def gone(self, client: int) -> None:
         """A connection closed: its seats wait for their token."""
