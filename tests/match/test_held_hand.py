@@ -16,16 +16,20 @@ OFF_BALANCE_X = -6.0   # the green floor's centre 2 cm past the two column tops 
 KNOCKED_OFF_X = -8.0   # 4 cm past them: let go there, it falls
 
 
-def _laying() -> Match:
-    """Two players on rings, four columns built up onto the blue floor in a square (x ±4, y ±2.5); the
-    green floor proposed, nobody objects: the proposer is to lay it."""
+def square_on_blue() -> MatchSetup:
+    """Two players on rings, four columns built up onto the blue floor in a square (x ±4, y ±2.5)."""
     layout = preset("rings")
     middle = sorted(layout.columns, key=lambda c: abs(c.y) + abs(c.x) / 10)[:4]
     corners = iter([(-4.0, -2.5), (4.0, -2.5), (-4.0, 2.5), (4.0, 2.5)])
     columns = tuple(dataclasses.replace(c, level=1, **dict(zip("xy", next(corners)))) if c in middle else c
                     for c in layout.columns)
-    match = Match(MatchSetup((Seat("Anna"), Seat("Ben")), dataclasses.replace(layout, columns=columns), seed=4,
-                             deal_colours=True))
+    return MatchSetup((Seat("Anna"), Seat("Ben")), dataclasses.replace(layout, columns=columns), seed=4,
+                      deal_colours=True)
+
+
+def _laying() -> Match:
+    """`square_on_blue`, the green floor proposed, nobody objects: the proposer is to lay it."""
+    match = Match(square_on_blue())
     assert match.act(rules.ProposeFloor()) is None and match.act(rules.Decline()) is None
     assert match.state.turn.step is Step.LAY_FLOOR
     return match

@@ -45,6 +45,7 @@ HOSTILE = {
     "too long": lambda p: _update(p, "sit", b"\x05\x00ABCDE" + b"\x00" * MAX_DATAGRAM),
     "trailing bytes": lambda p: _update(p, "aim", _aim_body(p) + b"\x00"),
     "out of range": lambda p: _update(p, "aim", b"\x07" + _aim_body(p)[1:]),
+    "a hold out of range": lambda p: _update(p, "setDown", b"\x00\x02"),
     "unknown field": lambda p: _update(p, 999, b""),
     "not a request": lambda p: _update(p, "setState", b"\x00\x00"),
     "another object": lambda p: _update(p, "aim", _aim_body(p), do_id=p.room.doId + 7),

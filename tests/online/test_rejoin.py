@@ -5,13 +5,21 @@ the game up again from its autosave, and the players rejoin."""
 from __future__ import annotations
 
 from dataclasses import replace
+from types import SimpleNamespace
+
+import pytest
+from direct.task.TaskManagerGlobal import taskMgr
 
 from villa import rules
+from villa.app import joining
+from villa.app.logs import PlayerError
+from villa.app.online import OnlinePlay
 from villa.match import Record
-from villa.online import protocol
+from villa.online import loop, protocol
 from villa.online.client import Player
 from villa.online.rooms import REJOIN_S, Room
 from villa.online.server import Server
+from villa.presentation.preferences import Settings
 from villa.rules.state import Step
 from tests.online.conftest import LOOPBACK, Kept, free_port, joined, run, three_seats
 
@@ -116,3 +124,42 @@ def test_a_server_closed_mid_game_takes_it_up_from_its_autosave(server, room):
     finally:
         again.close()
 
+
+
+class _Window:
+    """What `OnlinePlay` asks of the window's `Front` to keep a seat: the settings, and the loop's tasks."""
+
+    def __init__(self) -> None:
+        self.settings = Settings()
+        self.stage = SimpleNamespace(task_mgr=taskMgr)
+
+    def apply_settings(self, settings: Settings) -> None:
+        self.settings = settings
+
+
+def test_a_join_from_the_command_line_keeps_its_seat_and_takes_it_back_after_a_lost_connection(server):
+    plan = three_seats()
+    room = Room(protocol.new_room_code(), replace(plan, seats=plan.seats[:2]))
+    server.open(room)
+    server.start()
+    window = _Window()
+    ann = joining.sit_down(LOOPBACK, server.port, room.code, "Ann")
+    ben = joining.sit_down(LOOPBACK, server.port, room.code, "Ben")
+    online = OnlinePlay(window)
+    online.adopt(ben, joining.address(LOOPBACK, server.port))   # as `villa-paletti --join` does
+    assert loop.run_until(lambda: window.settings.kept_seat is not None, 10)
+    kept = window.settings.kept_seat
+    assert (kept.address, kept.code, kept.seat, kept.token) == (f"{LOOPBACK}:{server.port}", room.code, 1, ben.seats[1])
+
+    ben.disconnect()                                      # the connection lost: the seat waits for its token
+    assert loop.run_until(lambda: room.sitters[1].client is None, 10)
+    with pytest.raises(PlayerError, match="no free seat"):
+        joining.sit_down(LOOPBACK, server.port, room.code, "Ben")                # without the kept seat
+    back = joining.sit_down(LOOPBACK, server.port, room.code, "Ben", kept=kept)
+    assert back.seats == {1: kept.token} and room.sitters[1].client == back.doIdBase
+    assert loop.run_until(lambda: back.poses and back.state is not None, 10), "and sees the game as it stands"
+    gone = replace(kept, token="not-a-token")             # a token the server no longer knows: no seat taken back
+    with pytest.raises(PlayerError, match="no free seat"):
+        joining.sit_down(LOOPBACK, server.port, room.code, "Ben", kept=gone)
+    assert set(ann.seats) == {0}
+    online.close()

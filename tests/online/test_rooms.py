@@ -202,3 +202,25 @@ def test_a_villa_at_rest_costs_its_room_nothing_a_frame_until_a_request_wakes_it
     room.request(seat + 1, "aim", (seat, 3 * x, 3 * y, z))
     room.frames(4)
     assert looked and "setPoses" in sent
+
+
+def test_the_hand_is_told_again_after_each_request_to_it_so_a_window_back_hears_the_answer():
+    room = Room("ABCDE", replace(three_seats(), seats=three_seats().seats[:2]))
+    sent = []
+    room.send = lambda field, *args: sent.append((field, args))
+    room.request(1, "sit", ("ABCDE", "Anna", 0))
+    room.request(2, "sit", ("ABCDE", "Ben", 1))
+    room.frames(4)
+    seat = room.match.actor
+    client = seat + 1
+    hands = lambda: [args for field, args in sent if field == "setHand"]   # noqa: E731
+    told = len(hands())
+    room.frames(4)
+    assert len(hands()) == told, "nothing changed: nothing sent"
+    room.request(client, "layFloor", (seat,))     # no floor to lay: refused, the hand unchanged
+    room.frames(2)
+    assert len(hands()) == told + 1, "the answer to a request to the hand"
+    assert hands()[-1][3:] == (0, 0, 0, 0)
+    room.request(client, "aim", (seat, 1.0, 1.0, 5.0))   # an aim is not asked about the hand: nothing more
+    room.frames(2)
+    assert len(hands()) == told + 1

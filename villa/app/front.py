@@ -369,9 +369,11 @@ def _seats_of(table: dict) -> list[tuple[str, bool]]:
 
 def play(args) -> int:
     """Open the window: the main menu, or the game --continue or --load takes up."""
-    record, player = None, None
-    if args.join:
-        player = joining.sit_down(*args.join, args.room, args.name)   # before any window: a wrong address says so
+    record, player, settings = None, None, None
+    troubles: list[tuple] = []
+    if args.join:       # before any window: a wrong address says so; a seat kept there is taken back
+        settings = stored.load_settings(on_trouble=lambda path, aside: troubles.append((path, aside)))
+        player = joining.sit_down(*args.join, args.room, args.name, kept=settings.kept_seat)
     elif args.continue_game:
         _path, _how, record = latest_game()
     elif args.load:
@@ -382,11 +384,12 @@ def play(args) -> int:
         ReplayScreen(stage, recorded)
         return _run_window()
     open_window(WindowOptions(width=args.size[0], height=args.size[1]))
-    troubles: list[tuple] = []
-    settings = stored.load_settings(on_trouble=lambda path, aside: troubles.append((path, aside)))
+    if settings is None:
+        settings = stored.load_settings(on_trouble=lambda path, aside: troubles.append((path, aside)))
     front = Front(stage, settings, Sound(volume=settings.volume), players=args.players,
                   settings_trouble=troubles[0] if troubles else None)
     if player is not None:
+        front.online_play.adopt(player, joining.address(*args.join))
         front.wait_online(player)
     elif record is not None:
         front.take_up(record)

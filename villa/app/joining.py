@@ -1,20 +1,32 @@
 """Straight into a game online from the command line (`--join HOST:PORT --room CODE --name NAME`): connect,
-find the room, sit at the first free seat. Each way it can fail is one sentence (a `PlayerError`), said
-before any window opens; nothing on disk is touched."""
+find the room, take back the seat kept in the settings there (a connection that was lost), or else sit at
+the first free seat. Each way it can fail is one sentence (a `PlayerError`), said before any window opens;
+nothing on disk is touched here (the window keeps the seat, `OnlinePlay.adopt`)."""
 
 from __future__ import annotations
 
+import time
+
 from villa.app.logs import PlayerError
+from villa.app.online import kept_seat_waits
 from villa.online import loop
 from villa.online.client import Player
 from villa.online.protocol import Online, OnlineError
+from villa.presentation.preferences import KeptSeat
 
 ANSWER_S = 10.0     # s the server has to answer each step
 
 
-def sit_down(host: str, port: int, code: str, name: str, seconds: float = ANSWER_S) -> Player:
-    """A player seated in room `code` at `host:port` (its game may still wait for the others)."""
-    where = f"{host}:{port}"
+def address(host: str, port: int) -> str:
+    """The server as the settings keep it (and the menus show it)."""
+    return f"{host}:{port}"
+
+
+def sit_down(host: str, port: int, code: str, name: str, seconds: float = ANSWER_S,
+             kept: KeptSeat | None = None) -> Player:
+    """A player seated in room `code` at `host:port` (its game may still wait for the others); `kept`: the seat
+    kept in the settings, taken back with its token when it is in this room on this server and may still wait."""
+    where = address(host, port)
     player = Player(host, port)
     if not loop.run_until(lambda: player.ready or player.failed or player.lost, seconds) or not player.ready:
         _let_go(player)
@@ -23,6 +35,12 @@ def sit_down(host: str, port: int, code: str, name: str, seconds: float = ANSWER
     if not loop.run_until(lambda: player.room is not None and player.table or player.lost, seconds) or player.lost:
         _let_go(player)
         raise PlayerError(f"there is no room {code.strip().upper()} on the server at {where}")
+    if kept is not None and (kept.address, kept.code) == (where, player.code) and kept_seat_waits(kept, time.time()):
+        refused = len(player.refusals)
+        player.rejoin(kept.token)
+        loop.run_until(lambda: player.seats or len(player.refusals) > refused or player.lost, seconds)
+        if player.seats:
+            return player       # else the server no longer knows the token: sit down as anyone would
     for seat, at in enumerate(player.table.get("seats", ())):
         if at.get("computer") or at.get("taken"):
             continue

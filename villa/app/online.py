@@ -127,6 +127,14 @@ class OnlinePlay:
         self.front._open(JoinScreen(address=self.address, name=self.name or (people[0] if people else ""),
                                     on_join=self.join, on_back=self.menu))
 
+    def adopt(self, player: Player, address: str) -> None:
+        """A player seated from the command line (`--join`): their seat is kept in the settings as a seat taken
+        through the menus is (offered by Rejoin, taken back by the next `--join`), until the game is over."""
+        self.close()
+        self.player, self.address, self.playing = player, address, True
+        self._heard = len(player.refusals)
+        self._task = self.front.stage.task_mgr.add(self._watch, "villa-online")
+
     # --- the ways in ---
 
     def host_here(self, port_text: str) -> None:

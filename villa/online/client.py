@@ -21,7 +21,9 @@ from villa.online.protocol import dc_file
 from villa.online.smoothing import Smoothing
 from villa.rules.pieces import TOP_FLOOR_LEVEL, floor_id
 
-LETTING_GO = ("setDown", "giveUp", "letGo")     # requests after which no hand of ours holds a piece
+# requests after which this player's piece is drawn where the server has it, not ahead at the pointer: let
+# go, given up, or lowered onto the villa, where the server's hands feel it sit or tip
+LETTING_GO = ("setDown", "lower", "giveUp", "letGo")
 
 
 class Player(ClientRepository):
@@ -45,6 +47,9 @@ class Player(ClientRepository):
         self.lost = False
         self.failed = False
         self.pose_updates = 0
+        self.hand = protocol.HandNews()          # the hand in play, as last heard
+        self.hand_holder, self.hand_done = -1, 0  # whose hand, and how many of their requests it answers
+        self.hand_updates = 0
         self.asked = 0                           # requests sent (the server echoes how many it carried out)
         self._hand_seat = 0
         self.connect([URLSpec(f"http://{address}:{port}")], failureCallback=self._failed)
@@ -129,6 +134,9 @@ class Player(ClientRepository):
             self.poses.update(poses)
             self.smoothing.heard(tick, poses, time.monotonic(), done if holder in self.seats else None)
             self.pose_updates += 1
+        elif what == "hand":
+            self.hand_holder, self.hand_done, self.hand = value
+            self.hand_updates += 1
         elif what == "seated":
             seat, token = value
             self.seats[seat] = token
@@ -174,6 +182,12 @@ class Player(ClientRepository):
         x, y, z = (float(v) for v in point)
         self.ask("aim", self._hand_seat, x, y, z)
         self.smoothing.aim((x, y, z), self.asked)
+
+    def lift(self, seat: int, column: str | None = None) -> None:
+        """Lift the held piece clear again; a column is then carried, drawn at the pointer once more."""
+        self.ask("lift", seat)
+        if column is not None:
+            self.smoothing.hold(column, None, self.asked, time.monotonic())
 
     def sit(self, name: str, seat: int) -> None:
         self.ask("sit", self.room_code, name, seat)

@@ -36,6 +36,9 @@ class DistributedMatch(DistributedObject):
     def setPoses(self, tick: int, holder: int, done: int, poses: bytes) -> None:
         self.cr.heard("poses", (tick, poses, holder, done))
 
+    def setHand(self, tick: int, holder: int, done: int, grip: int, strain: int, steadied: int, touching: int) -> None:
+        self.cr.heard("hand", (holder, done, protocol.hand_news(grip, strain, steadied, touching)))
+
     def setVilla(self, tick: int, poses: bytes) -> None:
         self.cr.heard("poses", (tick, poses, -1, 0))
 

@@ -13,6 +13,7 @@ import secrets
 import struct
 import sys
 import zlib
+from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
@@ -23,8 +24,10 @@ from villa import rules
 from villa.match import MatchSetup, RecordError
 from villa.match import record as records
 from villa.match.setup import clean_name
+from villa.physics.laying import FloorLay
+from villa.physics.pulling import Grip, Pull
 from villa.physics.refusals import PlacementError, Refusal
-from villa.rules.pieces import ALL_COLUMNS, TOP_FLOOR_LEVEL, floor_id
+from villa.rules.pieces import ALL_COLUMNS, TOP_FLOOR_LEVEL, floor_id, level_of_floor
 
 PORT = 47170                     # the server's TCP port unless told otherwise
 ROOM_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"   # no 0/O, 1/I: read aloud, typed without doubt
@@ -37,6 +40,7 @@ REACH = 200.0                    # cm from the table's centre: a point further o
 # every piece that can move, in a fixed order: a pose names its piece by its index here
 PIECES: tuple[str, ...] = (*(c.id for c in ALL_COLUMNS), *(floor_id(level) for level in range(1, TOP_FLOOR_LEVEL + 1)))
 _POSE = struct.Struct("<B3f4f")
+_COLUMN_INDEX = {c.id: i for i, c in enumerate(ALL_COLUMNS)}    # a column's bit in `setHand`'s touching
 
 
 class Online(StrEnum):
@@ -181,6 +185,45 @@ def plan_json(setup: MatchSetup) -> dict:
 
 
 Pose = tuple[tuple[float, float, float], tuple[float, float, float, float]]
+
+# --- the hand as the screen shows it (`setHand`) ---------------------------------------------------
+
+GRIPS = ("", "pulling", "carrying", "lowering", "held")   # a hand's state as sent (a Grip's or Laying's word)
+STRAIN_UNIT = 0.1        # N: the strain is sent in tenths of a newton (what the gauge prints)
+STRAIN_MOST = 65535      # the .dc's uint16
+
+
+@dataclass(frozen=True)
+class HandNews:
+    """The hand in play: its state's word ("" when nothing is in hand, or it was let go), the force the pulled
+    column resists with (N; 0 unless a column is pulled), the floor held steady above it (or None), and the
+    columns a held floor touches."""
+
+    grip: str = ""
+    strain: float = 0.0
+    steadied: str | None = None
+    touching: frozenset[str] = frozenset()
+
+
+def hand_parts(hand) -> tuple[int, int, int, int]:
+    """The `.dc` numbers of a match's hand (a `Pull`, a `FloorLay` or None): (grip, strain, steadied level,
+    touching). The strain counts only while a column is pulled, so a carried or held piece sends nothing as
+    it hangs; the columns a floor touches, only while it is held (a puppet villa's bodies feel no contact)."""
+    grip = getattr(hand, "state", "")
+    if grip not in GRIPS:
+        return 0, 0, 0, 0
+    pulling = isinstance(hand, Pull) and grip == Grip.PULLING
+    strain = min(STRAIN_MOST, round(hand.strain / STRAIN_UNIT)) if pulling else 0
+    steadied = getattr(hand, "steadied", None) if pulling else None
+    touching = hand.touching() if isinstance(hand, FloorLay) else ()
+    return (GRIPS.index(grip), strain, (level_of_floor(steadied) or 0) if steadied else 0,
+            sum(1 << _COLUMN_INDEX[c] for c in touching if c in _COLUMN_INDEX))
+
+
+def hand_news(grip: int, strain: int, steadied: int, touching: int) -> HandNews:
+    return HandNews(GRIPS[grip] if 0 <= grip < len(GRIPS) else "", strain * STRAIN_UNIT,
+                    floor_id(steadied) if 1 <= steadied <= TOP_FLOOR_LEVEL else None,
+                    frozenset(c for c, i in _COLUMN_INDEX.items() if touching >> i & 1))
 
 
 def pack_poses(poses: dict[str, Pose]) -> bytes:

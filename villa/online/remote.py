@@ -26,7 +26,8 @@ from villa.match import Match, MatchSetup, Seat, Strength, layout_named
 from villa.physics import geometry
 from villa.physics.dimensions import COLUMN_HEIGHT, FLOOR_THICKNESS
 from villa.physics.laying import HOVER, FloorLay, Laying
-from villa.physics.pulling import Grip, Pull, under_a_floor
+from villa.physics.pulling import IN_HAND, Grip, Pull, under_a_floor
+from villa.physics.refusals import PlacementError, Refusal
 from villa.physics.world import Villa
 from villa.rules.pieces import floor_id, level_of_floor
 from villa.rules.state import Step
@@ -102,7 +103,7 @@ class RemoteColumn(Pull):
             self.match.player.ask("steady", self.seat, self._steady)
 
     def aim(self, point: Point3) -> None:
-        if self.state in (Grip.PULLING, Grip.CARRYING):
+        if self.state in (Grip.PULLING, Grip.CARRYING, Grip.HELD):    # held: it slides where it stands
             _aim(self, Point3(point))
 
     def is_free(self) -> bool:
@@ -117,6 +118,12 @@ class RemoteColumn(Pull):
     def follow(self) -> None:
         if self.state == Grip.PULLING and self.is_free():
             self.state = Grip.CARRYING
+        news = self.match.hand_news()
+        if news is not None:
+            if news.grip in (Grip.CARRYING, Grip.LOWERING, Grip.HELD) and self.state in IN_HAND:
+                self.state = Grip(news.grip)     # set down, held, lifted, or taken up again after a refused spot
+            self.strain = news.strain
+            self.steadied = news.steadied if self.state == Grip.PULLING else None
 
 
 class RemoteFloor(FloorLay):
@@ -132,21 +139,32 @@ class RemoteFloor(FloorLay):
         self.z = self._hand_z = self.rest_z + HOVER + FLOOR_THICKNESS / 2
         self.x = self.y = self.yaw = 0.0
         self.strain = 0.0
+        self.confirmed = False    # the server's hands are heard to hold it (until then held is this screen's guess)
         self._aimed_at = -1.0
         self.villa.in_hand = {self.piece}
 
     def aim(self, point: Point3) -> None:
-        if self.state == Laying.CARRYING:
+        if self.state in (Laying.CARRYING, Laying.HELD):     # held: the hands slide it
             _aim(self, Point3(point))
 
     def turn(self, degrees: float) -> None:
-        if self.state == Laying.CARRYING and self.match.connected:
+        if self.state in (Laying.CARRYING, Laying.HELD) and self.match.connected:
             self.match.player.ask("turnFloor", self.seat, float(degrees))
 
     def follow(self) -> None:
         node = self.villa.nodes.get(self.piece)
         if node is not None:
             self.x, self.y, self.yaw = node.getX(), node.getY(), node.getH()
+        news = self.match.hand_news()
+        if news is not None and news.grip in (Laying.CARRYING, Laying.LOWERING, Laying.HELD) \
+                and self.state in (Laying.CARRYING, Laying.LOWERING, Laying.HELD):
+            self.state = Laying(news.grip)
+            self.confirmed = self.state == Laying.HELD
+
+    def touching(self) -> frozenset[str]:
+        """The columns the held floor touches, as the server's hands feel it (the puppet's bodies feel nothing)."""
+        news = self.match.hand_news()
+        return news.touching if news is not None and self.state == Laying.HELD else frozenset()
 
 
 def _aim(hand, point: Point3) -> None:
@@ -174,8 +192,7 @@ class RemoteMatch:
         self.setup = setup_of(player)
         self.villa = Puppet()
         self.hand: RemoteColumn | RemoteFloor | None = None
-        self.strain: float | None = None   # the force on the hand is the server's, and not sent
-        self.holding = False          # the server's hands let go as the piece touches: nothing is held here
+        self._hand_asked = 0          # the player's request that last changed the hand: news older than it is stale
         self._refused = len(player.refusals)
         self._heard = player.pose_updates
         self._heard_at = clock()
@@ -200,6 +217,27 @@ class RemoteMatch:
     @property
     def collapsed(self) -> bool:
         return self.state.result is not None and self.state.result.fell
+
+    @property
+    def holding(self) -> bool:
+        """A floor or column held in this player's hands (as the server's hands hold it)."""
+        return self.hand is not None and self.hand.state in (Laying.HELD, Grip.HELD)
+
+    @property
+    def strain(self) -> float:
+        """N: the force the column in this player's hand resists with, as the server felt it."""
+        return self.hand.strain if isinstance(self.hand, RemoteColumn) else 0.0
+
+    def hand_news(self):
+        """The server's word on this player's hand (`protocol.HandNews`), once it has carried out the request
+        that last changed it; None: another's hand, or older news."""
+        player = self.player
+        if player.hand_holder not in self.here or player.hand_done < self._hand_asked:
+            return None
+        return player.hand
+
+    def _asked_hand(self) -> None:
+        self._hand_asked = self.player.asked
 
     @property
     def busy(self) -> bool:
@@ -228,6 +266,7 @@ class RemoteMatch:
             return self._not_now("taking a column")
         point = Point3(point) if point is not None else self.villa.nodes[column].getPos()
         self.player.take(seat, column, point, bool(steady))
+        self._asked_hand()
         standing = self.villa.nodes[column].getZ() - COLUMN_HEIGHT / 2
         from_level = max([lv for lv in self.villa.floor_levels
                           if self.villa.nodes[floor_id(lv)].getZ() < standing], default=0)
@@ -235,11 +274,16 @@ class RemoteMatch:
         return None
 
     def set_down(self, hold: bool = False) -> Exception | None:
-        if not isinstance(self.hand, RemoteColumn) or self.hand.state != Grip.CARRYING or not self.connected:
+        """As the hot seat: refused here as it would be there, else asked; held, the hand keeps it upright
+        once down (`holding` once the server says so)."""
+        if not isinstance(self.hand, RemoteColumn) or self.hand.state != Grip.CARRYING:
+            return PlacementError(Refusal.NOT_FREE_TO_SET_DOWN)
+        if not self.connected:
             return self._not_now("setting down")
         refusal = self.landing_refusal()
         if refusal is None:
-            self.player.ask("setDown", self.hand.seat)
+            self.player.ask("setDown", self.hand.seat, bool(hold))
+            self._asked_hand()
             self.hand.state = Grip.LOWERING
         return refusal
 
@@ -256,21 +300,43 @@ class RemoteMatch:
         if seat is None or self.hand is not None or not self.can_lay_floor():
             return self._not_now("laying a floor")
         self.player.lay_floor(seat)
+        self._asked_hand()
         self.hand = RemoteFloor(self, seat, self.state.top_level + 1)
         return None
 
     def lower_floor(self, hold: bool = False, grip=None) -> Exception | None:
-        if not isinstance(self.hand, RemoteFloor) or self.hand.state != Laying.CARRYING or not self.connected:
+        """Lower the floor onto the columns under it (held: in the hands, at its centre, as the hot seat's
+        press holds it). From then on it is drawn where the server has it: sitting, or tipping in the hands."""
+        lay = self.hand
+        if not isinstance(lay, RemoteFloor) or lay.state not in (Laying.CARRYING, Laying.HELD) or not self.connected:
             return self._not_now("lowering a floor")
-        self.player.ask("lower", self.hand.seat)
-        self.hand.state = Laying.LOWERING
+        if lay.state == Laying.CARRYING and not lay.columns_under():
+            return PlacementError(Refusal.NO_COLUMN_UNDER, level=lay.level)    # the server's own check, here at once
+        self.player.ask("lower", lay.seat, bool(hold))
+        self._asked_hand()
+        if lay.state == Laying.CARRYING:
+            lay.state, lay.confirmed = (Laying.HELD, False) if hold else (Laying.LOWERING, False)
         return None
 
     def lift(self) -> Exception | None:
-        return self._not_now("lifting")
+        """Lift the held floor or column clear again (a column is carried again, drawn at the pointer)."""
+        if not self.holding or not self.connected:
+            return self._not_now("lifting")
+        column = self.hand.column if isinstance(self.hand, RemoteColumn) else None
+        self.player.lift(self.hand.seat, column)
+        self._asked_hand()
+        if column is not None:
+            self.hand.state = Grip.CARRYING
+        return None
 
     def let_go(self) -> Exception | None:
-        return self._not_now("letting go")
+        """Let go of the held floor or column: the server judges it once its villa settles."""
+        if not self.holding or not self.connected:
+            return self._not_now("letting go")
+        self.player.ask("letGo", self.hand.seat)
+        self._asked_hand()
+        self.hand.state = Grip.PLACED if isinstance(self.hand, RemoteColumn) else Laying.LAID
+        return None
 
     def act(self, action) -> Exception | None:
         """An answer or a choice of colour, for the seat the rules ask."""
@@ -366,13 +432,15 @@ class RemoteMatch:
     def _refusal(self, refusal: Exception) -> None:
         """The server refused what was asked: the piece shown in hand goes back to what the rules' state says."""
         hand = self.hand
-        if isinstance(hand, RemoteColumn):
+        if hand is not None and hand.state in (Grip.PLACED, Laying.LAID):
+            hand.state = Grip.HELD if isinstance(hand, RemoteColumn) else Laying.HELD   # not let go: still held
+        elif isinstance(hand, RemoteColumn):
             if hand.state == Grip.LOWERING:
                 hand.state = Grip.CARRYING       # not there: still in hand, to be set down better
             elif not self._still_in_hand(self.state):
                 self._drop_hand()
         elif isinstance(hand, RemoteFloor):
-            if hand.state == Laying.LOWERING:
+            if hand.state == Laying.LOWERING or (hand.state == Laying.HELD and not hand.confirmed):
                 hand.state = Laying.CARRYING
             elif self.state.turn.step is not Step.LAY_FLOOR:
                 self._drop_hand()

@@ -31,6 +31,9 @@ REJOIN_S = 600.0          # a dropped player's seat waits this long for them, th
 POSES_EVERY = 2           # frames between pose updates: 30 a second at the villa's 60
 STILL_CM = 0.005          # a piece that moved less than this (or turned less than STILL_QUAT) has not moved
 STILL_QUAT = 2e-5
+# requests that may change the hand, or ask about it (a window back after a lost connection asks for the
+# floor it had): the hand's state goes out again after each, so its sender hears the answer to it
+HAND_REQUESTS = frozenset({"take", "steady", "setDown", "layFloor", "lower", "lift", "letGo", "giveUp"})
 
 
 @dataclass
@@ -67,6 +70,7 @@ class Room:
         self._state_changed = False
         self._table_changed = False
         self._state_bytes = b""
+        self._hand_sent: tuple | None = (0, 0, 0, 0)   # the hand as last sent (`setHand`; None: send it again)
         if record is not None:
             self._play(Match(record.setup, record))
         else:
@@ -115,6 +119,8 @@ class Room:
             refusal = error
         if refusal is not None:
             self.tell(client, "refused", *protocol.refusal_parts(refusal))
+        if name in HAND_REQUESTS:
+            self._hand_sent = None      # sent again at the next pose update, with this request counted
         self._send_news()
 
     def _sit(self, client: int, code: str, name: str, seat: int) -> None:
@@ -183,20 +189,20 @@ class Room:
     def _steady(self, client: int, seat: int, on: bool):
         self._hand(client, seat, Pull).steady = bool(on)
 
-    def _setDown(self, client: int, seat: int):
-        return self._asked(client, seat).set_down()
+    def _setDown(self, client: int, seat: int, hold: bool):
+        return self._asked(client, seat).set_down(hold=bool(hold))
 
     def _layFloor(self, client: int, seat: int):
         return self._asked(client, seat).start_laying()
 
-    def _lower(self, client: int, seat: int):
-        return self._asked(client, seat).lower_floor()
+    def _lower(self, client: int, seat: int, hold: bool):
+        return self._asked(client, seat).lower_floor(hold=bool(hold))
 
     def _lift(self, client: int, seat: int):
-        self._hand(client, seat, FloorLay).lift()
+        return self._asked(client, seat).lift()      # a floor or a column held in the hands, as in the hot seat
 
     def _letGo(self, client: int, seat: int):
-        self._hand(client, seat, FloorLay).let_go()
+        return self._asked(client, seat).let_go()
 
     def _giveUp(self, client: int, seat: int):
         return self._asked(client, seat).give_up()
@@ -347,6 +353,7 @@ class Room:
         poses = self.poses()
         if poses:
             self.tell(client, "setVilla", self.tick, protocol.pack_poses(poses))
+            self.tell(client, "setHand", self.tick, *self._holder(), *protocol.hand_parts(self.match.hand))
 
     def gone(self, client: int) -> None:
         """A connection closed: its seats wait for their token."""
@@ -423,6 +430,7 @@ class Room:
                 self.tick += 1
                 if self.tick % POSES_EVERY == 0:
                     self._send_poses()
+                    self._send_hand()
         self._send_news()
 
     def _send_poses(self) -> None:
@@ -433,11 +441,23 @@ class Room:
         moved = {piece: pose for piece, pose in self.poses().items() if _moved(self._sent.get(piece), pose)}
         if moved:
             self._sent.update(moved)
-            holder, done = -1, 0
-            if self.match.hand is not None and self.match.actor in self.sitters:
-                holder = self.match.actor
-                done = self._done.get(self.sitters[holder].client, 0)
-            self.send("setPoses", self.tick, holder, done, protocol.pack_poses(moved))
+            self.send("setPoses", self.tick, *self._holder(), protocol.pack_poses(moved))
+
+    def _holder(self) -> tuple[int, int]:
+        """The seat whose hand holds a piece (-1: none, or a computer's) and how many of its connection's
+        requests the room has carried out."""
+        if self.match.hand is None or self.match.actor not in self.sitters:
+            return -1, 0
+        holder = self.match.actor
+        return holder, self._done.get(self.sitters[holder].client, 0)
+
+    def _send_hand(self) -> None:
+        """The hand's state, strain and steadied floor, when they changed: while a column is pulled that is
+        every pose update; a piece carried, held or let go sends only its changes of state."""
+        parts = protocol.hand_parts(self.match.hand)
+        if parts != self._hand_sent:
+            self._hand_sent = parts
+            self.send("setHand", self.tick, *self._holder(), *parts)
 
     def _send_news(self) -> None:
         if self._state_changed:

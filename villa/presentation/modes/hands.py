@@ -80,10 +80,7 @@ class Pulling(InHand):
         """The strain gauge, the builder's eye without the column; Space: the floor above shows held."""
         screen, hand = self.screen, self.match.hand
         screen.ghost.hide()
-        if self.match.strain is None:   # online: the force is felt on the server, and not sent
-            screen.gauge.hide()
-        else:
-            screen.gauge.show(self.match.strain)
+        screen.gauge.show(self.match.strain)    # online: as the server's hand felt it (`setHand`)
         screen.show_eye(pulled=hand.column if isinstance(hand, Pull) else None)
         if isinstance(hand, Pull) and hand.steadied:
             screen.show_held_floor(hand.steadied)
