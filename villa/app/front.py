@@ -259,6 +259,8 @@ class Front:
             self._close_game()
         self.online = player
         match = self.match = RemoteMatch(player)
+        self.keeper.fresh()
+        kept = False
         self.screen = GameScreen(self.stage, match, on_end=self._game_over, sound=self.sound, on_pause=self.pause,
                                  end_panel=False, here=match.here)
         self.apply_settings(self.settings)
@@ -266,6 +268,10 @@ class Front:
         def connected(task):
             if self.online is not player:
                 return task.done
+            nonlocal kept
+            if player.finished is not None and not kept:
+                kept = True          # among the replays, as a hot-seat game is kept (a failed write is said once)
+                self.keeper.keep_replay(player.finished)
             if player.lost:
                 self._lost()
                 return task.done

@@ -148,7 +148,7 @@ class OnlinePlay:
         ports = [port] if port is not None else range(protocol.PORT, protocol.PORT + FREE_PORTS)
         for number in ports:
             try:
-                server = Server(number, "", keep=RoomFiles(rooms_dir()), aside=True)
+                server = Server(number, "", keep=RoomFiles(rooms_dir(), replays=False), aside=True)
             except (OSError, TypeError) as error:   # the router's listening socket was refused (TypeError: CMU's)
                 log.info("no server on port %s: %s", number, error)
                 continue

@@ -39,6 +39,9 @@ class DistributedMatch(DistributedObject):
     def setVilla(self, tick: int, poses: bytes) -> None:
         self.cr.heard("poses", (tick, poses, -1, 0))
 
+    def setRecord(self, part: int, parts: int, data: bytes) -> None:
+        self.cr.heard("record", (part, parts, data))
+
     def seated(self, seat: int, token: str) -> None:
         self.cr.heard("seated", (seat, token))
 

@@ -67,6 +67,7 @@ class Room:
         self._state_changed = False
         self._table_changed = False
         self._state_bytes = b""
+        self._record_sent = False
         if record is not None:
             self._play(Match(record.setup, record))
         else:
@@ -335,9 +336,21 @@ class Room:
         self.match = match
         seat_computers(match, aside=self._aside)
         match.events.subscribe(Accepted, self._accepted)
-        match.events.subscribe(TurnSettled, lambda _event: self.keep())
+        match.events.subscribe(TurnSettled, self._settled)
         self._sent = self.poses()
         self._state_bytes = b""
+
+    def _settled(self, _event) -> None:
+        self.keep()
+        if self.match.over and not self._record_sent:
+            self._record_sent = True
+            self.send_record()
+
+    def send_record(self) -> None:
+        """The finished game to everyone here, so each player keeps its replay as a hot-seat game is kept."""
+        parts = protocol.record_parts(self.match.record)
+        for number, part in enumerate(parts):
+            self.send("setRecord", number, len(parts), part)
 
     def _accepted(self, _event) -> None:
         self._state_changed = True
