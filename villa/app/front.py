@@ -31,7 +31,7 @@ from villa.presentation.lesson_screen import LEARNER, LessonScreen
 from villa.presentation.preferences import Settings
 from villa.presentation.replay_screen import ReplayScreen
 from villa.presentation.sound import Sound
-from villa.presentation.stage import WindowOptions, open_window, stage
+from villa.presentation.stage import WindowOptions, check_display, open_window, stage
 from villa.rules.state import Step
 
 log = logging.getLogger(__name__)
@@ -377,6 +377,7 @@ def play(args) -> int:
     """Open the window: the main menu, or the game --continue or --load takes up."""
     record, player = None, None
     if args.join:
+        check_display()     # a seat taken by a window that cannot open would wait 10 minutes for nobody
         player = joining.sit_down(*args.join, args.room, args.name)   # before any window: a wrong address says so
     elif args.continue_game:
         _path, _how, record = latest_game()
