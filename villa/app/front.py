@@ -394,7 +394,7 @@ def play(args) -> int:
     front = Front(stage, settings, Sound(volume=settings.volume), players=args.players,
                   settings_trouble=troubles[0] if troubles else None)
     if player is not None:
-        front.wait_online(player)
+        front.online_play.seated(player, "{}:{}".format(*args.join), args.name)
     elif record is not None:
         front.take_up(record)
     else:

@@ -195,6 +195,15 @@ class OnlinePlay:
         self.address, self.name = f"{host}:{port}", name
         self._connect(host, port, screen, lambda: self._enter(code, screen, self.open_lobby))
 
+    def seated(self, player: Player, address: str, name: str) -> None:
+        """A player the command line seated (`--join`): the lobby and the game as from the menus, the seat kept in
+        the settings so that a window closed or killed can take it back with the menu's Rejoin."""
+        self.leave()
+        self.player, self.address, self.name = player, address, name
+        self._heard = len(player.refusals)
+        self._task = self.front.stage.task_mgr.add(self._watch, "villa-online")
+        self.open_lobby()
+
     def rejoin(self) -> None:
         screen, kept = self.front.menu, self.front.settings.kept_seat
         try:
