@@ -10,8 +10,10 @@ from villa import rules
 from villa.match import Record
 from villa.online import protocol
 from villa.online.client import Player
+from villa.online.remote import RemoteMatch
 from villa.online.rooms import REJOIN_S, Room
 from villa.online.server import Server
+from villa.presentation import words
 from villa.rules.state import Step
 from tests.online.conftest import LOOPBACK, Kept, free_port, joined, run, three_seats
 
@@ -52,9 +54,13 @@ def test_a_player_dropped_mid_pull_rejoins_their_seat_and_the_pull_goes_on(serve
     assert run(server, lambda: not room.table()["seats"][seat]["here"], seconds=10)
     assert run(server, lambda: players[1 - seat].table["seats"][seat]["here"] is False, seconds=10)   # seen away
     assert room.match.hand is not None and room.match.actor == seat    # the game waits for them
+    other = RemoteMatch(players[1 - seat])
+    assert other.away(seat) and not other.away(1 - seat)
+    assert words.waiting_for(other.state, seat, other.away(seat)) == f"Waiting for {('Anna', 'Ben')[seat]} to come back"
 
     back = _rejoined(server, room.code, token)
     assert back.seats == {seat: token}
+    assert run(server, lambda: not other.away(seat), seconds=10)
     back.ask("aim", seat, x * 1.2, y * 1.2, z)
     back.ask("giveUp", seat)
     assert run(server, lambda: column in room.match.state.blocked, seconds=10)

@@ -208,6 +208,11 @@ class RemoteMatch:
     def seat(self, player: int | None) -> Seat | None:
         return None if player is None else self.setup.seats[player]
 
+    def away(self, player: int) -> bool:
+        """The table says this person's connection dropped: their seat waits for them (or for the host's computer)."""
+        seats = self.player.table.get("seats", ())
+        return player < len(seats) and bool(seats[player].get("taken")) and not seats[player].get("here")
+
     @property
     def connected(self) -> bool:
         """Still in the room (a lost connection takes the room's object away: nothing more can be asked)."""
