@@ -122,3 +122,17 @@ def test_a_server_closed_mid_game_takes_it_up_from_its_autosave(server, room):
     finally:
         again.close()
 
+
+
+def test_the_host_gives_a_left_seat_to_a_computer_player_and_the_screens_wait_no_more(server):
+    room = Room(protocol.new_room_code(), three_seats())
+    server.open(room)
+    anna, ben = joined(server, room.code, "Anna", "Ben")
+    assert run(server, lambda: room.match is not None and anna.state is not None and anna.poses)
+    annas = RemoteMatch(anna)
+    ben.disconnect()
+    assert run(server, lambda: annas.away(1), seconds=10)
+    assert anna.host_seat == 0 and not annas.seat(1).is_computer
+    anna.ask("giveToComputer", 1, "medium")                 # the pause menu's "A computer plays for Ben"
+    assert run(server, lambda: room.match.setup.seats[1].is_computer and annas.seat(1).is_computer, seconds=10)
+    assert not annas.away(1) and annas.seat(1).name == "Ben" and not anna.refusals

@@ -309,11 +309,25 @@ class Front:
         self.screen.pause()
         # online the seats are the host's to give, in the lobby
         seats = None if self.online else lambda: self._pause_sheet(self._open_seats)
+        away = self._left_seat()
         self.pause_menu = menus.PauseMenu(on_resume=self.resume, on_rules=self._pause_rules,
                                           on_settings=lambda: self._pause_sheet(self.open_settings),
                                           on_players=seats, waits=not self.online,
+                                          on_stand_in=None if away is None else lambda: self._stand_in(away),
+                                          away="" if away is None else self.match.state.players[away],
                                           on_quit_to_menu=self.main_menu)
         self.pause_menu.show()
+
+    def _left_seat(self) -> int | None:
+        """Online, for the host: a person's seat whose player left the game (a computer may play it meanwhile)."""
+        player = self.online
+        if player is None or player.host_seat not in player.seats:
+            return None
+        return next((n for n in range(len(self.match.state.players)) if self.match.away(n)), None)
+
+    def _stand_in(self, seat: int) -> None:
+        self.online.ask("giveToComputer", seat, Strength.MEDIUM.value)
+        self.resume()
 
     def _pause_rules(self) -> None:
         rules_now = self.match.state.ruleset

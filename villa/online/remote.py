@@ -206,7 +206,13 @@ class RemoteMatch:
         return self.hand is not None or self.collapsed or not self.villa.settled
 
     def seat(self, player: int | None) -> Seat | None:
-        return None if player is None else self.setup.seats[player]
+        """The seat as the table says it now: the host may give a left seat to a computer player mid-game."""
+        if player is None:
+            return None
+        seat, at = self.setup.seats[player], self.player.table.get("seats", ())
+        if not seat.is_computer and player < len(at) and at[player].get("computer"):
+            return replace(seat, computer=Strength(at[player]["computer"]))
+        return seat
 
     def away(self, player: int) -> bool:
         """The table says this person's connection dropped: their seat waits for them (or for the host's computer)."""
