@@ -180,6 +180,7 @@ class RemoteMatch:
         self._heard = player.pose_updates
         self._heard_at = clock()
         self._collapse_seen = self.collapsed
+        self._round_next: int | None = None     # a family round the server begins once the fallen villa lies still
         self._pulled: tuple[str, Point3] | None = None     # the column in a hand, and where it stood (for the log)
         self._show_villa()
 
@@ -318,6 +319,9 @@ class RemoteMatch:
             self._refusal(refusal)
         self._refused = len(self.player.refusals)
         self._show_villa()
+        if self._round_next is not None and self.villa.resting:
+            self._round_next, round_now = None, self._round_next     # the villa built anew has come by now
+            self.events.emit(ev.RoundStarted(round_now))
         if self.hand is not None:
             self.hand.follow()
         self.events.hand_out()
@@ -350,18 +354,24 @@ class RemoteMatch:
         before, self.state = self.state, after
         if self.hand is not None and not self._still_in_hand(after):
             self._drop_hand()
-        if after.round != before.round:
-            self.events.emit(ev.RoundStarted(after.round))
         news = after.log[len(before.log):] if after.log[:len(before.log)] == before.log else after.log[-1:]
+        fell = next((a for a in news if isinstance(a, rules.Collapse)), None)
         action = news[-1] if news else None
         self.events.emit(ev.Accepted(before, action, after))
         if after.turn.step is Step.ASK and not after.over:
             self.events.emit(ev.AnswerNeeded(after.turn.actor, after.turn.role))
-        if self.collapsed and not self._collapse_seen:
+        if (self.collapsed or fell is not None) and not self._collapse_seen:
+            # a family round's collapse begins the next round at once in the rules: the fall is shown first
             self._collapse_seen = True
             self._drop_hand()
-            self.events.emit(ev.Collapsed(next((a for a in reversed(after.log) if isinstance(a, rules.Collapse)),
-                                               None)))
+            self.events.emit(ev.Collapsed(fell or next((a for a in reversed(after.log) if isinstance(a, rules.Collapse)),
+                                                       None)))
+        if after.round != before.round:
+            self._collapse_seen = self.collapsed
+            if fell is not None:
+                self._round_next = after.round      # as the hot-seat match: once the fallen villa lies still
+            else:
+                self.events.emit(ev.RoundStarted(after.round))
         if after.over and not before.over:
             self.events.emit(ev.GameOver(after.result))
 
