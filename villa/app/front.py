@@ -307,7 +307,7 @@ class Front:
         if self.screen is None or self.pause_menu is not None:
             return
         self.screen.pause()
-        # online the seats are the host's to give, in the lobby
+        # online the seats are the host's to give, in the lobby; mid-game only a left one, to a computer
         seats = None if self.online else lambda: self._pause_sheet(self._open_seats)
         away = self._left_seat()
         self.pause_menu = menus.PauseMenu(on_resume=self.resume, on_rules=self._pause_rules,

@@ -51,6 +51,7 @@ class Player(ClientRepository):
         self.lost = False
         self.failed = False
         self.pose_updates = 0
+        self.villas = 0                          # whole villas heard: on entering, at the start, each round built anew
         self.asked = 0                           # requests sent (the server echoes how many it carried out)
         self._hand_seat = 0
         self.connect([URLSpec(f"http://{address}:{port}")], failureCallback=self._failed)
@@ -135,6 +136,9 @@ class Player(ClientRepository):
             self.poses.update(poses)
             self.smoothing.heard(tick, poses, time.monotonic(), done if holder in self.seats else None)
             self.pose_updates += 1
+        elif what == "villa":
+            self.villas += 1
+            self.heard("poses", (*value, -1, 0))
         elif what == "seated":
             seat, token = value
             self.seats[seat] = token

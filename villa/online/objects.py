@@ -37,7 +37,7 @@ class DistributedMatch(DistributedObject):
         self.cr.heard("poses", (tick, poses, holder, done))
 
     def setVilla(self, tick: int, poses: bytes) -> None:
-        self.cr.heard("poses", (tick, poses, -1, 0))
+        self.cr.heard("villa", (tick, poses))
 
     def setRecord(self, part: int, parts: int, data: bytes) -> None:
         self.cr.heard("record", (part, parts, data))

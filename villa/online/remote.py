@@ -180,7 +180,8 @@ class RemoteMatch:
         self._heard = player.pose_updates
         self._heard_at = clock()
         self._collapse_seen = self.collapsed
-        self._round_next: int | None = None     # a family round the server begins once the fallen villa lies still
+        self._round_next: tuple[int, int] | None = None   # a family round begun in the rules, and the villas heard
+                                                          # then: the screen begins it with the villa built anew
         self._pulled: tuple[str, Point3] | None = None     # the column in a hand, and where it stood (for the log)
         self._show_villa()
 
@@ -319,8 +320,8 @@ class RemoteMatch:
             self._refusal(refusal)
         self._refused = len(self.player.refusals)
         self._show_villa()
-        if self._round_next is not None and self.villa.resting:
-            self._round_next, round_now = None, self._round_next     # the villa built anew has come by now
+        if self._round_next is not None and self.player.villas > self._round_next[1]:
+            self._round_next, (round_now, _villas) = None, self._round_next
             self.events.emit(ev.RoundStarted(round_now))
         if self.hand is not None:
             self.hand.follow()
@@ -369,7 +370,7 @@ class RemoteMatch:
         if after.round != before.round:
             self._collapse_seen = self.collapsed
             if fell is not None:
-                self._round_next = after.round      # as the hot-seat match: once the fallen villa lies still
+                self._round_next = (after.round, self.player.villas)   # as the hot-seat match: once it lies still
             else:
                 self.events.emit(ev.RoundStarted(after.round))
         if after.over and not before.over:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from panda3d.core import Point3
 
 from villa import rules
-from villa.match import Accepted, Match, MatchSetup, Record, Seat, Strength, TurnSettled
+from villa.match import Accepted, Match, MatchSetup, Record, RoundStarted, Seat, Strength, TurnSettled
 from villa.match.computer import reseat_computers, seat_computers
 from villa.match.setup import clean_name
 from villa.online import protocol
@@ -337,8 +337,14 @@ class Room:
         seat_computers(match, aside=self._aside)
         match.events.subscribe(Accepted, self._accepted)
         match.events.subscribe(TurnSettled, self._settled)
+        match.events.subscribe(RoundStarted, self._built_anew)
         self._sent = self.poses()
         self._state_bytes = b""
+
+    def _built_anew(self, _event) -> None:
+        """A family round's villa built anew: everyone gets it whole, so their screens know the round has begun."""
+        self._sent = self.poses()
+        self.send("setVilla", self.tick, protocol.pack_poses(self._sent))
 
     def _settled(self, _event) -> None:
         self.keep()
