@@ -5,8 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from villa.app import cli
-from villa.match import Seat, Strength
+from villa.app import cli, front
+from villa.match import MatchSetup, Seat, Strength, layout_named
+from villa.online import protocol
+from villa.online.rooms import Room
+from villa.online.server import Server
+from villa.presentation.stage import NoDisplay
+from tests.online.conftest import LOOPBACK, free_port
 
 from .conftest import run_villa
 
@@ -62,10 +67,25 @@ def test_a_bad_way_online_gets_one_line_and_exit_code_2(args, words, capsys):
     assert ended.value.code == 2 and words in capsys.readouterr().err
 
 
-def test_no_server_at_the_address_is_one_sentence_before_any_window(tmp_path):
-    from tests.online.conftest import free_port
+def test_no_server_at_the_address_is_one_sentence_before_any_window(tmp_path, monkeypatch):
+    monkeypatch.setenv("DISPLAY", ":1999")     # a display is there to ask; no window is opened on it
     port = free_port()
     result = run_villa("--join", f"127.0.0.1:{port}", "--room", "ABCDE", "--name", "Ann", home=tmp_path)
     assert result.returncode == 2
     assert f"villa-paletti: no game server answers at 127.0.0.1:{port}" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_a_join_with_no_display_says_so_before_it_takes_a_seat(monkeypatch):
+    """Else the seat would wait ten minutes for a window that never opened, and the next friend finds it taken."""
+    monkeypatch.delenv("DISPLAY", raising=False)
+    server = Server(free_port(), LOOPBACK)
+    room = Room(protocol.new_room_code(), MatchSetup((Seat("Seat 1"), Seat("Seat 2")), layout_named("rings")))
+    server.open(room)
+    server.start()
+    try:
+        with pytest.raises(NoDisplay):
+            front.play(cli.parse(["--join", f"{LOOPBACK}:{server.port}", "--room", room.code, "--name", "Ann"]))
+        assert room.sitters == {}
+    finally:
+        server.close()

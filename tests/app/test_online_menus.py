@@ -131,3 +131,23 @@ def test_a_seat_at_a_server_hosted_here_is_not_kept():
     play.server = object()
     frame()
     assert play.front.settings.kept_seat is None
+
+
+def test_a_seat_taken_from_the_command_line_is_kept_to_rejoin(monkeypatch):
+    """`--join`: the lobby and the game as from the menus, and a window killed mid-game can take its seat back."""
+    from types import SimpleNamespace
+
+    from villa.app import online
+    player = SimpleNamespace(seats={1: "token"}, state=None, table={"seats": [], "started": False}, refusals=[],
+                             lost=False, code="ABCDE", poses={})
+    tasks, lobbies = [], []
+    monkeypatch.setattr(online, "LobbyScreen", lambda **kwargs: lobbies.append(kwargs) or FakeLobby())
+    front = FakeFront()
+    front.stage = SimpleNamespace(task_mgr=SimpleNamespace(add=lambda watch, name: tasks.append(watch) or watch))
+    front._open = lambda screen: setattr(front, "menu", screen)
+    play = online.OnlinePlay(front)
+    play.seated(player, "127.0.0.1:47391", "Ben")
+    assert lobbies and lobbies[0]["player"] is player and front.menu is play.lobby
+    assert tasks[0](SimpleNamespace(cont="cont", done="done")) == "cont"
+    kept = front.settings.kept_seat
+    assert (kept.address, kept.code, kept.seat, kept.token) == ("127.0.0.1:47391", "ABCDE", 1, "token")

@@ -93,6 +93,9 @@ def test_two_players_and_a_computer_play_a_whole_game(server, room):
 
     kept = room.kept.records
     assert kept and kept[-1].state == room.match.state and kept[-1].state.over
+    assert run(server, lambda: anna.finished and ben.finished, seconds=10)    # each keeps the game's replay
+    for player in (anna, ben):
+        assert player.finished.state == room.match.state and len(player.finished.turns) == len(kept[-1].turns)
     assert [r.turn for r in kept] == sorted({r.turn for r in kept})   # after every settled turn, once
 
 

@@ -17,9 +17,11 @@ from villa.app.online import OnlinePlay
 from villa.match import Record
 from villa.online import loop, protocol
 from villa.online.client import Player
+from villa.online.remote import RemoteMatch
 from villa.online.rooms import REJOIN_S, Room
 from villa.online.server import Server
 from villa.presentation.preferences import Settings
+from villa.presentation import words
 from villa.rules.state import Step
 from tests.online.conftest import LOOPBACK, Kept, free_port, joined, run, three_seats
 
@@ -60,9 +62,13 @@ def test_a_player_dropped_mid_pull_rejoins_their_seat_and_the_pull_goes_on(serve
     assert run(server, lambda: not room.table()["seats"][seat]["here"], seconds=10)
     assert run(server, lambda: players[1 - seat].table["seats"][seat]["here"] is False, seconds=10)   # seen away
     assert room.match.hand is not None and room.match.actor == seat    # the game waits for them
+    other = RemoteMatch(players[1 - seat])
+    assert other.away(seat) and not other.away(1 - seat)
+    assert words.waiting_for(other.state, seat, other.away(seat)) == f"Waiting for {('Anna', 'Ben')[seat]} to come back"
 
     back = _rejoined(server, room.code, token)
     assert back.seats == {seat: token}
+    assert run(server, lambda: not other.away(seat), seconds=10)
     back.ask("aim", seat, x * 1.2, y * 1.2, z)
     back.ask("giveUp", seat)
     assert run(server, lambda: column in room.match.state.blocked, seconds=10)
@@ -163,3 +169,17 @@ def test_a_join_from_the_command_line_keeps_its_seat_and_takes_it_back_after_a_l
         joining.sit_down(LOOPBACK, server.port, room.code, "Ben", kept=gone)
     assert set(ann.seats) == {0}
     online.close()
+
+
+def test_the_host_gives_a_left_seat_to_a_computer_player_and_the_screens_wait_no_more(server):
+    room = Room(protocol.new_room_code(), three_seats())
+    server.open(room)
+    anna, ben = joined(server, room.code, "Anna", "Ben")
+    assert run(server, lambda: room.match is not None and anna.state is not None and anna.poses)
+    annas = RemoteMatch(anna)
+    ben.disconnect()
+    assert run(server, lambda: annas.away(1), seconds=10)
+    assert anna.host_seat == 0 and not annas.seat(1).is_computer
+    anna.ask("giveToComputer", 1, "medium")                 # the pause menu's "A computer plays for Ben"
+    assert run(server, lambda: room.match.setup.seats[1].is_computer and annas.seat(1).is_computer, seconds=10)
+    assert not annas.away(1) and annas.seat(1).name == "Ben" and not anna.refusals

@@ -6,7 +6,7 @@ from __future__ import annotations
 from panda3d.core import Vec3
 
 from villa import rules
-from villa.match import Accepted, MatchSetup, Refused, Seat, layout_named
+from villa.match import Accepted, MatchSetup, Refused, RoundStarted, Seat, layout_named
 from villa.online import protocol
 from villa.online.remote import Puppet, RemoteColumn, RemoteMatch
 from villa.online.rooms import Room
@@ -81,3 +81,39 @@ def test_pieces_out_of_the_game_are_not_in_the_villa_drawn():
     puppet.show({"red-thin-1": pose, "blue-thin-1": pose}, frozenset())
     puppet.show({"red-thin-1": pose, "blue-thin-1": pose}, frozenset({"red-thin-1"}))
     assert "red-thin-1" not in puppet.nodes and "blue-thin-1" in puppet.nodes
+
+
+def test_a_family_round_ends_in_the_fall_and_the_next_begins_on_a_fresh_villa_in_both(server):
+    """The rules begin the next round the moment the villa falls; each screen shows the fall first (Collapsed),
+    and the round (RoundStarted) once the server's villa, built anew, has come."""
+    setup = MatchSetup((Seat("Seat 1"), Seat("Seat 2")), layout_named("random", 3), seed=3, deal_colours=True,
+                       ruleset=rules.RULE_SETS["family-assigned-basic"])
+    room = Room(protocol.new_room_code(), setup)
+    server.open(room)
+    players = joined(server, room.code, "Anna", "Ben")
+    assert run(server, lambda: all(p.state is not None and p.poses for p in players))
+    matches = [RemoteMatch(p) for p in players]
+    heard, gaps = {0: [], 1: []}, []
+
+    def on_round(_event, match):     # the villa built anew has come (drawn a tenth of a second behind, as every pose)
+        poses = match.player.poses
+        gaps.append(max((Vec3(*poses[p][0]) - node.getPos()).length()
+                        for p, node in room.match.villa.nodes.items() if p in poses))
+    for seat, match in enumerate(matches):
+        match.events.subscribe(None, lambda e, seat=seat: heard[seat].append(type(e).__name__))
+        match.events.subscribe(RoundStarted, lambda e, match=match: on_round(e, match))
+    assert _frames(server, matches, lambda: not room.match.busy and room.match.actor in (0, 1), seconds=60)
+    seat = room.match.actor
+    mover = players[seat]
+    column = sorted(rules.grabbable_columns(mover.state))[0]
+    (x, y, z), _quat = mover.poses[column]
+    mover.ask("take", seat, column, x, y, z, False)
+    for _ in range(60):                                  # shoved through the villa
+        mover.ask("aim", seat, -3 * x, -3 * y, z + 40)
+        _frames(server, matches, lambda: False, seconds=0.01)
+    assert _frames(server, matches, lambda: all("RoundStarted" in h for h in heard.values()), seconds=60)
+    for seat in (0, 1):
+        events = [name for name in heard[seat] if name in ("Collapsed", "RoundStarted")]
+        assert events == ["Collapsed", "RoundStarted"]
+    assert room.match.state.round == 2 and all(m.state.round == 2 for m in matches)
+    assert max(gaps) < 0.5, "the next round is drawn on the fresh villa"

@@ -62,8 +62,10 @@ def new_plan(args) -> MatchSetup:
 class RoomFiles:
     """A room's autosave (the record format of every save) and its seats, written after each settled turn."""
 
-    def __init__(self, folder: Path) -> None:
-        self.folder = folder
+    def __init__(self, folder: Path, replays: bool = True) -> None:
+        """`replays`: keep a finished game's replay here (a server hosted in the game leaves that to its player's
+        own window, which keeps it as every player's does)."""
+        self.folder, self.replays = folder, replays
         self._autosavers: dict[str, saves.Autosaver] = {}
         self._replays: set[str] = set()
 
@@ -72,7 +74,7 @@ class RoomFiles:
         saver = self._autosavers.setdefault(room.code, saves.Autosaver(self.folder / f"{room.code}.json"))
         saver.save(record)
         write_atomically(self.folder / f"{room.code}.seats.json", json.dumps(room.seats_json(), indent=1))
-        if record.state.over and room.code not in self._replays:
+        if self.replays and record.state.over and room.code not in self._replays:
             saves.save_replay(record)
             self._replays.add(room.code)
 

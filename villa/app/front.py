@@ -31,7 +31,7 @@ from villa.presentation.lesson_screen import LEARNER, LessonScreen
 from villa.presentation.preferences import Settings
 from villa.presentation.replay_screen import ReplayScreen
 from villa.presentation.sound import Sound
-from villa.presentation.stage import WindowOptions, open_window, stage
+from villa.presentation.stage import WindowOptions, check_display, open_window, stage
 from villa.rules.state import Step
 
 log = logging.getLogger(__name__)
@@ -259,6 +259,8 @@ class Front:
             self._close_game()
         self.online = player
         match = self.match = RemoteMatch(player)
+        self.keeper.fresh()
+        kept = False
         self.screen = GameScreen(self.stage, match, on_end=self._game_over, sound=self.sound, on_pause=self.pause,
                                  end_panel=False, here=match.here)
         self.apply_settings(self.settings)
@@ -266,6 +268,10 @@ class Front:
         def connected(task):
             if self.online is not player:
                 return task.done
+            nonlocal kept
+            if player.finished is not None and not kept:
+                kept = True          # among the replays, as a hot-seat game is kept (a failed write is said once)
+                self.keeper.keep_replay(player.finished)
             if player.lost:
                 self._lost()
                 return task.done
@@ -301,13 +307,27 @@ class Front:
         if self.screen is None or self.pause_menu is not None:
             return
         self.screen.pause()
-        # online the seats are the host's to give, in the lobby
+        # online the seats are the host's to give, in the lobby; mid-game only a left one, to a computer
         seats = None if self.online else lambda: self._pause_sheet(self._open_seats)
+        away = self._left_seat()
         self.pause_menu = menus.PauseMenu(on_resume=self.resume, on_rules=self._pause_rules,
                                           on_settings=lambda: self._pause_sheet(self.open_settings),
                                           on_players=seats, waits=not self.online,
+                                          on_stand_in=None if away is None else lambda: self._stand_in(away),
+                                          away="" if away is None else self.match.state.players[away],
                                           on_quit_to_menu=self.main_menu)
         self.pause_menu.show()
+
+    def _left_seat(self) -> int | None:
+        """Online, for the host: a person's seat whose player left the game (a computer may play it meanwhile)."""
+        player = self.online
+        if player is None or player.host_seat not in player.seats:
+            return None
+        return next((n for n in range(len(self.match.state.players)) if self.match.away(n)), None)
+
+    def _stand_in(self, seat: int) -> None:
+        self.online.ask("giveToComputer", seat, Strength.MEDIUM.value)
+        self.resume()
 
     def _pause_rules(self) -> None:
         rules_now = self.match.state.ruleset
@@ -372,6 +392,7 @@ def play(args) -> int:
     record, player, settings = None, None, None
     troubles: list[tuple] = []
     if args.join:       # before any window: a wrong address says so; a seat kept there is taken back
+        check_display()     # a seat taken by a window that cannot open would wait 10 minutes for nobody
         settings = stored.load_settings(on_trouble=lambda path, aside: troubles.append((path, aside)))
         player = joining.sit_down(*args.join, args.room, args.name, kept=settings.kept_seat)
     elif args.continue_game:
@@ -389,8 +410,7 @@ def play(args) -> int:
     front = Front(stage, settings, Sound(volume=settings.volume), players=args.players,
                   settings_trouble=troubles[0] if troubles else None)
     if player is not None:
-        front.online_play.adopt(player, joining.address(*args.join))
-        front.wait_online(player)
+        front.online_play.seated(player, joining.address(*args.join), args.name)
     elif record is not None:
         front.take_up(record)
     else:

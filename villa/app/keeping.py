@@ -35,8 +35,13 @@ class Keeper:
 
     def follow(self, match: Match, announce: bool = False) -> None:
         """Keep `match` after each of its settled turns (and its replay at the end)."""
-        self.stop()
+        self.fresh()
         self._stop = match.events.subscribe(TurnSettled, lambda _event: self.keep(match, announce))
+
+    def fresh(self) -> None:
+        """A new game: nothing followed, and its own replay still to keep when it ends."""
+        self.stop()
+        self.replay_path = None
 
     def stop(self) -> None:
         if self._stop is not None:
@@ -55,13 +60,19 @@ class Keeper:
             log.info("the autosave works again")
         if announce and self.out is not None:
             print(f"turn {record.turn} saved {digest}", file=self.out, flush=True)
-        if match.over and self.replay_path is None:
-            try:
-                self.replay_path = saves.save_replay(record)
-            except OSError as error:
-                self._trouble("replay", saves.replays_dir(), error)
+        if match.over:
+            self.keep_replay(record)
         if self.on_kept is not None:
             self.on_kept()
+
+    def keep_replay(self, record: Record) -> None:
+        """The finished game among the replays, once (a game online: the record its server sent)."""
+        if self.replay_path is not None:
+            return
+        try:
+            self.replay_path = saves.save_replay(record)
+        except OSError as error:
+            self._trouble("replay", saves.replays_dir(), error)
 
     def _trouble(self, what: str, where: Path, error: OSError) -> None:
         self.failing = True

@@ -127,11 +127,11 @@ class OnlinePlay:
         self.front._open(JoinScreen(address=self.address, name=self.name or (people[0] if people else ""),
                                     on_join=self.join, on_back=self.menu))
 
-    def adopt(self, player: Player, address: str) -> None:
-        """A player seated from the command line (`--join`): their seat is kept in the settings as a seat taken
-        through the menus is (offered by Rejoin, taken back by the next `--join`), until the game is over."""
-        self.close()
-        self.player, self.address, self.playing = player, address, True
+    def adopt(self, player: Player, address: str, name: str = "") -> None:
+        """A player the command line seated (`--join`): watched as a player seated through the menus is, their seat
+        kept in the settings (offered by Rejoin, taken back by the next `--join`) until the game is over."""
+        self.leave()
+        self.player, self.address, self.name = player, address, name
         self._heard = len(player.refusals)
         self._task = self.front.stage.task_mgr.add(self._watch, "villa-online")
 
@@ -156,7 +156,7 @@ class OnlinePlay:
         ports = [port] if port is not None else range(protocol.PORT, protocol.PORT + FREE_PORTS)
         for number in ports:
             try:
-                server = Server(number, "", keep=RoomFiles(rooms_dir()), aside=True)
+                server = Server(number, "", keep=RoomFiles(rooms_dir(), replays=False), aside=True)
             except (OSError, TypeError) as error:   # the router's listening socket was refused (TypeError: CMU's)
                 log.info("no server on port %s: %s", number, error)
                 continue
@@ -202,6 +202,12 @@ class OnlinePlay:
             return
         self.address, self.name = f"{host}:{port}", name
         self._connect(host, port, screen, lambda: self._enter(code, screen, self.open_lobby))
+
+    def seated(self, player: Player, address: str, name: str) -> None:
+        """A player the command line seated (`--join`): the lobby and the game as from the menus, the seat kept in
+        the settings so that a window closed or killed can take it back with the menu's Rejoin."""
+        self.adopt(player, address, name)
+        self.open_lobby()
 
     def rejoin(self) -> None:
         screen, kept = self.front.menu, self.front.settings.kept_seat

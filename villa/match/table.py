@@ -121,6 +121,10 @@ class Match:
     def seat(self, player: int | None) -> Seat | None:
         return None if player is None else self.setup.seats[player]
 
+    def away(self, player: int) -> bool:
+        """Has this person left the table for a while? Never round one table (online: a dropped connection)."""
+        return False
+
     def change_seat(self, player: int, computer: Strength | None) -> None:
         """A person takes over a computer player's seat, or hands theirs to one (the names stay: they are
         the rules' players). Saves from now on record the seats as they are."""

@@ -6,7 +6,9 @@ The presentation draws from it; here nothing is drawn.
 
 from __future__ import annotations
 
+import logging
 import time
+import zlib
 from collections import deque
 
 from direct.distributed.ClientRepository import ClientRepository
@@ -14,12 +16,14 @@ from direct.task.TaskManagerGlobal import taskMgr
 from panda3d.core import Datagram, URLSpec
 
 from villa import rules
-from villa.match import MatchSetup
+from villa.match import MatchSetup, Record, RecordError
 from villa.online import loop, protocol
 from villa.online.objects import DistributedLobby, DistributedMatch
 from villa.online.protocol import dc_file
 from villa.online.smoothing import Smoothing
 from villa.rules.pieces import TOP_FLOOR_LEVEL, floor_id
+
+log = logging.getLogger(__name__)
 
 # requests after which this player's piece is drawn where the server has it, not ahead at the pointer: let
 # go, given up, or lowered onto the villa, where the server's hands feel it sit or tip
@@ -44,12 +48,15 @@ class Player(ClientRepository):
         self.smoothing = Smoothing()                  # what to draw of them, frame by frame
         self.seats: dict[int, str] = {}          # seat -> token (kept in the settings to rejoin)
         self.refusals: list[Exception] = []
+        self.finished: Record | None = None      # the game, once over, as the server's replay holds it
+        self._record_parts: dict[int, bytes] = {}
         self.lost = False
         self.failed = False
         self.pose_updates = 0
         self.hand = protocol.HandNews()          # the hand in play, as last heard
         self.hand_holder, self.hand_done = -1, 0  # whose hand, and how many of their requests it answers
         self.hand_updates = 0
+        self.villas = 0                          # whole villas heard: on entering, at the start, each round built anew
         self.asked = 0                           # requests sent (the server echoes how many it carried out)
         self._hand_seat = 0
         self.connect([URLSpec(f"http://{address}:{port}")], failureCallback=self._failed)
@@ -137,15 +144,32 @@ class Player(ClientRepository):
         elif what == "hand":
             self.hand_holder, self.hand_done, self.hand = value
             self.hand_updates += 1
+        elif what == "villa":
+            self.villas += 1
+            self.heard("poses", (*value, -1, 0))
         elif what == "seated":
             seat, token = value
             self.seats[seat] = token
         elif what == "refused":
             self.refusals.append(value)
             self.smoothing.let_go(time.monotonic())    # a hand refused (or not as we thought): the server's word
+        elif what == "record":
+            self._heard_record(*value)
         elif what == "opened" and self._opening:
             self._opening, self.lobby = False, None      # leaving the lobby's zone disables it here
             self.enter(value)
+
+    def _heard_record(self, part: int, parts: int, data: bytes) -> None:
+        if part == 0:
+            self._record_parts = {}
+        self._record_parts[part] = data
+        if len(self._record_parts) < parts or set(self._record_parts) != set(range(parts)):
+            return
+        whole, self._record_parts = b"".join(self._record_parts[n] for n in range(parts)), {}
+        try:
+            self.finished = protocol.unpack_record(whole)
+        except (RecordError, ValueError, zlib.error) as error:
+            log.warning("the server's record of the finished game does not read: %s", error)
 
     def lostConnection(self) -> None:
         self.lost = True

@@ -40,7 +40,10 @@ class DistributedMatch(DistributedObject):
         self.cr.heard("hand", (holder, done, protocol.hand_news(grip, strain, steadied, touching)))
 
     def setVilla(self, tick: int, poses: bytes) -> None:
-        self.cr.heard("poses", (tick, poses, -1, 0))
+        self.cr.heard("villa", (tick, poses))
+
+    def setRecord(self, part: int, parts: int, data: bytes) -> None:
+        self.cr.heard("record", (part, parts, data))
 
     def seated(self, seat: int, token: str) -> None:
         self.cr.heard("seated", (seat, token))

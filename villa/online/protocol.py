@@ -34,6 +34,7 @@ ROOM_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"   # no 0/O, 1/I: read aloud, t
 ROOM_LENGTH = 5
 FIRST_ROOM_ZONE = 1000           # the zone of a room is its code as a number, above the lobby's zones
 LOBBY_ZONE = 1                   # where the server's lobby is: a client opens a room there
+RECORD_PART = 30000              # bytes of a finished game's record a datagram carries (a datagram holds 64 kB)
 MAX_PLAN = 4096                  # bytes of a plan's JSON (the .dc's bound: a layout of twenty columns is about 1.9 k)
 REACH = 200.0                    # cm from the table's centre: a point further out is not on the table
 
@@ -182,6 +183,19 @@ def unpack_plan(data: bytes) -> MatchSetup:
 
 def plan_json(setup: MatchSetup) -> dict:
     return records.plan_to_json(setup)
+
+
+# --- a finished game's record, in parts -------------------------------------------------------------
+
+def record_parts(record: records.Record) -> list[bytes]:
+    """The game as its replay file holds it, zlib'd and cut into parts a datagram carries."""
+    data = zlib.compress(records.dumps(record, "replay").encode(), 6)
+    return [data[at:at + RECORD_PART] for at in range(0, len(data), RECORD_PART)]
+
+
+def unpack_record(data: bytes) -> records.Record:
+    """The record the server sent, read as any save is read (a `RecordError` or `ValueError` if it is not one)."""
+    return records.from_document(json.loads(zlib.decompress(data)))
 
 
 Pose = tuple[tuple[float, float, float], tuple[float, float, float, float]]

@@ -197,6 +197,8 @@ class RemoteMatch:
         self._heard = player.pose_updates
         self._heard_at = clock()
         self._collapse_seen = self.collapsed
+        self._round_next: tuple[int, int] | None = None   # a family round begun in the rules, and the villas heard
+                                                          # then: the screen begins it with the villa built anew
         self._pulled: tuple[str, Point3] | None = None     # the column in a hand, and where it stood (for the log)
         self._show_villa()
 
@@ -244,7 +246,18 @@ class RemoteMatch:
         return self.hand is not None or self.collapsed or not self.villa.settled
 
     def seat(self, player: int | None) -> Seat | None:
-        return None if player is None else self.setup.seats[player]
+        """The seat as the table says it now: the host may give a left seat to a computer player mid-game."""
+        if player is None:
+            return None
+        seat, at = self.setup.seats[player], self.player.table.get("seats", ())
+        if not seat.is_computer and player < len(at) and at[player].get("computer"):
+            return replace(seat, computer=Strength(at[player]["computer"]))
+        return seat
+
+    def away(self, player: int) -> bool:
+        """The table says this person's connection dropped: their seat waits for them (or for the host's computer)."""
+        seats = self.player.table.get("seats", ())
+        return player < len(seats) and bool(seats[player].get("taken")) and not seats[player].get("here")
 
     @property
     def connected(self) -> bool:
@@ -373,6 +386,9 @@ class RemoteMatch:
             self._refusal(refusal)
         self._refused = len(self.player.refusals)
         self._show_villa()
+        if self._round_next is not None and self.player.villas > self._round_next[1]:
+            self._round_next, (round_now, _villas) = None, self._round_next
+            self.events.emit(ev.RoundStarted(round_now))
         if self.hand is not None:
             self.hand.follow()
         self.events.hand_out()
@@ -405,18 +421,24 @@ class RemoteMatch:
         before, self.state = self.state, after
         if self.hand is not None and not self._still_in_hand(after):
             self._drop_hand()
-        if after.round != before.round:
-            self.events.emit(ev.RoundStarted(after.round))
         news = after.log[len(before.log):] if after.log[:len(before.log)] == before.log else after.log[-1:]
+        fell = next((a for a in news if isinstance(a, rules.Collapse)), None)
         action = news[-1] if news else None
         self.events.emit(ev.Accepted(before, action, after))
         if after.turn.step is Step.ASK and not after.over:
             self.events.emit(ev.AnswerNeeded(after.turn.actor, after.turn.role))
-        if self.collapsed and not self._collapse_seen:
+        if (self.collapsed or fell is not None) and not self._collapse_seen:
+            # a family round's collapse begins the next round at once in the rules: the fall is shown first
             self._collapse_seen = True
             self._drop_hand()
-            self.events.emit(ev.Collapsed(next((a for a in reversed(after.log) if isinstance(a, rules.Collapse)),
-                                               None)))
+            self.events.emit(ev.Collapsed(fell or next((a for a in reversed(after.log) if isinstance(a, rules.Collapse)),
+                                                       None)))
+        if after.round != before.round:
+            self._collapse_seen = self.collapsed
+            if fell is not None:
+                self._round_next = (after.round, self.player.villas)   # as the hot-seat match: once it lies still
+            else:
+                self.events.emit(ev.RoundStarted(after.round))
         if after.over and not before.over:
             self.events.emit(ev.GameOver(after.result))
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from panda3d.core import Point3
 
 from villa import rules
-from villa.match import Accepted, Match, MatchSetup, Record, Seat, Strength, TurnSettled
+from villa.match import Accepted, Match, MatchSetup, Record, RoundStarted, Seat, Strength, TurnSettled
 from villa.match.computer import reseat_computers, seat_computers
 from villa.match.setup import clean_name
 from villa.online import protocol
@@ -71,6 +71,7 @@ class Room:
         self._table_changed = False
         self._state_bytes = b""
         self._hand_sent: tuple | None = (0, 0, 0, 0)   # the hand as last sent (`setHand`; None: send it again)
+        self._record_sent = False
         if record is not None:
             self._play(Match(record.setup, record))
         else:
@@ -341,9 +342,27 @@ class Room:
         self.match = match
         seat_computers(match, aside=self._aside)
         match.events.subscribe(Accepted, self._accepted)
-        match.events.subscribe(TurnSettled, lambda _event: self.keep())
+        match.events.subscribe(TurnSettled, self._settled)
+        match.events.subscribe(RoundStarted, self._built_anew)
         self._sent = self.poses()
         self._state_bytes = b""
+
+    def _built_anew(self, _event) -> None:
+        """A family round's villa built anew: everyone gets it whole, so their screens know the round has begun."""
+        self._sent = self.poses()
+        self.send("setVilla", self.tick, protocol.pack_poses(self._sent))
+
+    def _settled(self, _event) -> None:
+        self.keep()
+        if self.match.over and not self._record_sent:
+            self._record_sent = True
+            self.send_record()
+
+    def send_record(self) -> None:
+        """The finished game to everyone here, so each player keeps its replay as a hot-seat game is kept."""
+        parts = protocol.record_parts(self.match.record)
+        for number, part in enumerate(parts):
+            self.send("setRecord", number, len(parts), part)
 
     def _accepted(self, _event) -> None:
         self._state_changed = True

@@ -90,7 +90,7 @@ class GameScreen:
         self.fell_at = 0.0                         # the villa's time when it fell
         self._glow: dict[str, Vec3] = {}
         self._last_human: int | None = None       # who had the mouse last (hot seat: hand it over)
-        self._last_waited: int | None = None      # online: the person at another screen last waited for
+        self._last_waited: tuple[int | None, bool] = (None, False)   # online: the person last waited for, and away
         self._stops = [match.events.subscribe(Accepted, self._on_accepted),
                        match.events.subscribe(Refused, self._on_refused),
                        match.events.subscribe(Collapsed, self._on_collapsed),
@@ -240,10 +240,11 @@ class GameScreen:
     def _tell_waiting(self) -> None:
         """Online, where the hot seat hands the mouse over: who the game waits for, said once."""
         waited = self.waited_for()
-        if waited is not None and waited != self._last_waited:
-            self.hud.flash(words.waiting_for(self.match.state, waited), self.now)
-            log.info("waiting for %s", self.match.state.players[waited])
-        self._last_waited = waited
+        away = waited is not None and self.match.away(waited)
+        if waited is not None and (waited, away) != self._last_waited:
+            self.hud.flash(words.waiting_for(self.match.state, waited, away), self.now)
+            log.info("waiting for %s%s", self.match.state.players[waited], " to come back" if away else "")
+        self._last_waited = (waited, away)
 
     def _on_refused(self, event: Refused) -> None:
         self.hud.flash(words.refusal(event.error, self.match.state), self.now)
@@ -372,6 +373,8 @@ class GameScreen:
         self.view.show_poses(poses)
 
     def finish_frame(self, dt: float) -> None:
+        if self.here is not None:
+            self._tell_waiting()     # a person waited for may leave or come back while nothing else changes
         self.hud.update(self.now)
         self.view.before_frame(dt)
 

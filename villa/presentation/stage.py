@@ -149,12 +149,17 @@ def _software_renderer_threads() -> None:
     os.environ.setdefault("LP_NUM_THREADS", str(cores + 1))
 
 
+def check_display() -> None:
+    """`NoDisplay` unless there is a display to open the window on (asked before anything the window is for)."""
+    if not stage.is_open and not os.environ.get("DISPLAY"):
+        raise NoDisplay()
+
+
 def open_window(options: WindowOptions = WindowOptions()):
     """Open the game window (once per process) and fill in `stage`."""
     if stage.is_open:
         return stage.base
-    if not os.environ.get("DISPLAY"):
-        raise NoDisplay()
+    check_display()
     if options.sound:
         quiet_audio_errors()
     _configure(options)

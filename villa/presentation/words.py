@@ -240,8 +240,11 @@ def computer_headline(state: GameState, player: int | None, hand) -> str:
     return _("{who} is thinking …").format(who=who)
 
 
-def waiting_for(state: GameState, player: int) -> str:
-    """Online: the rules ask a person at another screen (where the hot seat hands the mouse over)."""
+def waiting_for(state: GameState, player: int, away: bool = False) -> str:
+    """Online: the rules ask a person at another screen (where the hot seat hands the mouse over); `away`: their
+    connection dropped, and their seat waits for them to rejoin."""
+    if away:
+        return _("Waiting for {who} to come back").format(who=player_name(state, player))
     return _("Waiting for {who}").format(who=player_name(state, player))
 
 

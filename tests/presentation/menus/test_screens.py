@@ -436,6 +436,19 @@ def test_the_pause_menu_online_offers_no_seats_and_says_the_game_goes_on(stage, 
     screen.show()
     assert "players" not in screen.widgets and set(screen.widgets) >= {"resume", "rules", "settings", "quit_to_menu"}
     assert screen.widgets["subtitle"]["text"] == "The others play on meanwhile."
+    assert "stand_in" not in screen.widgets, "nobody left: no seat to give"
+
+
+def test_the_host_online_may_let_a_computer_play_for_who_left(stage, pointer, screens, calls):
+    from villa.presentation.menus import PauseMenu
+    screen = PauseMenu(on_resume=calls.of("r"), on_rules=calls.of("r"), on_settings=calls.of("s"),
+                       on_players=None, on_quit_to_menu=calls.of("q"), waits=False,
+                       on_stand_in=calls.of("stand in"), away="Ben")
+    screens.append(screen)
+    screen.show()
+    assert screen.widgets["stand_in"]["text"] == "A computer plays for Ben"
+    pointer.click(screen.widgets["stand_in"])
+    assert calls.names() == ["stand in"]
 
 
 def test_a_hidden_screen_redraws_in_the_new_language_when_shown(stage, screens, calls):

@@ -14,12 +14,13 @@ class PauseMenu(Screen):
 
     def __init__(self, parent=None, *, on_resume: Callable[[], None], on_rules: Callable[[], None],
                  on_settings: Callable[[], None], on_players: Callable[[], None] | None,
-                 on_quit_to_menu: Callable[[], None], waits: bool = True, **options) -> None:
+                 on_quit_to_menu: Callable[[], None], waits: bool = True,
+                 on_stand_in: Callable[[], None] | None = None, away: str = "", **options) -> None:
         """`on_players` None: no seats to change here (online); `waits` False: the game goes on meanwhile
-        (online, at the others' screens)."""
-        self.waits = waits
+        (online, at the others' screens); `on_stand_in`: online, the host lets a computer play for `away`, who left."""
+        self.waits, self.away = waits, away
         self.actions = {"resume": on_resume, "rules": on_rules, "settings": on_settings, "players": on_players,
-                        "quit_to_menu": on_quit_to_menu}
+                        "stand_in": on_stand_in, "quit_to_menu": on_quit_to_menu}
         super().__init__(parent, **options)
 
     def build(self) -> None:
@@ -30,6 +31,7 @@ class PauseMenu(Screen):
         self.widgets["subtitle"] = style.text(root, said, pos=(0, 0.24), scale=0.036, fg=style.INK_SOFT, kind="serif")
         entries = (("resume", _("Resume"), "primary"), ("rules", _("Rules summary"), "wood"),
                    ("settings", _("Settings"), "wood"), ("players", _("Players: people or computers"), "wood"),
+                   ("stand_in", _("A computer plays for {who}").format(who=self.away), "wood"),
                    ("quit_to_menu", _("Quit to the main menu"), "quiet"))
         entries = tuple(entry for entry in entries if self.actions[entry[0]] is not None)   # None: not offered
         for i, (key, words, kind) in enumerate(entries):

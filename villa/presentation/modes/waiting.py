@@ -39,5 +39,5 @@ class Computer(ModeBase):
             return super().headline()
         waited = self.screen.waited_for()
         if waited is not None:
-            return words.waiting_for(self.match.state, waited)
+            return words.waiting_for(self.match.state, waited, self.match.away(waited))
         return words.computer_headline(self.match.state, self.screen.acting_player(), self.match.hand)
