@@ -59,3 +59,20 @@ def test_a_piece_let_go_blends_back_into_the_poses_heard():
     assert smooth.pose("red-hex", now=1.0)[0][0] == pytest.approx(20.0)
     assert 10.0 < smooth.pose("red-hex", now=1.0 + BLEND_S / 2)[0][0] < 20.0
     assert smooth.pose("red-hex", now=1.0 + BLEND_S)[0] == pytest.approx((10.0, 0.0, 5.0))
+
+
+def test_a_piece_lowered_and_held_is_drawn_as_the_server_has_it_now_and_blends_back_once_let_go():
+    smooth = Smoothing(delay=0.1)
+    smooth.heard(10, {"floor-2": ((0.0, 0.0, 20.0), STILL)}, now=1.0)
+    smooth.hold("floor-2", None, number=1, now=1.0)
+    smooth.aim((2.0, 0.0, 20.0), number=2)
+    smooth.rests_in_hand(now=1.05)                    # lowered onto the columns, the hands holding on
+    smooth.heard(12, {"floor-2": ((2.0, 0.0, 18.0), STILL)}, now=1.1)
+    assert smooth.pose("floor-2", now=1.05)[0] == (2.0, 0.0, 20.0), "no jump from the pointer at lowering"
+    later = 1.05 + BLEND_S + 0.01
+    smooth.heard(14, {"floor-2": ((2.5, 0.0, 17.9), TURNED)}, now=later)    # it tips as it sits
+    assert smooth.pose("floor-2", now=later) == ((2.5, 0.0, 17.9), TURNED), "the newest the server said, not the past"
+    smooth.let_go(now=later)
+    assert smooth.pose("floor-2", now=later) == ((2.5, 0.0, 17.9), TURNED)   # no jump at letting go ...
+    smooth.heard(30, {"floor-2": ((2.5, 0.0, 17.9), TURNED)}, now=later + 0.3)
+    assert smooth.pose("floor-2", now=later + 0.3 + BLEND_S) == ((2.5, 0.0, 17.9), TURNED)   # ... then as heard

@@ -28,6 +28,7 @@ log = logging.getLogger(__name__)
 # requests after which this player's piece is drawn where the server has it, not ahead at the pointer: let
 # go, given up, or lowered onto the villa, where the server's hands feel it sit or tip
 LETTING_GO = ("setDown", "lower", "giveUp", "letGo")
+RESTING = ("setDown", "lower")     # ... of which these, asked with the hand holding on, leave the piece in it
 
 
 class Player(ClientRepository):
@@ -182,7 +183,9 @@ class Player(ClientRepository):
             raise RuntimeError("enter a room first")
         self.room.ask(field, *args)
         self.asked += 1
-        if field in LETTING_GO:
+        if field in RESTING and args[-1]:
+            self.smoothing.rests_in_hand(time.monotonic())
+        elif field in LETTING_GO:
             self.smoothing.let_go(time.monotonic())
 
     # the player's own hand, drawn at the pointer at once (`smoothing.pose`)

@@ -9,8 +9,10 @@ The player's own held column or floor is not shown in the past: it is drawn at t
 `aim`), a round trip before the server has carried the aim out. Each update says how many of this player's
 requests the server had carried out (`done`); the held piece's distance then from where those aims put it
 (the hand's spring, a column that sticks or is blocked) is blended in over `BLEND_S`, so a piece at rest is
-drawn where the server has it. When the hand lets go (or a refusal says it never held it), the piece blends
-back into the poses heard, over `BLEND_S`.
+drawn where the server has it. A piece lowered onto the villa and still in the hand (`rests_in_hand`) is where
+the server's wood says (it sits or tips): it is drawn at the newest pose heard, not in the past, so what the
+pointer does to it shows a round trip and a pose later. When the hand lets go (or a refusal says it never held
+it), the piece blends back into the poses heard, over `BLEND_S`.
 """
 
 from __future__ import annotations
@@ -59,6 +61,7 @@ class Smoothing:
         self._heard: dict[str, deque[tuple[float, Pose]]] = {}
         self._offset: float | None = None     # our clock minus the server's, at its least (the fastest update)
         self.held: Held | None = None
+        self.resting: str | None = None       # our piece lowered onto the villa, still in the hand
         self._let_go: tuple[str, Pose, float] | None = None   # a piece let go: where it was drawn, and when
 
     def heard(self, tick: int, poses: dict[str, Pose], now: float, done: int | None = None) -> None:
@@ -89,6 +92,7 @@ class Smoothing:
             (x, y, _z), _quat = kept[-1][1]
             offset = (x - point[0], y - point[1])
         self.held = Held(piece, offset, started=number, since=now)
+        self.resting = None
         self._let_go = None
         if point is not None:
             self.held.aims.append((number, (point[0], point[1])))
@@ -101,19 +105,28 @@ class Smoothing:
 
     def let_go(self, now: float) -> None:
         """The hand let go (or never held): the piece blends back into the poses heard."""
-        if self.held is None:
+        piece = self.held.piece if self.held is not None else self.resting
+        if piece is None:
             return
-        drawn = self.pose(self.held.piece, now)
-        piece, self.held = self.held.piece, None
+        drawn = self.pose(piece, now)
+        self.held = self.resting = None
         if drawn is not None:
             self._let_go = (piece, drawn, now)
+
+    def rests_in_hand(self, now: float) -> None:
+        """The held piece was lowered onto the villa and the hand holds it there: drawn as the server has it now."""
+        if self.held is None:
+            return
+        piece = self.held.piece
+        self.let_go(now)
+        self.resting = piece
 
     def pose(self, piece: str, now: float) -> Pose | None:
         """Where to draw `piece` at `now` (our clock); None: never heard of."""
         held = self.held
         if held is not None and held.piece == piece and held.aims and self._heard.get(piece):
             return self._ahead(held, now)
-        shown = self._shown(piece, now)
+        shown = self._heard[piece][-1][1] if piece == self.resting and self._heard.get(piece) else self._shown(piece, now)
         if self._let_go is not None and self._let_go[0] == piece and shown is not None:
             part = (now - self._let_go[2]) / BLEND_S
             if part < 1.0:
