@@ -109,3 +109,26 @@ def test_steadying_then_giving_up_a_pull_puts_the_villa_back_and_blocks_the_colu
     (x1, y1, z1), _ = match.villa.poses()[column]
     assert abs(x1 - x0) < 0.05 and abs(y1 - y0) < 0.05 and abs(z1 - z0) < 0.05, "the column is back"
     assert screen.view.scene.pieces[column].getColorScale()[0] < 0.9, "and looks blocked"
+
+
+def test_esc_gives_up_a_granted_floor_that_cannot_be_laid_as_its_button_says(stage, game, mouse, frames,
+                                                                           press_button):
+    from villa import rules
+    screen = game(players=("Anna", "Ben"), layout="free corners", seed=1)
+    paused = []
+    screen.on_pause = lambda: paused.append(True)
+    frames(3)
+    match = screen.match
+    proposer = match.actor
+    assert match.act(rules.ProposeFloor()) is None
+    assert match.act(rules.Decline()) is None       # nobody objects; no column stands on the blue floor
+    frames(3)
+    press_button(next(b for b in screen.panel.buttons if "I have the mouse" in b["text"]))   # back to the proposer
+    assert match.state.turn.step is rules.Step.LAY_FLOOR and screen.mode == "Idle"
+    mouse.key("Escape")
+    frames(3)
+    assert isinstance(match.state.log[-1], rules.GiveUpFloor) and not paused, "given up, not paused"
+    assert match.actor != proposer
+    mouse.key("Escape")                              # nothing granted now: the pause menu
+    frames(3)
+    assert paused

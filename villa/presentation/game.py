@@ -153,13 +153,13 @@ class GameScreen:
         if match.collapsed:
             return Mode.FALLING
         hand = match.hand
-        if hand is not None and self._human_acts():
+        if hand is not None and self.human_acts():
             if isinstance(hand, FloorLay):
                 return Mode.LAYING if hand.state in (Laying.CARRYING, Laying.HELD) else Mode.SETTLING
             # a person's column is set down in the hands: still theirs while it is lowered and held
             return {Grip.PULLING: Mode.PULLING, Grip.CARRYING: Mode.CARRYING, Grip.LOWERING: Mode.CARRYING,
                     Grip.HELD: Mode.CARRYING}.get(hand.state, Mode.SETTLING)
-        if not self._human_acts():
+        if not self.human_acts():
             return Mode.COMPUTER
         if match.state.turn.step is Step.LAY_FLOOR and match.can_lay_floor():
             return Mode.LAYING
@@ -187,7 +187,7 @@ class GameScreen:
     def villa(self):
         return self.match.villa
 
-    def _human_acts(self) -> bool:
+    def human_acts(self) -> bool:
         """Does a person at this screen act now?"""
         player = self.acting_player()
         if self.here is not None:
@@ -224,17 +224,17 @@ class GameScreen:
             return
         player = self.acting_player()
         guide = words.guidance(event.after)
-        if guide.asks and self._human_acts():
+        if guide.asks and self.human_acts():
             question = f"{sentence}\n\n{guide.question}" if sentence else guide.question
             self.open_panel(Mode.ASKING, question)
-        elif (sentence and words.concerns_others(event.before) and self._human_acts() and self.humans() > 1
+        elif (sentence and words.concerns_others(event.before) and self.human_acts() and self.humans() > 1
               and self._last_human is not None and player != self._last_human):
             self.open_panel(Mode.HAND_OVER, sentence)   # an answer, a proof or a penalty decided something
         elif sentence:
             self.hud.flash(sentence, self.now, seconds=8.0 if event.before.turn.step is Step.ASK else 4.0)
         else:
             self._tell_waiting()
-        if self._human_acts():
+        if self.human_acts():
             self._last_human = player
 
     def _tell_waiting(self) -> None:
@@ -414,7 +414,7 @@ class GameScreen:
         state = self.match.state
         guide = words.guidance(state)
         self.hud.show_game(guide, neutral=state.neutral, family=state.ruleset.family)
-        human = self._human_acts()
+        human = self.human_acts()
         shown = [(c.name, c.label, lambda name=c.name: self.command(name))
                  for c in guide.commands if c.name is not Button.CHOOSE]
         if self.here is not None:   # online the colours are chosen in the game (the hot seat: before it)

@@ -30,7 +30,10 @@ class Idle(ModeBase):
         return True
 
     def escape(self) -> None:
-        if self.screen.on_pause is not None:
+        """Esc gives up a granted floor that cannot be laid, as its button says; else the pause menu."""
+        if self.match.state.turn.step is Step.LAY_FLOOR and self.screen.human_acts():
+            self.give_up()
+        elif self.screen.on_pause is not None:
             self.screen.on_pause()
 
     def give_up(self) -> None:
