@@ -117,3 +117,9 @@ def test_a_family_round_ends_in_the_fall_and_the_next_begins_on_a_fresh_villa_in
         assert events == ["Collapsed", "RoundStarted"]
     assert room.match.state.round == 2 and all(m.state.round == 2 for m in matches)
     assert max(gaps) < 0.5, "the next round is drawn on the fresh villa"
+
+
+def test_a_villa_is_called_at_rest_only_once_the_smoothing_has_drawn_its_last_pose():
+    from villa.online.remote import RESTS_AFTER
+    from villa.online.smoothing import BLEND_S, DELAY
+    assert RESTS_AFTER > DELAY + BLEND_S, "a resting villa is not drawn again, so nothing may still glide then"

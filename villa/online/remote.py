@@ -196,6 +196,7 @@ class RemoteMatch:
         self._refused = len(player.refusals)
         self._heard = player.pose_updates
         self._heard_at = clock()
+        self._shown_at_rest: rules.GameState | None = None   # the state the resting villa was last shown for
         self._collapse_seen = self.collapsed
         self._round_next: tuple[int, int] | None = None   # a family round begun in the rules, and the villas heard
                                                           # then: the screen begins it with the villa built anew
@@ -399,9 +400,12 @@ class RemoteMatch:
         if self.player.pose_updates != self._heard:
             self._heard, self._heard_at = self.player.pose_updates, now
         self.villa.resting = now - self._heard_at > RESTS_AFTER and self.hand is None
+        if self.villa.resting and self._shown_at_rest is self.state:
+            return      # drawn as it lies already: RESTS_AFTER outlasts the smoothing's delay and blends
         smoothing = self.player.smoothing
         poses = {piece: pose for piece in self.player.poses if (pose := smoothing.pose(piece, now)) is not None}
         self.villa.show(poses, self.state.out)
+        self._shown_at_rest = self.state if self.villa.resting else None
         self._log_pull()
 
     def _log_pull(self) -> None:
