@@ -10,8 +10,9 @@
 
 from .actions import (Abort, Action, AssignColoursAtRandom, Challenge, ChooseColour, Decline, ForgoPenalty,
                       GiveUpFloor, Object, Pass, ProposeFloor, SealRoll, SetUpHigher, TakeColumn)
-from .answers import (Because, EndReason, Placement, Task, end_reasons, grabbable_columns, is_question, placement,
-                      proof_columns, seal_contested, task, turn_colours, why_not_grabbable)
+from .answers import (Because, EndReason, Placement, Task, acting_player, answer_for, end_reasons, floor_to_lay,
+                      grabbable_columns, is_question, mouse_changes_hands, placement, proof_columns, seal_contested,
+                      task, turn_colours, why_not_grabbable)
 from .engine import (apply, blamed_for_collapse, check_survey, expected_facts, is_chance_node, legal_actions, replay,
                      takeable_columns, whose_move)
 from .eligibility import (can_propose, floor_can_be_laid, neutral_takeable, objector_columns_in_villa,
@@ -31,8 +32,9 @@ __all__ = [
     "Object", "Pass", "ProposeFloor", "SealRoll", "SetUpHigher", "TakeColumn",
     "apply", "blamed_for_collapse", "check_survey", "expected_facts", "is_chance_node", "legal_actions", "replay",
     "takeable_columns", "whose_move",
-    "Because", "EndReason", "Placement", "Task", "end_reasons", "grabbable_columns", "is_question", "placement",
-    "proof_columns", "seal_contested", "task", "turn_colours", "why_not_grabbable",
+    "Because", "EndReason", "Placement", "Task", "acting_player", "answer_for", "end_reasons", "floor_to_lay",
+    "grabbable_columns", "is_question", "mouse_changes_hands", "placement", "proof_columns", "seal_contested", "task",
+    "turn_colours", "why_not_grabbable",
     "can_propose", "floor_can_be_laid", "neutral_takeable", "objector_columns_in_villa", "takeable",
     "DocumentError", "GameOver", "IllegalBuild", "IllegalProposal", "IllegalSetup", "MalformedAction", "NotYourMove",
     "Rule", "RuleError",

@@ -11,7 +11,9 @@ from typing import Any
 
 from . import eligibility as eligible
 from . import seal as seal_rules
-from .actions import TakeColumn
+from .actions import Challenge, Decline, Object, TakeColumn
+from .facts import FloorLaid
+from .queries import expected_facts
 from .errors import Rule, RuleError
 from .frozen import FrozenMap
 from .pieces import GREEN_LEVEL, Colour
@@ -99,6 +101,38 @@ def why_not_grabbable(state: GameState, column: str) -> RuleError | None:
         return Rule.NOT_NOW.refuse(action=TakeColumn.__name__, step=turn.step.value, role=turn.role.value,
                                    actor=turn.actor)
     return eligible.why_not_takeable(state, column).error()
+
+
+def acting_player(state: GameState) -> int | None:
+    """The player at the table who acts now, chance included (who rolls the seal); None once the game is over."""
+    if state.over:
+        return None
+    return state.turn.actor
+
+
+def answer_for(state: GameState, objects: bool):
+    """The action a yes or no of the asked player stands for now: an objection or a challenge (whichever the
+    rules ask), or declining; None when nobody is asked."""
+    if state.turn.step is not Step.ASK or state.over:
+        return None
+    if not objects:
+        return Decline()
+    return Challenge() if state.turn.role is Role.CHALLENGE else Object()
+
+
+def floor_to_lay(state: GameState) -> bool:
+    """Is a floor granted now that can be laid on the columns standing on the top floor (else only given up)?"""
+    return state.turn.step is Step.LAY_FLOOR and any(isinstance(f, FloorLaid) for f in expected_facts(state))
+
+
+def mouse_changes_hands(before: GameState, after: GameState) -> bool:
+    """At one table: must the mouse be handed over in person after this move, because it decided something for
+    another player (an answer, a proof or challenge under way, a failed objection's penalty)? Their turn
+    passing the ordinary way needs no telling."""
+    turn = before.turn
+    decided = (turn.step in (Step.ASK, Step.TAKE_OUT)
+               or (turn.step is Step.IN_HAND and turn.role in (Role.PROOF, Role.CHALLENGE, Role.FAMILY_CHALLENGE)))
+    return decided and not after.over and acting_player(after) != acting_player(before)
 
 
 def turn_colours(state: GameState) -> tuple[Colour, ...]:
