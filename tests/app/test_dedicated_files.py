@@ -13,6 +13,7 @@ from villa.app import saves
 from villa.app.dedicated import RoomFiles, parse
 from villa.match import Match
 from villa.online.rooms import Room, Sitter
+from villa.match import requests as rq
 from tests.online.conftest import three_seats
 
 
@@ -49,10 +50,10 @@ def test_a_finished_online_game_is_kept_as_a_replay_and_not_taken_up_again(tmp_p
     match = Match(three_seats())
     column = sorted(rules.grabbable_columns(match.state))[0]
     pos = match.villa.nodes[column].getPos()
-    match.take(column, Point3(pos))
+    rq.ask(match, lambda s: rq.Take(s, column, Point3(pos)))
     while not (match.over and match.villa.settled):        # shoved through the villa: it falls
         if match.hand is not None:
-            match.hand.aim(Point3(-3 * pos.x, -3 * pos.y, pos.z + 40))
+            rq.ask(match, lambda s: rq.Aim(s, tuple(Point3(-3 * pos.x, -3 * pos.y, pos.z + 40))))
         match.frame()
     files = RoomFiles(tmp_path / "online")
     room = Room("ABCDE", match.setup, keep=files, record=match.record, sitters={0: Sitter("Anna", "tok")})

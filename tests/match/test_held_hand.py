@@ -11,6 +11,7 @@ from villa.match import LetGo, Match, MatchSetup, Seat, Touched, layout_named
 from villa.physics.layouts import preset
 from villa.physics.refusals import PlacementError, Refusal
 from villa.rules.state import Step
+from villa.match import requests as rq
 
 OFF_BALANCE_X = -6.0   # the green floor's centre 2 cm past the two column tops at x = -4: it tips onto them
 KNOCKED_OFF_X = -8.0   # 4 cm past them: let go there, it falls
@@ -30,7 +31,7 @@ def square_on_blue() -> MatchSetup:
 def _laying() -> Match:
     """`square_on_blue`, the green floor proposed, nobody objects: the proposer is to lay it."""
     match = Match(square_on_blue())
-    assert match.act(rules.ProposeFloor()) is None and match.act(rules.Decline()) is None
+    assert rq.ask(match, rq.Propose).accepted and rq.ask(match, lambda s: rq.Answer(s, False)).accepted
     assert match.state.turn.step is Step.LAY_FLOOR
     return match
 
@@ -44,11 +45,11 @@ def _frames(match: Match, count: int, until=lambda: False) -> None:
 
 def _held_at(match: Match, x: float):
     """Carry the floor over x (the blue floor's y), lower it and hold it there."""
-    assert match.start_laying() is None
+    assert rq.ask(match, rq.LayFloor).accepted
     lay = match.hand
-    lay.aim(Point3(x, 0, 0))
+    rq.ask(match, lambda s: rq.Aim(s, tuple(Point3(x, 0, 0))))
     _frames(match, 60)
-    assert match.lower_floor(hold=True) is None
+    assert rq.ask(match, lambda s: rq.Lower(s, hold=True)).accepted
     _frames(match, 90)
     return lay
 
@@ -64,18 +65,18 @@ def test_a_floor_held_off_balance_tips_is_lifted_moved_lowered_again_and_laid_on
     _frames(match, 60)
     assert abs(lay.tilt_deg() - tilt) < 0.5 and not match.collapsed, "held: leaning, not falling"
     assert [type(e) for e in seen].count(Touched) == 1 and seen[-1].piece == "floor-2"
-    assert match.lift() is None
+    assert rq.ask(match, rq.Lift).accepted
     _frames(match, 40)
     assert match.holding and not lay.touching(), "lifted clear, still in the hands"
     high_x, high_y = lay.high_side()
     grip = lay.grip_point()
-    lay.aim(Point3(grip.x + 5 * high_x, grip.y + 5 * high_y, 0))   # towards the side that stayed up
+    rq.ask(match, lambda s: rq.Aim(s, tuple(Point3(grip.x + 5 * high_x, grip.y + 5 * high_y, 0))))   # towards the side that stayed up
     _frames(match, 40)
-    assert match.lower_floor(hold=True) is None
+    assert rq.ask(match, lambda s: rq.Lower(s, hold=True)).accepted
     _frames(match, 90)
     assert lay.touching() and lay.tilt_deg() < 0.5, "over its columns it sits level"
     assert match.state.turn.step is Step.LAY_FLOOR, "nothing counts while it is held"
-    assert match.let_go() is None and not match.holding
+    assert rq.ask(match, rq.LetGo).accepted and not match.holding
     assert isinstance(seen[-1], LetGo) and seen[-1].piece == "floor-2"
     _frames(match, 60 * 10, lambda: match.actor != proposer)
     assert match.state.top_level == 2 and not match.over and match.actor != proposer, "laid: the game goes on"
@@ -86,7 +87,7 @@ def test_a_floor_let_go_off_balance_falls_and_the_proposer_brought_the_villa_dow
     proposer = match.actor
     lay = _held_at(match, KNOCKED_OFF_X)
     assert not match.collapsed, "held, it does not fall"
-    assert match.let_go() is None
+    assert rq.ask(match, rq.LetGo).accepted
     _frames(match, 60 * 10, lambda: match.over)
     assert match.over and match.state.result.collapsed_by == proposer
     assert lay.state == "laid"
@@ -111,8 +112,8 @@ def test_giving_up_a_held_floor_puts_it_back_in_the_box_as_giving_up_a_carried_o
             _held_at(match, OFF_BALANCE_X)
             assert match.holding
         else:
-            assert match.start_laying() is None
-        assert match.give_up() is None
+            assert rq.ask(match, rq.LayFloor).accepted
+        assert rq.ask(match, rq.GiveUp).accepted
         _frames(match, 60)
         assert match.hand is None and "floor-2" not in match.villa.nodes and not match.collapsed
         ends.append((match.state.turn, match.state.log[-1]))
@@ -127,20 +128,20 @@ def test_a_column_held_on_the_top_floor_and_let_go_is_placed():
     player = match.actor
     column = f"{match.state.colours[player][0].value}-thin-3"   # free corners: it stands free
     assert match.strain == 0.0, "no column in hand"
-    assert match.take(column) is None
+    assert rq.ask(match, lambda s: rq.Take(s, column)).accepted
     pull = match.hand
     _frames(match, 600, lambda: pull.state == "carrying")
     assert match.strain == pull.strain
     floor = match.villa.nodes["floor-1"].getPos()
-    pull.aim(floor)
+    rq.ask(match, lambda s: rq.Aim(s, tuple(floor)))
     node = match.villa.nodes[column]
     _frames(match, 600, lambda: (node.getX() - floor.x) ** 2 + (node.getY() - floor.y) ** 2 < 0.01)
-    assert match.set_down(hold=True) is None
+    assert rq.ask(match, lambda s: rq.SetDown(s, hold=True)).accepted
     _frames(match, 600, lambda: match.holding)
     _frames(match, 30)
     assert match.holding and pull.state == "held" and Touched(column) in seen
     assert match.state.turn.step is Step.IN_HAND, "held upright: not yet placed"
-    assert match.let_go() is None and LetGo(column) in seen
+    assert rq.ask(match, rq.LetGo).accepted and LetGo(column) in seen
     _frames(match, 60 * 10, lambda: match.actor != player)
     assert match.state.levels[column] == 1 and match.hand is None
 
@@ -149,27 +150,27 @@ def test_a_held_column_lifted_again_is_carried_and_may_be_given_up():
     match = Match(MatchSetup((Seat("Anna"), Seat("Ben")), layout_named("free corners", 1), seed=1,
                              deal_colours=True))
     column = f"{match.state.colours[match.actor][0].value}-thin-3"
-    assert match.take(column) is None
+    assert rq.ask(match, lambda s: rq.Take(s, column)).accepted
     pull = match.hand
     _frames(match, 600, lambda: pull.state == "carrying")
-    pull.aim(match.villa.nodes["floor-1"].getPos())
+    rq.ask(match, lambda s: rq.Aim(s, tuple(match.villa.nodes["floor-1"].getPos())))
     _frames(match, 240)
-    assert match.set_down(hold=True) is None
+    assert rq.ask(match, lambda s: rq.SetDown(s, hold=True)).accepted
     _frames(match, 600, lambda: match.holding)
-    assert match.give_up() is None and match.hand is None
+    assert rq.ask(match, rq.GiveUp).accepted and match.hand is None
     assert column in match.state.blocked, "given up while held: back, and blocked"
 
 
 def test_hands_that_hold_nothing_are_refused_with_codes():
     match = _laying()
     state = match.state
-    for request in (match.lift, match.let_go, match.lower_floor):
-        refusal = request()
+    for request in (rq.Lift, rq.LetGo, rq.Lower):
+        refusal = rq.ask(match, request).refusal
         assert isinstance(refusal, rules.RuleError) and refusal.rule == "not-now", request.__name__
-    refusal = match.set_down(hold=True)
+    refusal = rq.ask(match, lambda s: rq.SetDown(s, hold=True)).refusal
     assert isinstance(refusal, PlacementError) and refusal.code is Refusal.NOT_FREE_TO_SET_DOWN
-    assert match.start_laying() is None and not match.holding
-    for request in (match.lift, match.let_go):   # carried, not yet held
-        refusal = request()
+    assert rq.ask(match, rq.LayFloor).accepted and not match.holding
+    for request in (rq.Lift, rq.LetGo):   # carried, not yet held
+        refusal = rq.ask(match, request).refusal
         assert isinstance(refusal, rules.RuleError) and refusal.rule == "not-now", request.__name__
     assert match.state is state and match.hand.state == "carrying"

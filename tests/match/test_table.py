@@ -10,6 +10,7 @@ from villa.match import record as records
 from villa.physics.pulling import PlacementError
 from villa.rules import grabbable_columns as grabbable
 from villa.rules.state import Step
+from villa.match import requests as rq
 
 FRAMES_TO_SETTLE = 60 * 20
 
@@ -29,14 +30,14 @@ def _until(match: Match, done, frames: int = FRAMES_TO_SETTLE) -> None:
 
 def _carry_and_set_down(match: Match, column: str) -> None:
     """Draw a free column out, carry it over the middle of the top floor and set it down."""
-    assert match.take(column) is None
+    assert rq.ask(match, lambda s: rq.Take(s, column)).accepted
     pull = match.hand
     _until(match, lambda: pull.state == "carrying", 600)
     floor = match.villa.nodes[f"floor-{match.state.top_level}"].getPos()
-    pull.aim(floor)
+    rq.ask(match, lambda s: rq.Aim(s, tuple(floor)))
     node = match.villa.nodes[column]
     _until(match, lambda: (node.getX() - floor.x) ** 2 + (node.getY() - floor.y) ** 2 < 0.01, 600)
-    assert match.set_down() is None
+    assert rq.ask(match, rq.SetDown).accepted
 
 
 def test_a_new_match_deals_the_colours_and_records_the_villa_as_built():
@@ -65,10 +66,10 @@ def test_refusals_come_back_and_change_nothing():
     match = _match()
     state = match.state
     other = next(c for c in rules.Colour if c not in state.colours[match.actor])
-    refusal = match.take(f"{other.value}-thick")
+    refusal = rq.ask(match, lambda s: rq.Take(s, f"{other.value}-thick")).refusal
     assert isinstance(refusal, rules.RuleError) and refusal.rule == "own-column"
-    assert isinstance(match.set_down(), PlacementError), "nothing is carried"
-    assert isinstance(match.give_up(), rules.RuleError)
+    assert isinstance(rq.ask(match, rq.SetDown).refusal, PlacementError), "nothing is carried"
+    assert isinstance(rq.ask(match, rq.GiveUp).refusal, rules.RuleError)
     assert match.state is state and match.hand is None
 
 
@@ -77,7 +78,7 @@ def test_giving_up_puts_the_column_back_blocked_and_ends_the_turn():
     before = match.villa.poses()
     column = grabbable(match.state)[0]
     player = match.actor
-    assert match.take(column) is None and match.give_up() is None
+    assert rq.ask(match, lambda s: rq.Take(s, column)).accepted and rq.ask(match, rq.GiveUp).accepted
     assert column in match.state.blocked and match.actor != player
     assert match.villa.poses()[column] == before[column]
     _until(match, lambda: match.turn == 1)
@@ -86,14 +87,14 @@ def test_giving_up_puts_the_column_back_blocked_and_ends_the_turn():
 def test_a_column_may_not_be_set_down_where_the_referee_would_refuse_it():
     match = _match()
     column = f"{match.state.colours[match.actor][0].value}-thin-3"
-    assert match.take(column) is None
+    assert rq.ask(match, lambda s: rq.Take(s, column)).accepted
     pull = match.hand
     _until(match, lambda: pull.state == "carrying", 600)
     where = match.villa.nodes[column].getPos()
-    pull.aim((where.x, -12.5, where.z))   # over the bare base plate, in front of the blue floor
+    rq.ask(match, lambda s: rq.Aim(s, tuple((where.x, -12.5, where.z))))   # over the bare base plate, in front of the blue floor
     for _ in range(120):
         match.frame()
-    refusal = match.set_down()
+    refusal = rq.ask(match, rq.SetDown).refusal
     assert isinstance(refusal, rules.RuleError) and refusal.rule == "onto-top-floor"
     assert pull.state == "carrying" and match.state.turn.step is Step.IN_HAND
 
@@ -129,7 +130,7 @@ def test_the_seal_rolls_the_same_for_the_same_game_taken_up_again():
     roll = match.next_roll()
     copy = records.from_document(records.to_document(match.record))
     assert Match(copy.setup, copy).next_roll() == roll
-    assert match.roll() == roll and match.state.log[-1] == roll
+    assert rq.ask(match, rq.Roll).accepted and match.state.log[-1] == roll
 
 
 @pytest.mark.parametrize("floors", [2, 4])

@@ -14,6 +14,7 @@ from villa.physics import geometry, layouts
 from villa.physics.dimensions import BASE, COLUMN_HEIGHT, column_spec
 from villa.presentation.arrange import Hand
 from villa.presentation.preferences import Settings
+from villa.match import requests as rq
 
 pytestmark = pytest.mark.gui
 
@@ -308,7 +309,7 @@ def test_arranged_by_hand_from_the_new_game_screen_to_the_game(front, frames, mo
     assert all(colour in state.colours[seat] for seat, colour in picks)
 
     # "Play again" builds the same arrangement again
-    assert match.act(rules.Collapse(1.0, rules.CollapseCause.FLOOR_TILTED, "floor-1")) is None
+    assert match._apply(rules.Collapse(1.0, rules.CollapseCause.FLOOR_TILTED, "floor-1")) is None
     frames(5)
     press_button(front.menu.widgets["play_again"])
     assert front.match.setup.layout == arranged

@@ -12,6 +12,7 @@ from villa.match import Match, MatchSetup, Seat
 from villa.physics import loads, survey
 from villa.physics.layouts import preset
 from villa.presentation.builders_eye import laying_outline, villa_outlines
+from villa.match import requests as rq
 
 
 def _square_on_the_blue_floor() -> Match:
@@ -41,11 +42,11 @@ def test_the_blue_floors_load_lies_inside_its_supports_and_a_pulled_column_shows
 
 def test_a_floor_carried_past_its_columns_is_drawn_tipping_and_over_their_middle_standing():
     match = _square_on_the_blue_floor()
-    assert match.act(rules.ProposeFloor()) is None and match.act(rules.Decline()) is None
-    assert match.start_laying() is None
+    assert rq.ask(match, rq.Propose).accepted and rq.ask(match, lambda s: rq.Answer(s, False)).accepted
+    assert rq.ask(match, rq.LayFloor).accepted
     lay = match.hand
     for x, stands in ((-8.0, False), (0.0, True)):
-        lay.aim(Point3(x, 0, 0))
+        rq.ask(match, lambda s: rq.Aim(s, tuple(Point3(x, 0, 0))))
         for _ in range(60):
             match.frame()
         shown = laying_outline(lay)

@@ -9,6 +9,7 @@ from panda3d.core import Point3
 
 from villa.physics import survey
 from villa.rules import grabbable_columns as grabbable
+from villa.match import requests as rq
 
 pytestmark = pytest.mark.gui
 
@@ -120,8 +121,8 @@ def test_esc_gives_up_a_granted_floor_that_cannot_be_laid_as_its_button_says(sta
     frames(3)
     match = screen.match
     proposer = match.actor
-    assert match.act(rules.ProposeFloor()) is None
-    assert match.act(rules.Decline()) is None       # nobody objects; no column stands on the blue floor
+    assert rq.ask(match, rq.Propose).accepted
+    assert rq.ask(match, lambda s: rq.Answer(s, False)).accepted       # nobody objects; no column stands on the blue floor
     frames(3)
     press_button(next(b for b in screen.panel.buttons if "I have the mouse" in b["text"]))   # back to the proposer
     assert match.state.turn.step is rules.Step.LAY_FLOOR and screen.mode == "Idle"

@@ -10,6 +10,7 @@ from villa import rules
 from villa.match import Seat
 from villa.presentation.preferences import Settings
 from villa.rules import grabbable_columns as grabbable
+from villa.match import requests as rq
 
 pytestmark = pytest.mark.gui
 
@@ -57,7 +58,7 @@ def test_new_game_seal_roll_game_pause_and_the_end_screen(front, frames, press_b
     press_button(front.pause_menu.widgets["resume"])
     assert front.pause_menu is None and screen.mode == "Idle"
 
-    assert match.act(rules.Collapse(1.0, rules.CollapseCause.FLOOR_TILTED, "floor-1")) is None
+    assert match._apply(rules.Collapse(1.0, rules.CollapseCause.FLOOR_TILTED, "floor-1")) is None
     frames(5)
     assert type(front.menu).__name__ == "EndScreen" and screen.panel is None
     assert "No Master Builder" in front.menu.widgets["headline"]["text"]
@@ -76,7 +77,7 @@ def test_continue_takes_up_the_autosaved_game(front, frames, press_button):
     match = front.match
     assert all(len(colours) == 2 for colours in match.state.colours)
     column = grabbable(match.state)[0]
-    assert match.take(column) is None and match.give_up() is None
+    assert rq.ask(match, lambda s: rq.Take(s, column)).accepted and rq.ask(match, rq.GiveUp).accepted
     for _ in range(600):
         frames()
         if saves.autosave_path().exists():
@@ -103,7 +104,7 @@ def test_a_save_that_cannot_be_written_is_told_on_screen_and_the_game_goes_on(fr
     front.start(MatchSetup((Seat("Anna"), Seat("Ben")), layout_named("rings"), seed=5, deal_colours=True))
     match, screen = front.match, front.screen
     column = grabbable(match.state)[0]
-    assert match.take(column) is None and match.give_up() is None
+    assert rq.ask(match, lambda s: rq.Take(s, column)).accepted and rq.ask(match, rq.GiveUp).accepted
     for _ in range(600):
         frames()
         if match.turn == 1:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from villa.match import Match, MatchSetup, Seat, layout_named
 from villa.presentation.holding import CLICK_SECONDS, Hands
 from villa.rules.state import Step
+from villa.match import requests as rq
 
 
 class Clock:
@@ -30,11 +31,11 @@ def _carried_over_the_blue_floor():
                              deal_colours=True))
     clock = Clock()
     column = f"{match.state.colours[match.actor][0].value}-thin-3"
-    assert match.take(column) is None
+    assert rq.ask(match, lambda s: rq.Take(s, column)).accepted
     pull = match.hand
     _frames(match, clock, 600, lambda: pull.state == "carrying")
     floor = match.villa.nodes["floor-1"].getPos()
-    pull.aim(floor)
+    rq.ask(match, lambda s: rq.Aim(s, tuple(floor)))
     node = match.villa.nodes[column]
     _frames(match, clock, 600, lambda: (node.getX() - floor.x) ** 2 + (node.getY() - floor.y) ** 2 < 0.01)
     return match, clock, Hands(match, clock), column

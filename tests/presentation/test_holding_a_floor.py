@@ -9,6 +9,7 @@ import pytest
 from panda3d.core import Point3
 
 from villa import rules
+from villa.match import requests as rq
 
 pytestmark = pytest.mark.gui
 
@@ -29,7 +30,7 @@ def _laying(stage, builders_eye: bool = False):
                     for c in layout.columns)
     match = Match(MatchSetup((Seat("Anna"), Seat("Ben")), dataclasses.replace(layout, columns=columns), seed=4,
                              deal_colours=True, builders_eye=builders_eye))
-    assert match.act(rules.ProposeFloor()) is None and match.act(rules.Decline()) is None
+    assert rq.ask(match, rq.Propose).accepted and rq.ask(match, lambda s: rq.Answer(s, False)).accepted
     return match, GameScreen(stage, match)
 
 

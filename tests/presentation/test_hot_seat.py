@@ -14,6 +14,7 @@ from villa.physics.dimensions import FloorSpot
 from villa.presentation import words
 from villa.rules import Task
 from villa.rules.state import Step
+from villa.match import requests as rq
 
 pytestmark = pytest.mark.gui
 
@@ -190,12 +191,12 @@ def test_a_failed_objection_lets_the_proposer_forgo_the_penalty_pull_with_the_n_
         screen.panel.buttons[0]["command"]()
     proposer = match.actor
     objector = (proposer + 1) % 3
-    assert match.act(rules.ProposeFloor()) is None
-    assert match.act(rules.Object()) is None and match.actor == objector
+    assert rq.ask(match, rq.Propose).accepted
+    assert rq.ask(match, lambda s: rq.Answer(s, True)).accepted and match.actor == objector
     column = f"{match.state.colours[proposer][0].value}-thin-2"
-    assert match.take(column, match.villa.nodes[column].getPos()) is None
+    assert rq.ask(match, lambda s: rq.Take(s, column, match.villa.nodes[column].getPos())).accepted
     frames(5)
-    assert match.give_up() is None   # the proof is abandoned: the objection has failed
+    assert rq.ask(match, rq.GiveUp).accepted   # the proof is abandoned: the objection has failed
     frames(30)
     assert match.state.turn.step is Step.TAKE_OUT and match.actor == proposer
     if screen.panel is not None:   # the seat changes hands

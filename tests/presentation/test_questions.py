@@ -4,6 +4,7 @@ the panel asks to pass it over; with one person against computers, it is simply 
 import pytest
 
 from villa import rules
+from villa.match import requests as rq
 
 pytestmark = pytest.mark.gui
 
@@ -17,7 +18,7 @@ def test_a_proposal_asks_the_other_player_and_passes_the_mouse_only_between_peop
     if people == 1:
         match.change_seat(proposer, Strength.EASY)   # a computer's seat with no hand of its own: the test moves for it
     frames(3)
-    assert match.act(rules.ProposeFloor()) is None
+    assert rq.ask(match, rq.Propose).accepted
     frames(3)
     assert screen.mode == "Asking" and match.actor == 1 - proposer
     assert screen.panel.over.getText() == over

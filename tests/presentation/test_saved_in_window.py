@@ -12,6 +12,7 @@ from villa import rules
 from villa.app import saves
 from villa.match import record as records
 from villa.presentation.preferences import Settings
+from villa.match import requests as rq
 
 from .conftest import new_match
 
@@ -118,7 +119,7 @@ def test_continue_from_the_command_line_ends_on_the_end_screen_and_plays_again(h
         frames(3)
         assert front.pause_menu is not None and screen.mode == "Paused"
         press_button(front.pause_menu.widgets["resume"])
-        assert match.act(rules.Collapse(1.0, rules.CollapseCause.FLOOR_TILTED, "floor-1")) is None
+        assert match._apply(rules.Collapse(1.0, rules.CollapseCause.FLOOR_TILTED, "floor-1")) is None
         frames(5)
         assert isinstance(front.menu, EndScreen)
         snapshot("continue-1-end")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from villa.rules import grabbable_columns as grabbable
+from villa.match import requests as rq
 
 pytestmark = pytest.mark.gui
 
@@ -21,7 +22,7 @@ def test_shadows_are_drawn_only_in_frames_after_something_moved(stage, game, fra
     assert not any(drawn)
 
     column = grabbable(screen.match.state)[0]
-    assert screen.match.take(column) is None
-    screen.match.hand.aim(screen.villa.nodes[column].getPos() + (0, -3, 0))
+    assert rq.ask(screen.match, lambda s: rq.Take(s, column)).accepted
+    rq.ask(screen.match, lambda s: rq.Aim(s, tuple(screen.villa.nodes[column].getPos() + (0, -3, 0))))
     frames(2)
     assert screen.view.shadows.drawn_this_frame

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from villa import rules
-from villa.rules.state import Role
+from villa.rules.state import Role, Step
 
 
 @dataclass(frozen=True)
@@ -82,6 +82,17 @@ class LetGo:
 @dataclass(frozen=True)
 class GameOver:
     result: rules.Result
+
+
+def of_change(before: rules.GameState, action, after: rules.GameState) -> list:
+    """The events of one action the referee accepted: the change itself, a question put to a player, the
+    game's end. The match and the online player's game in play both tell a change by this one function."""
+    events: list = [Accepted(before, action, after)]
+    if after.turn.step is Step.ASK and not after.over:
+        events.append(AnswerNeeded(after.turn.actor, after.turn.role))
+    if after.over and not before.over:
+        events.append(GameOver(after.result))
+    return events
 
 
 Event = Accepted | Refused | AnswerNeeded | TurnSettled | Collapsed | RoundStarted | Touched | LetGo | GameOver

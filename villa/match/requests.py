@@ -15,7 +15,7 @@ seats, words, numbers and points, each with the bounds a message from outside is
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Annotated, Any, Callable
 
 from villa import rules
 from villa.rules.pieces import Colour
@@ -216,3 +216,39 @@ def rules_action(state: rules.GameState, request) -> Any | None:
     if isinstance(request, Answer):
         return rules.answer_for(state, request.objects)
     return None
+
+
+def request_for(seat: int, action) -> Request:
+    """The request a seat makes for a referee's choice (a computer's plan, a lesson's script): the inverse of
+    `rules_action`, with a given-up build or floor as `GiveUp` and the seal's roll as `Roll`."""
+    kind = type(action)
+    if kind is rules.ProposeFloor:
+        return Propose(seat)
+    if kind in (rules.Object, rules.Challenge, rules.Decline):
+        return Answer(seat, objects=kind is not rules.Decline)
+    if kind is rules.ForgoPenalty:
+        return Forgo(seat)
+    if kind is rules.Pass:
+        return Pass(seat)
+    if kind is rules.ChooseColour:
+        return ChooseColour(seat, action.colour)
+    if kind in (rules.Abort, rules.GiveUpFloor):
+        return GiveUp(seat)
+    if kind is rules.SealRoll:
+        return Roll(seat)
+    if kind is rules.TakeColumn:
+        return Take(seat, action.column)
+    raise TypeError(f"no seat asks for {action!r}: it is the villa's or the game's own")
+
+
+def ask(game, make: Callable[[int], Request]) -> Reply:
+    """Send `make(seat)` for the seat the rules ask now (who rolls, at a roll) to a game in play; refused as out of
+    turn when nobody is asked (the game is over)."""
+    seat = rules.acting_player(game.state)
+    return Reply(not_now(game.state, "acting")) if seat is None else game.request(make(seat))
+
+
+def not_now(state: rules.GameState, what: str) -> rules.RuleError:
+    """The referee's refusal of something asked out of turn (its words name who is asked now)."""
+    turn = state.turn
+    return rules.Rule.NOT_NOW.refuse(action=what, step=turn.step.value, role=turn.role.value, actor=turn.actor)

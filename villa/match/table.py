@@ -1,20 +1,19 @@
 """The game in play, headless: the rules' state with its log, the wooden villa, and the hand.
 
-    match = Match(setup)                   # a new game (or Match(setup, record): one taken up again)
-    match.take("red-thin-2", point)        # a person's press, or a computer's plan
-    match.hand.aim(point)                  # every frame while pulling or carrying
-    match.set_down()                       # once the column is free, over the top floor
-    match.lower_floor(hold=True)           # the builder's hands: lowered and held (set_down too),
-    match.let_go()                         # felt (`holding`, `hand.tilt_deg()`), lifted again or let go
-    match.advance(dt)                      # the villa steps in whole frames; once it settles the
-                                           # hand's fact goes to the referee, whose verdict is the state
+    match = Match(setup)                          # a new game (or Match(setup, record): one taken up again)
+    match.request(Take(seat, "red-thin-2", point)) # a person's press, or a computer's plan
+    match.request(Aim(seat, point))               # every frame while pulling or carrying
+    match.request(SetDown(seat, hold=True))       # once the column is free, over the top floor: the builder's
+    match.request(LetGo(seat))                    # hands hold it, felt (`holding`), lifted again or let go
+    match.advance(dt)                             # the villa steps in whole frames; once it settles the
+                                                  # hand's fact goes to the referee, whose verdict is the state
     match.events.subscribe(TurnSettled, autosave)
 
 Every change of the rules' state goes through `rules.apply`; what the villa did reaches the
-referee only as a fact, once the villa has settled. People and computers drive the same
-methods; the window calls `advance` once per drawn frame, `--headless` as fast as it can.
-Each method that a player's request calls returns the refusal (a `RuleError` or a
-`PlacementError`, with its code) or None when it was done.
+referee only as a fact, once the villa has settled. People, computers, lessons and the server
+send the same request values (`villa.match.requests`) to `request`, the one way in, which
+answers with a `Reply`: accepted, or refused with the referee's or the wood's code. The window
+calls `advance` once per drawn frame, `--headless` as fast as it can.
 """
 
 from __future__ import annotations
@@ -27,6 +26,7 @@ from panda3d.core import Point3
 
 from villa import rules
 from villa.match import events as ev
+from villa.match import requests as rq
 from villa.match.record import Record, TurnRecord
 from villa.match.setup import MatchSetup, Seat, Strength
 from villa.physics import layouts, survey
@@ -147,14 +147,25 @@ class Match:
 
     def can_lay_floor(self) -> bool:
         """Is there a floor to lay now (proposed and granted), with enough columns to carry it?"""
-        return (self.state.turn.step is Step.LAY_FLOOR
-                and any(isinstance(f, rules.FloorLaid) for f in rules.expected_facts(self.state)))
+        return rules.floor_to_lay(self.state)
 
-    # --- the players' requests --------------------------------------------------------
+    # --- the players' requests: one way in ---------------------------------------------------
 
-    def take(self, column: str, point=None, steady: bool = False) -> Exception | None:
-        """Take hold of `column` (at a world point on it): for a build, a proof or a challenge the referee
-        is told it is chosen; at a failed objection's penalty it is the column to pull out of the game."""
+    def request(self, request: rq.Request) -> rq.Reply:
+        """A seat's request (`villa.match.requests`), from a person's window, a computer player, a lesson's
+        script or the server: carried out, or refused with the referee's or the wood's code. A seat the rules
+        do not ask now is refused as the referee refuses a move out of turn."""
+        if request.seat != rules.acting_player(self.state):
+            refusal = self._not_now(type(request).__name__)
+        else:
+            refusal = self._HANDLERS[type(request)](self, request)
+        self._finish()
+        return rq.Reply(refusal)
+
+    def _take(self, request: rq.Take) -> Exception | None:
+        """Take hold of a column (at a world point on it): for a build, a proof or a challenge the referee is
+        told it is chosen; at a failed objection's penalty it is the column to pull out of the game."""
+        column = request.column
         if self.hand is not None or self.collapsed or self.over:
             return self._not_now("taking a column")
         if column not in self.villa.nodes:
@@ -164,23 +175,43 @@ class Match:
             if refusal is not None:
                 return refusal
         else:
-            refusal = self.act(rules.TakeColumn(column))
+            refusal = self._apply(rules.TakeColumn(column))
             if refusal is not None:
                 return refusal
-        self.hand = self.villa.grab(column, point, steady)
-        self._finish()
+        point = None if request.point is None else Point3(*request.point)
+        self.hand = self.villa.grab(column, point, request.steady)
         return None
 
-    def set_down(self, hold: bool = False) -> Exception | None:
-        """Set the carried column down straight below it, if the referee would accept it there; with
-        `hold`, the hand keeps it upright once it touches down, until `let_go()` (or `lift()`)."""
+    def _aim(self, request: rq.Aim) -> Exception | None:
+        """The piece in hand moves toward the point (a pulled column's grabbed point, a carried column's spot,
+        a floor's middle)."""
+        if self.hand is None:
+            return self._not_now("aiming")
+        self.hand.aim(Point3(*request.point))
+        return None
+
+    def _steady(self, request: rq.Steady) -> Exception | None:
+        if not isinstance(self.hand, Pull):
+            return self._not_now("steadying")
+        self.hand.steady = request.on
+        return None
+
+    def _turn_floor(self, request: rq.TurnFloor) -> Exception | None:
+        if not isinstance(self.hand, FloorLay):
+            return self._not_now("turning a floor")
+        self.hand.turn(request.degrees)
+        return None
+
+    def _set_down(self, request: rq.SetDown) -> Exception | None:
+        """Set the carried column down straight below it, if the referee would accept it there; held, the hand
+        keeps it upright once it touches down, until let go (or lifted)."""
         pull = self.hand
         if not isinstance(pull, Pull) or pull.state != Grip.CARRYING:
             return PlacementError(Refusal.NOT_FREE_TO_SET_DOWN)
         refusal = self.landing_refusal()
         if refusal is None:
             try:
-                pull.place(hold=hold)
+                pull.place(hold=request.hold)
                 self._touched = False
             except PlacementError as error:
                 refusal = error
@@ -199,29 +230,31 @@ class Match:
             return refusal
         return None
 
-    def give_up(self) -> Exception | None:
+    def _give_up(self, _request: rq.GiveUp) -> Exception | None:
         """Give up what is in hand: the column goes back (blocked for the rest of the game), the floor
         goes back in the box; a penalty pull goes back and another of the objector's may be tried."""
         hand = self.hand
         if isinstance(hand, FloorLay):
-            refusal = self.act(rules.GiveUpFloor())
+            refusal = self._apply(rules.GiveUpFloor())
             if refusal is None:
                 hand.cancel()
                 self.hand = None
             return refusal
         if isinstance(hand, Pull) and hand.state in (Grip.PULLING, Grip.CARRYING, Grip.HELD):
             if self.state.turn.step is not Step.TAKE_OUT:
-                refusal = self.act(rules.Abort())
+                refusal = self._apply(rules.Abort())
                 if refusal is not None:
                     return refusal
             hand.abort()
             self.hand = None
             return None
         if hand is None and self.state.turn.step is Step.LAY_FLOOR:
-            return self.act(rules.GiveUpFloor())
+            return self._apply(rules.GiveUpFloor())
+        if hand is None and self.state.turn.step is Step.IN_HAND and not self.collapsed:
+            return self._apply(rules.Abort())     # a build whose column is no longer in any hand
         return self._not_now("giving up")
 
-    def start_laying(self) -> Exception | None:
+    def _lay_floor(self, _request: rq.LayFloor) -> Exception | None:
         """Bring the next floor over the top columns, to be carried, turned and lowered."""
         if self.hand is not None or self.collapsed or not self.can_lay_floor():
             return self._not_now("laying a floor")
@@ -231,21 +264,56 @@ class Match:
             return error
         return None
 
-    def lower_floor(self, hold: bool = False, grip: Point3 | None = None) -> Exception | None:
-        """Lower the carried floor onto the columns beneath it and let go on touching them; with `hold`,
-        keep holding it (at the world point `grip` on it; its centre if None) until `let_go()`. A held
-        floor lifted clear is lowered again, held."""
+    def _lower(self, request: rq.Lower) -> Exception | None:
+        """Lower the carried floor onto the columns beneath it and let go on touching them; held, the hands
+        keep it (at the world point `grip` on it; its middle if None) until let go. A held floor lifted clear
+        is lowered again, held."""
         lay = self.hand
         if not isinstance(lay, FloorLay) or lay.state not in (Laying.CARRYING, Laying.HELD):
             return self._not_now("lowering a floor")
         try:
-            lay.lower(hold=hold, grip=grip)
+            lay.lower(hold=request.hold, grip=None if request.grip is None else Point3(*request.grip))
         except PlacementError as error:
             return error
         self._touched = False
         return None
 
-    # --- held in the hands: felt, lifted again, let go ---
+    def _lift(self, _request: rq.Lift) -> Exception | None:
+        """Lift the held floor or column clear again: it is carried, to be moved and lowered elsewhere."""
+        if not self.holding:
+            return self._not_now("lifting")
+        self.hand.lift()
+        return None
+
+    def _let_go(self, _request: rq.LetGo) -> Exception | None:
+        """Let go of the held floor or column: it counts as laid or placed once the villa settles."""
+        hand = self.hand
+        if not self.holding:
+            return self._not_now("letting go")
+        hand.let_go()
+        self.events.emit(ev.LetGo(hand.piece if isinstance(hand, FloorLay) else hand.column))
+        return None
+
+    def _roll(self, _request: rq.Roll) -> Exception | None:
+        """Roll the seal: what `next_roll()` says it shows, applied."""
+        roll = self.next_roll()
+        if roll is None or self.busy:
+            return self._not_now("rolling the seal")
+        return self._apply(roll)
+
+    def _choose(self, request) -> Exception | None:
+        """A choice the referee decides at once: propose, answer, forgo, pass, a colour."""
+        action = rq.rules_action(self.state, request)
+        if action is None:
+            return self._not_now(type(request).__name__)
+        return self._apply(action)
+
+    _HANDLERS = {rq.Take: _take, rq.Aim: _aim, rq.Steady: _steady, rq.TurnFloor: _turn_floor, rq.SetDown: _set_down,
+                 rq.LayFloor: _lay_floor, rq.Lower: _lower, rq.Lift: _lift, rq.LetGo: _let_go, rq.GiveUp: _give_up,
+                 rq.Roll: _roll, rq.Propose: _choose, rq.Answer: _choose, rq.Forgo: _choose, rq.Pass: _choose,
+                 rq.ChooseColour: _choose}
+
+    # --- held in the hands: felt ---
 
     @property
     def holding(self) -> bool:
@@ -258,23 +326,6 @@ class Match:
         """N: the force the column in hand resists the hand with (0 when no column is in hand)."""
         return self.hand.strain if isinstance(self.hand, Pull) else 0.0
 
-    def lift(self) -> Exception | None:
-        """Lift the held floor or column clear again: it is carried, to be moved and lowered elsewhere."""
-        if not self.holding:
-            return self._not_now("lifting")
-        self.hand.lift()
-        return None
-
-    def let_go(self) -> Exception | None:
-        """Let go of the held floor or column: it counts as laid or placed once the villa settles."""
-        hand = self.hand
-        if not self.holding:
-            return self._not_now("letting go")
-        hand.let_go()
-        self.events.emit(ev.LetGo(hand.piece if isinstance(hand, FloorLay) else hand.column))
-        self._finish()
-        return None
-
     def next_roll(self) -> rules.SealRoll | None:
         """What the Master Builder Seal will show when rolled now (chance, decided by the seed and the
         moves so far: the same game rolls the same way, taken up again or not); None: no roll is due."""
@@ -283,19 +334,11 @@ class Match:
         dice = random.Random(f"{self.setup.seed}:{len(self.state.log)}:seal")
         return dice.choice(rules.legal_actions(self.state))
 
-    def roll(self) -> rules.SealRoll | None:
-        """Roll the seal: `next_roll()`, applied."""
-        roll = self.next_roll()
-        if roll is not None:
-            self.act(roll)
-        return roll
-
     def _not_now(self, what: str) -> rules.RuleError:
-        turn = self.state.turn
-        return rules.Rule.NOT_NOW.refuse(action=what, step=turn.step.value, role=turn.role.value, actor=turn.actor)
+        return rq.not_now(self.state, what)
 
-    def act(self, action) -> Exception | None:
-        """Any player's (or chance's) action, straight to the referee."""
+    def _apply(self, action) -> Exception | None:
+        """An action or fact to the referee: the verdict is the new state, and the news goes out."""
         before = self.state
         try:
             self.state = rules.apply(before, action)
@@ -383,7 +426,7 @@ class Match:
 
     def _submit(self, fact) -> bool:
         """A fact to the referee; True if it was refused (the refusal is an event)."""
-        refusal = self.act(fact)
+        refusal = self._apply(fact)
         if refusal is not None:
             self.events.emit(ev.Refused(fact, refusal))
         return refusal is not None
@@ -397,11 +440,8 @@ class Match:
             # the colours are settled: turn 0 is the villa as built, with everyone's colours
             self.turns[0] = TurnRecord(0, len(after.log), self.turns[0].villa)
             self._mark = self._turn_mark()
-        self.events.emit(ev.Accepted(before, action, after))
-        if after.turn.step is Step.ASK and not after.over:
-            self.events.emit(ev.AnswerNeeded(after.turn.actor, after.turn.role))
-        if after.over and not before.over:
-            self.events.emit(ev.GameOver(after.result))
+        for event in ev.of_change(before, action, after):
+            self.events.emit(event)
 
     # --- settled turns ---------------------------------------------------------------------
 

@@ -22,6 +22,7 @@ from panda3d.core import Point3, Quat, Vec3
 
 from villa import rules
 from villa.match import events as ev
+from villa.match import requests as rq
 from villa.match import Match, MatchSetup, Seat, Strength, layout_named
 from villa.physics import geometry
 from villa.physics.dimensions import COLUMN_HEIGHT, FLOOR_THICKNESS
@@ -184,6 +185,10 @@ class RemoteMatch:
     can_lay_floor = Match.can_lay_floor
     landing_refusal = Match.landing_refusal
     _not_now = Match._not_now
+
+    @property
+    def turn(self) -> int:
+        return 0
 
     def __init__(self, player, clock: Callable[[], float] = time.monotonic) -> None:
         self.player, self.clock = player, clock
@@ -370,6 +375,38 @@ class RemoteMatch:
         if seat is not None and roll is not None:
             self.player.ask("roll", seat)
         return roll
+
+    def request(self, request) -> rq.Reply:
+        """A seat's request, asked of the server (the server's verdict comes as events)."""
+        kind = type(request)
+        if kind is rq.Take:
+            refusal = self.take(request.column, request.point, request.steady)
+        elif kind is rq.Aim:
+            refusal = None if self.hand is None else self.hand.aim(Point3(*request.point))
+        elif kind is rq.Steady:
+            refusal = None
+            if isinstance(self.hand, RemoteColumn):
+                self.hand.steady = request.on
+        elif kind is rq.TurnFloor:
+            refusal = None if not isinstance(self.hand, RemoteFloor) else self.hand.turn(request.degrees)
+        elif kind is rq.SetDown:
+            refusal = self.set_down(request.hold)
+        elif kind is rq.LayFloor:
+            refusal = self.start_laying()
+        elif kind is rq.Lower:
+            refusal = self.lower_floor(request.hold, request.grip)
+        elif kind is rq.Lift:
+            refusal = self.lift()
+        elif kind is rq.LetGo:
+            refusal = self.let_go()
+        elif kind is rq.GiveUp:
+            refusal = self.give_up()
+        elif kind is rq.Roll:
+            refusal = None
+            self.roll()
+        else:
+            refusal = self.act(rq.rules_action(self.state, request))
+        return rq.Reply(refusal, sent=refusal is None)
 
     def _drop_hand(self) -> None:
         self.hand = None

@@ -18,6 +18,7 @@ from panda3d.core import Point3
 
 from villa import rules
 from villa.match import Accepted, Match, MatchSetup, Record, RoundStarted, Seat, Strength, TurnSettled
+from villa.match import requests as rq
 from villa.match.computer import reseat_computers, seat_computers
 from villa.match.setup import clean_name
 from villa.online import protocol
@@ -173,46 +174,47 @@ class Room:
             raise OnlineError(Online.NOT_ON_TABLE)
         if column not in protocol.PIECES:
             raise OnlineError(Online.UNKNOWN_WORD, word=column)
-        return match.take(column, _point(x, y, z), bool(steady))
+        return match.request(rq.Take(seat, column, (x, y, z), bool(steady))).refusal
 
     def _aim(self, client: int, seat: int, x: float, y: float, z: float):
         hand = self._hand(client, seat)
         if not protocol.on_table(x, y, z):
             raise OnlineError(Online.NOT_ON_TABLE)
-        hand.aim(_point(x, y, z))
+        return self.match.request(rq.Aim(seat, (x, y, z))).refusal
 
     def _turnFloor(self, client: int, seat: int, degrees: float):
         hand = self._hand(client, seat, FloorLay)
         if not protocol.on_table(degrees):
             raise OnlineError(Online.NOT_ON_TABLE)
-        hand.turn(degrees)
+        return self.match.request(rq.TurnFloor(seat, degrees)).refusal
 
     def _steady(self, client: int, seat: int, on: bool):
-        self._hand(client, seat, Pull).steady = bool(on)
+        self._hand(client, seat, Pull)
+        return self.match.request(rq.Steady(seat, bool(on))).refusal
 
     def _setDown(self, client: int, seat: int, hold: bool):
-        return self._asked(client, seat).set_down(hold=bool(hold))
+        return self._asked(client, seat).request(rq.SetDown(seat, bool(hold))).refusal
 
     def _layFloor(self, client: int, seat: int):
-        return self._asked(client, seat).start_laying()
+        return self._asked(client, seat).request(rq.LayFloor(seat)).refusal
 
     def _lower(self, client: int, seat: int, hold: bool):
-        return self._asked(client, seat).lower_floor(hold=bool(hold))
+        return self._asked(client, seat).request(rq.Lower(seat, bool(hold))).refusal
 
     def _lift(self, client: int, seat: int):
-        return self._asked(client, seat).lift()      # a floor or a column held in the hands, as in the hot seat
+        return self._asked(client, seat).request(rq.Lift(seat)).refusal      # a floor or a column held in the hands, as in the hot seat
 
     def _letGo(self, client: int, seat: int):
-        return self._asked(client, seat).let_go()
+        return self._asked(client, seat).request(rq.LetGo(seat)).refusal
 
     def _giveUp(self, client: int, seat: int):
-        return self._asked(client, seat).give_up()
+        return self._asked(client, seat).request(rq.GiveUp(seat)).refusal
 
     def _answer(self, client: int, seat: int, word: str):
         match = self._asked(client, seat)
         if word not in protocol.ANSWERS:
             raise OnlineError(Online.UNKNOWN_WORD, word=word)
-        return match.act(protocol.ANSWERS[word]())
+        return match.request(rq.request_for(seat, protocol.ANSWERS[word]())).refusal
 
     def _chooseColour(self, client: int, seat: int, colour: str):
         match = self._asked(client, seat)
@@ -220,14 +222,13 @@ class Room:
             chosen = rules.Colour(colour)
         except ValueError:
             raise OnlineError(Online.UNKNOWN_WORD, word=colour) from None
-        return match.act(rules.ChooseColour(chosen))
+        return match.request(rq.ChooseColour(seat, chosen)).refusal
 
     def _roll(self, client: int, seat: int):
         match = self._playing(client, seat)
         if not rules.is_chance_node(match.state) or match.state.turn.actor != seat or match.busy:
             return _not_now(match, "rolling the seal")
-        match.roll()
-        return None
+        return match.request(rq.Roll(seat)).refusal
 
     def _giveToComputer(self, client: int, seat: int, strength: str):
         """The host gives a seat nobody is at (empty in the lobby, or left) to a computer player."""

@@ -18,11 +18,13 @@ from typing import Callable
 from panda3d.core import Point3, Vec3
 
 from villa import rules
-from villa.match import Accepted, Collapsed, Match, Refused, RoundStarted
+from villa.match import Accepted, Collapsed, Refused, RoundStarted
+from villa.match import requests as rq
+from villa.match.face import FloorInHand, GameInPlay, is_floor
 from villa.physics import geometry
 from villa.physics.dimensions import FLOORS, column_spec
-from villa.physics.laying import FloorLay, Laying
-from villa.physics.pulling import Grip, Pull
+from villa.physics.laying import Laying
+from villa.physics.pulling import Grip
 from villa.presentation import panels, words
 from villa.presentation.builders_eye import BuildersEye
 from villa.presentation.camera import mouse_ray
@@ -62,7 +64,7 @@ class GameScreen:
     played at this screen (a game online, over a `villa.online.remote.RemoteMatch`: the others are waited
     for), None: every person's seat (the hot seat)."""
 
-    def __init__(self, stage, match: Match, on_end: Callable[[rules.Result], None] | None = None,
+    def __init__(self, stage, match: GameInPlay, on_end: Callable[[rules.Result], None] | None = None,
                  play_again: Callable[[], None] | None = None, sound=None,
                  on_pause: Callable[[], None] | None = None, end_panel: bool = True,
                  on_speed: Callable[[float], None] | None = None, here: frozenset[int] | None = None) -> None:
@@ -74,7 +76,7 @@ class GameScreen:
         self.ghost = Ghost(self.view.scene.root)
         self.sight = FloorSight(stage.render)
         self.eye = BuildersEye(stage.render) if match.setup.builders_eye else None
-        self.hands = Hands(match, lambda: self.now)
+        self.hands = Hands(match, lambda: self.now, self.request)
         self.gauge = StrainGauge(stage.base.a2dBottomLeft)
         self.controls = Controls(stage, self.view.camera, Handlers(
             press=self.press, release=self.release, wheel=self.wheel, give_up=self.give_up, escape=self.escape,
@@ -146,22 +148,27 @@ class GameScreen:
             self._changes.pop(0)
 
     def mode_now(self) -> Mode:
-        """The mode the match's present step calls for (panels and the fall are entered by their own events)."""
-        match = self.match
+        """The mode the game calls for now: one function of what the rules ask, the hand's phase and whether a
+        person at this screen acts. A screen built on any state (taken up again, or a window back online) is
+        in the mode a screen that saw it happen would be in; only what a player opens (the pause menu, the
+        seal's roll, the fall once more) and the hot seat's "pass the mouse" lie over it for a while."""
+        match, state = self.match, self.match.state
         if match.over and not match.collapsed:
             return Mode.ENDED
         if match.collapsed:
             return Mode.FALLING
+        if not self.human_acts():
+            return Mode.COMPUTER
         hand = match.hand
-        if hand is not None and self.human_acts():
-            if isinstance(hand, FloorLay):
+        if hand is not None:
+            if is_floor(hand):
                 return Mode.LAYING if hand.state in (Laying.CARRYING, Laying.HELD) else Mode.SETTLING
             # a person's column is set down in the hands: still theirs while it is lowered and held
             return {Grip.PULLING: Mode.PULLING, Grip.CARRYING: Mode.CARRYING, Grip.LOWERING: Mode.CARRYING,
                     Grip.HELD: Mode.CARRYING}.get(hand.state, Mode.SETTLING)
-        if not self.human_acts():
-            return Mode.COMPUTER
-        if match.state.turn.step is Step.LAY_FLOOR and match.can_lay_floor():
+        if rules.is_question(rules.task(state)):
+            return Mode.ASKING
+        if match.can_lay_floor():
             return Mode.LAYING
         return Mode.IDLE
 
@@ -204,10 +211,8 @@ class GameScreen:
         return player
 
     def acting_player(self) -> int | None:
-        state = self.match.state
-        if state.over:
-            return None
-        return state.turn.actor if rules.is_chance_node(state) else rules.whose_move(state)
+        """Who acts now, chance included (who rolls the seal); None once the game is over."""
+        return rules.acting_player(self.match.state)
 
     def humans(self) -> int:
         """The people at this screen (more than one: the mouse is handed over)."""
@@ -227,8 +232,8 @@ class GameScreen:
         if guide.asks and self.human_acts():
             question = f"{sentence}\n\n{guide.question}" if sentence else guide.question
             self.open_panel(Mode.ASKING, question)
-        elif (sentence and words.concerns_others(event.before) and self.human_acts() and self.humans() > 1
-              and self._last_human is not None and player != self._last_human):
+        elif (sentence and rules.mouse_changes_hands(event.before, event.after) and self.human_acts()
+              and self.humans() > 1 and self._last_human is not None and player != self._last_human):
             self.open_panel(Mode.HAND_OVER, sentence)   # an answer, a proof or a penalty decided something
         elif sentence:
             self.hud.flash(sentence, self.now, seconds=8.0 if event.before.turn.step is Step.ASK else 4.0)
@@ -338,6 +343,16 @@ class GameScreen:
         if refusal is not None:
             self.hud.flash(words.refusal(refusal, self.match.state), self.now)
 
+    def request(self, make: Callable[[int], rq.Request]) -> rq.Reply:
+        """A request for the seat the rules ask now (`make(seat)` builds it), sent to the match."""
+        return rq.ask(self.match, make)
+
+    def ask(self, make: Callable[[int], rq.Request]) -> rq.Reply:
+        """A request, as `request`; a refusal is said."""
+        reply = self.request(make)
+        self.say(reply.refusal)
+        return reply
+
     # --- the mouse ---
 
     def mouse_ray(self, mouse: tuple[float, float]) -> tuple[Point3, Vec3]:
@@ -389,7 +404,7 @@ class GameScreen:
         if self.sound is None:
             return
         pull = self.match.hand
-        loaded = isinstance(pull, Pull) and pull.state == Grip.PULLING and not pull.is_free()
+        loaded = pull is not None and not is_floor(pull) and pull.state == Grip.PULLING and not pull.is_free()
         self.sound.creak(0.6 if loaded else 0.0)
         for speed in self.impacts.hits(poses, dt, moving=not self.match.villa.settled):
             self.sound.clack(speed)
@@ -419,7 +434,7 @@ class GameScreen:
                  for c in guide.commands if c.name is not Button.CHOOSE]
         if self.here is not None:   # online the colours are chosen in the game (the hot seat: before it)
             shown += [(f"{Button.CHOOSE.value} {a.colour.value}", _(a.colour.value).capitalize(),
-                       lambda a=a: self.say(self.match.act(a)))
+                       lambda a=a: self.ask(lambda seat, a=a: rq.request_for(seat, a)))
                       for c in guide.commands if c.name is Button.CHOOSE for a in c.actions]
         self.hud.show_commands([] if state.over or guide.asks or not human else shown)
         for column in state.blocked:
@@ -442,7 +457,7 @@ class GameScreen:
         if self.eye is None:
             return
         hand = self.match.hand
-        if isinstance(hand, FloorLay):
+        if is_floor(hand):
             self.eye.show_laying(hand)
         else:
             self.eye.show_villa(self.villa, pulled)
@@ -451,7 +466,7 @@ class GameScreen:
         if self.eye is not None:
             self.eye.hide()
 
-    def show_sight(self, lay: FloorLay, columns) -> None:
+    def show_sight(self, lay: FloorInHand, columns) -> None:
         """The floor in hand see-through, its outline at the tops' height, and the tops of `columns`."""
         outline = geometry.transform(FLOORS[lay.level].outline, lay.x, lay.y, lay.yaw)
         tops = [(self.villa.nodes[c].getX(), self.villa.nodes[c].getY(), column_spec(c).radius) for c in columns]

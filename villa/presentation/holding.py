@@ -12,8 +12,10 @@ from __future__ import annotations
 
 from typing import Callable
 
-from villa.physics.laying import FloorLay, Laying
-from villa.physics.pulling import Grip, Pull
+from villa.match import requests as rq
+from villa.match.face import is_floor
+from villa.physics.laying import Laying
+from villa.physics.pulling import Grip
 
 CLICK_SECONDS = 0.25   # a press let go sooner than this, without moving, is a click
 LEVEL_DEG = 0.5        # a held floor leaning less than this sits level
@@ -22,10 +24,11 @@ SIT_SECONDS = 0.5      # a clicked floor touching its columns this long, still l
 
 class Hands:
     """What the game screen's button and wheel do to a floor or column in the builder's hands; each
-    request returns the match's refusal or None."""
+    returns the match's refusal or None. `request(make)` sends the request `make(seat)` for the seat asked now."""
 
-    def __init__(self, match, clock: Callable[[], float]) -> None:
-        self.match, self.clock = match, clock
+    def __init__(self, match, clock: Callable[[], float],
+                 request: Callable[[Callable[[int], rq.Request]], rq.Reply]) -> None:
+        self.match, self.clock, self._request = match, clock, request
         self.pressed_at: float | None = None
         self.lowered_now = False    # this press lowered the piece (a click then lets go once it sits)
         self.lowering = False       # lowered and not lifted since: on its way down, or down
@@ -34,9 +37,9 @@ class Hands:
 
     def can_lower(self) -> bool:
         hand = self.match.hand
-        if isinstance(hand, FloorLay):
+        if is_floor(hand):
             return hand.state == Laying.CARRYING or (hand.state == Laying.HELD and not self.lowering)
-        return isinstance(hand, Pull) and hand.state == Grip.CARRYING
+        return hand is not None and hand.state == Grip.CARRYING
 
     def press(self) -> Exception | None:
         """The button goes down: lower what is carried (a floor is held at its middle, under the pointer)."""
@@ -58,7 +61,7 @@ class Hands:
             self.let_go_once_down = True   # a click: let go once it sits (`update`)
             return None
         self.let_go_once_down = False
-        return self.match.let_go() if self.down() else None
+        return self._ask(rq.LetGo) if self.down() else None
 
     def update(self) -> Exception | None:
         """Every frame: a clicked piece is let go once it sits; a floor that tips stays in the hands."""
@@ -66,7 +69,7 @@ class Hands:
             self.down_since = None
             return None
         hand = self.match.hand
-        if isinstance(hand, FloorLay):
+        if is_floor(hand):
             if hand.tilt_deg() >= LEVEL_DEG:
                 self.let_go_once_down = False   # it tips: the player shifts it, or lets go with a click
                 return None
@@ -75,7 +78,7 @@ class Hands:
             if self.clock() - self.down_since < SIT_SECONDS:
                 return None
         self.let_go_once_down = False
-        return self.match.let_go()
+        return self._ask(rq.LetGo)
 
     def wheel(self, notches: int) -> tuple[bool, Exception | None]:
         """Down lowers (and holds), up lifts clear: whether the wheel was used for it, and the refusal."""
@@ -87,21 +90,24 @@ class Hands:
         return False, None
 
     def lower(self) -> Exception | None:
-        hand = self.match.hand
-        refusal = self.match.lower_floor(hold=True) if isinstance(hand, FloorLay) else self.match.set_down(hold=True)
+        lower = rq.Lower if is_floor(self.match.hand) else rq.SetDown
+        refusal = self._ask(lambda seat: lower(seat, hold=True))
         self.lowering = refusal is None
         return refusal
 
     def lift(self) -> Exception | None:
         self.lowering = self.let_go_once_down = False
-        return self.match.lift()
+        return self._ask(rq.Lift)
 
     def down(self) -> bool:
         """Is the held piece down: a floor touching its columns, a column standing?"""
         hand = self.match.hand
         if not self.match.holding:
             return False
-        return bool(hand.touching()) if isinstance(hand, FloorLay) else hand.state == Grip.HELD
+        return bool(hand.touching()) if is_floor(hand) else hand.state == Grip.HELD
+
+    def _ask(self, make: Callable[[int], rq.Request]) -> Exception | None:
+        return self._request(make).refusal
 
     def reset(self) -> None:
         """A new piece in hand (or none)."""

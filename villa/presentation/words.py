@@ -23,8 +23,8 @@ from enum import Enum
 
 from villa import rules
 from villa.online.protocol import Online
-from villa.physics.laying import FloorLay
-from villa.physics.pulling import Grip, Pull
+from villa.match.face import is_floor
+from villa.physics.pulling import Grip
 from villa.physics.refusals import Refusal
 from villa.presentation.holding import LEVEL_DEG
 from villa.presentation.i18n import N_, _
@@ -229,9 +229,9 @@ def pulling_headline(state: GameState) -> str:
 def computer_headline(state: GameState, player: int | None, hand) -> str:
     """The status line while a computer player acts: what its hand does, or that it is thinking."""
     who = player_name(state, player)
-    if isinstance(hand, FloorLay):
+    if is_floor(hand):
         return _("{who} lays the {floor} floor").format(who=who, floor=_floor(hand.level))
-    if isinstance(hand, Pull):
+    if hand is not None:
         column = column_words(hand.column)
         if hand.state == Grip.PULLING:
             return _("{who} pulls {column}").format(who=who, column=column)
@@ -391,14 +391,6 @@ def _built(before: GameState, action, actor: str, proposer: str) -> str:
         return _("{name} set {column} on the {floor} floor.").format(name=actor, column=column,
                                                                       floor=_floor(action.level))
     return _("{name} gave {column} up: it goes back, and may not be chosen again.").format(name=actor, column=column)
-
-
-def concerns_others(before: GameState) -> bool:
-    """Was the action taken at `before` one the other players must be told of in person: an answer to a
-    question, a proof or challenge under way, a failed objection's penalty?"""
-    turn = before.turn
-    return (turn.step in (Step.ASK, Step.TAKE_OUT)
-            or (turn.step is Step.IN_HAND and turn.role in (Role.PROOF, Role.CHALLENGE, Role.FAMILY_CHALLENGE)))
 
 
 def turn_story(before: GameState, moves, after: GameState) -> str:

@@ -21,6 +21,7 @@ from villa.match.computer.plans import Plan, Request
 from villa.physics.dimensions import FLOORS, ColumnSpot, FloorSpot, Layout, column_spec
 from villa.rules import eligibility
 from villa.rules.state import Role, Step
+from villa.match import requests as rq
 
 from tests.match.computer.test_calls import FREE_ON_BLUE, GREEN_AT, _base_ring, _green_on
 
@@ -46,12 +47,12 @@ def _accepted(state: rules.GameState, plan: Plan) -> None:
 def _to_first_turn(match: Match, strength: str) -> rules.GameState:
     while match.state.turn.step in (Step.COLOUR_ROLL, Step.COLOUR_CHOICE, Step.FAMILY_ROLL):
         if rules.is_chance_node(match.state):
-            match.roll()
+            rq.ask(match, rq.Roll)
             if match.state.turn.step is Step.START:
                 break
             continue
         plan = _think(match, match.state, strength)
-        assert match.act(plan.action) is None
+        assert rq.ask(match, lambda s: rq.request_for(s, plan.action)).accepted
     return match.state
 
 
@@ -164,13 +165,14 @@ def _pulled_through(match: Match, plan: Plan, measure) -> list[float]:
     """The hand carries `plan` out to the end of the turn; `measure()` is read each time it sets the
     column down."""
     measured = []
-    set_down = match.set_down
+    request = match.request
 
-    def watched_set_down(hold=False):
-        measured.append(measure())
-        return set_down(hold)
+    def watched(asked):
+        if isinstance(asked, rq.SetDown):
+            measured.append(measure())
+        return request(asked)
 
-    match.set_down = watched_set_down
+    match.request = watched
     move = hands.pull(match, plan)
     for _ in range(60 * 40):
         if match.turn == 1 or match.collapsed:

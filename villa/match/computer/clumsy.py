@@ -17,6 +17,7 @@ from __future__ import annotations
 from enum import StrEnum
 
 from villa import rules
+from villa.match import requests as rq
 from villa.match.table import Match
 from villa.physics.laying import FloorLay, Laying
 from villa.physics.pulling import Grip, Pull
@@ -150,18 +151,17 @@ class ClumsyHand:
             if ending in (Ending.LAYING, Ending.PROVING, Ending.PENALTY, Ending.CHALLENGE) \
                     and eligibility.floor_can_be_laid(state) and rules.ProposeFloor() in legal:
                 if ending is not Ending.CHALLENGE or state.ruleset.family:
-                    return match.act(rules.ProposeFloor()) is None
+                    return rq.ask(match, rq.Propose).accepted
             if ending is Ending.CHALLENGE and not state.ruleset.family and not turn.neutral_done:
                 return self._try_neutral(state)
         elif turn.step is Step.ASK:
-            doubt = rules.Challenge() if turn.role is Role.CHALLENGE else rules.Object()
-            wanted = ending in DOUBTS.get(turn.role, ()) and doubt in legal
-            return match.act(doubt if wanted else rules.Decline()) is None
+            wanted = ending in DOUBTS.get(turn.role, ()) and rules.answer_for(state, True) in legal
+            return rq.ask(match, lambda seat: rq.Answer(seat, wanted)).accepted
         elif turn.step is Step.TAKE and turn.role is Role.PROOF and ending is Ending.PENALTY:
             return self._fail_the_proof(state)
         elif turn.step is Step.TAKE and ending in PULLS_ITSELF.get(turn.role, ()):
             for column in rules.takeable_columns(state):
-                if match.take(column) is None:
+                if rq.ask(match, lambda seat, column=column: rq.Take(seat, column)).accepted:
                     self._held = match.hand
                     return True
         return False
@@ -169,13 +169,14 @@ class ClumsyHand:
     def _try_neutral(self, state: rules.GameState) -> bool:
         """Take a neutral column and give it up at once: the others may challenge that another could go up."""
         neutral = [c for c in rules.takeable_columns(state) if COLUMNS_BY_ID[c].colour is state.neutral]
-        if len(eligibility.neutral_takeable(state)) > 1 and neutral and self.match.take(neutral[0]) is None:
-            return self.match.give_up() is None
+        if len(eligibility.neutral_takeable(state)) > 1 and neutral \
+                and rq.ask(self.match, lambda seat: rq.Take(seat, neutral[0])).accepted:
+            return rq.ask(self.match, rq.GiveUp).accepted
         return False
 
     def _fail_the_proof(self, state: rules.GameState) -> bool:
         """The objector takes one of the proposer's columns and gives it up: the objection fails."""
         for column in rules.takeable_columns(state):
-            if self.match.take(column) is None:
-                return self.match.give_up() is None
+            if rq.ask(self.match, lambda seat, column=column: rq.Take(seat, column)).accepted:
+                return rq.ask(self.match, rq.GiveUp).accepted
         return False

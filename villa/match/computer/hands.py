@@ -19,7 +19,7 @@ from typing import Iterator
 import numpy as np
 from panda3d.core import Point3
 
-from villa import rules
+from villa.match import requests as rq
 from villa.match.computer import outlines, reading, trials
 from villa.match.computer.plans import Plan
 from villa.match.table import Match
@@ -73,7 +73,7 @@ class Watch:
 def pull(match: Match, plan: Plan, watch: Watch | None = None) -> Move:
     """Take the column, draw it out the planned way; then set it on the top floor, or (a penalty) let
     the match take it out of the game. A token pull is given up at once."""
-    refusal = match.take(plan.column, steady=plan.steady)
+    refusal = rq.ask(match, lambda seat: rq.Take(seat, plan.column, steady=plan.steady)).refusal
     if refusal is not None:
         log.info("%s could not be taken: %s", plan.column, refusal)
         return
@@ -81,7 +81,7 @@ def pull(match: Match, plan: Plan, watch: Watch | None = None) -> Move:
     if not isinstance(hand, Pull):
         return
     if plan.give_up and match.state.turn.step is Step.IN_HAND:
-        match.give_up()   # a token: the villa stays as it is
+        rq.ask(match, rq.GiveUp)   # a token: the villa stays as it is
         return
     villa = match.villa
     before = trials.floor_poses(villa)
@@ -93,14 +93,14 @@ def pull(match: Match, plan: Plan, watch: Watch | None = None) -> Move:
         frames = int(STUCK_S / trials.FRAME) if family else limit
         for i in range(frames):
             way = plan.direction if i < limit else _another_way(plan.direction, i // limit)
-            hand.aim(trials.aim_point(start, way, plan.speed, i if i < limit else i % limit))
+            _aim(match, trials.aim_point(start, way, plan.speed, i if i < limit else i % limit))
             yield
             if hand.state is not Grip.PULLING or match.collapsed:
                 break
             shift = trials.shift_since(villa, before, held)
             if shift > plan.predicted_shift + FEEL_SHIFT and not family and match.state.turn.step is Step.IN_HAND:
                 log.info("%s drags the floor %.1f cm: the hand lets go", plan.column, shift)
-                match.give_up()
+                rq.ask(match, rq.GiveUp)
                 return
         if watch is not None and not match.collapsed and hand.state is Grip.CARRYING and plan.forecast:
             watch.add(plan, trials.floor_poses(villa), trials.shift_since(villa, before, held))
@@ -108,7 +108,7 @@ def pull(match: Match, plan: Plan, watch: Watch | None = None) -> Move:
         return
     if hand.state is Grip.PULLING:
         log.info("%s would not come free: it is given up", plan.column)
-        match.give_up()
+        rq.ask(match, rq.GiveUp)
         return
     if match.state.turn.step is Step.TAKE_OUT or hand.state is Grip.TAKEN_OUT:
         for _ in range(SET_DOWN_FRAMES):
@@ -117,6 +117,11 @@ def pull(match: Match, plan: Plan, watch: Watch | None = None) -> Move:
             yield
         return
     yield from set_down(match, hand, plan.landing)
+
+
+def _aim(match: Match, point: Point3) -> None:
+    """The hand moves what it holds toward the point, as a person's pointer does."""
+    rq.ask(match, lambda seat: rq.Aim(seat, (point.x, point.y, point.z)))
 
 
 def _another_way(direction: tuple[float, float], turn: int) -> tuple[float, float]:
@@ -150,7 +155,7 @@ def set_down(match: Match, hand: Pull, landing: tuple[float, float] | None, trie
         x, y = landing
         tried.append(landing)
         node = match.villa.nodes[hand.column]
-        hand.aim(Point3(x, y, 0))
+        _aim(match, Point3(x, y, 0))
         for _ in range(CARRY_FRAMES):
             if _over_spot(node, x, y) or match.collapsed:
                 break
@@ -161,7 +166,7 @@ def set_down(match: Match, hand: Pull, landing: tuple[float, float] | None, trie
         if not _on_floor(match, hand.column):
             log.info("%s did not come over a spot on the floor: another is tried", hand.column)
             continue
-        refusal = match.set_down(hold=True)
+        refusal = rq.ask(match, lambda seat: rq.SetDown(seat, hold=True)).refusal
         if refusal is not None:
             log.info("%s may not be set down there: %s", hand.column, refusal)
             continue
@@ -172,7 +177,7 @@ def set_down(match: Match, hand: Pull, landing: tuple[float, float] | None, trie
                 break
             held = held + 1 if match.holding else 0
             if held >= STAND_FRAMES:
-                match.let_go()   # it stands on the floor under its own weight: the hand lets go
+                rq.ask(match, rq.LetGo)   # it stands on the floor under its own weight: the hand lets go
         again = match.hand
         if isinstance(again, Pull) and again is not hand and again.column == hand.column:
             hand = again   # the referee refused where it stood: taken up again, to be set down better
@@ -181,7 +186,7 @@ def set_down(match: Match, hand: Pull, landing: tuple[float, float] | None, trie
             return
     if match.state.turn.step is Step.IN_HAND and match.hand is hand and not match.collapsed:
         log.info("no spot takes %s: it is given up", hand.column)
-        match.give_up()
+        rq.ask(match, rq.GiveUp)
 
 
 def _stacked(match: Match, frame: reading.Frame, tried: list) -> tuple[float, float] | None:
@@ -233,7 +238,7 @@ def carry_on(match: Match) -> Move:
         start = match.villa.nodes[hand.column].getPos()
         way = _outward(start.x, start.y)
         for i in range(int(STUCK_S / trials.FRAME)):
-            hand.aim(trials.aim_point(start, way, trials.PULL_SPEED, i))
+            _aim(match, trials.aim_point(start, way, trials.PULL_SPEED, i))
             yield
             if hand.state is not Grip.PULLING or match.collapsed:
                 break
@@ -251,19 +256,19 @@ def lay_floor(match: Match, plan: Plan) -> Move:
     once it sits level, else lift it, shift it towards the side that stayed up and lower it again. A floor
     that will not sit is given up (or, a slip the plan may hold, let go all the same)."""
     x, y, yaw = plan.floor
-    if match.start_laying() is not None:
-        match.give_up()
+    if not rq.ask(match, rq.LayFloor).accepted:
+        rq.ask(match, rq.GiveUp)
         return
     lay = match.hand
-    lay.aim(Point3(x, y, 0))
-    lay.turn(yaw)
+    _aim(match, Point3(x, y, 0))
+    rq.ask(match, lambda seat: rq.TurnFloor(seat, yaw))
     for _ in range(LAY_FRAMES):
         if abs(lay.x - x) < 1e-6 and abs(lay.y - y) < 1e-6 and abs(lay.yaw - lay.aim_yaw) < 1e-6:
             break
         yield
     for shift in range(plan.shifts + 1):
-        if match.lower_floor(hold=True) is not None:
-            match.give_up()
+        if not rq.ask(match, lambda seat: rq.Lower(seat, hold=True)).accepted:
+            rq.ask(match, rq.GiveUp)
             return
         yield from _until_it_sits(match, lay)
         if match.hand is not lay or match.collapsed:
@@ -276,15 +281,15 @@ def lay_floor(match: Match, plan: Plan) -> Move:
             return
     if not _sits(match, lay) and not plan.rash:
         log.info("floor-%d will not sit: it is given up", lay.level)
-        if match.give_up() is None:
+        if rq.ask(match, rq.GiveUp).accepted:
             return   # (where the rules forbid giving it up, it is let go as it lies)
-    match.let_go()
+    rq.ask(match, rq.LetGo)
     for _ in range(LOWER_FRAMES):
         yield
         if match.hand is not lay or match.collapsed:
             break
     if match.state.turn.step is Step.LAY_FLOOR and not match.collapsed and match.hand is None:
-        match.act(rules.GiveUpFloor())   # the floor was refused where it came to rest
+        rq.ask(match, rq.GiveUp)   # the floor was refused where it came to rest
 
 
 def _sits(match: Match, lay: FloorLay) -> bool:
@@ -310,7 +315,7 @@ def _until_it_sits(match: Match, lay: FloorLay) -> Move:
 def _shifted(match: Match, lay: FloorLay) -> Move:
     """Lift the floor clear and carry it `SHIFT` towards its high side."""
     high_x, high_y = lay.high_side()
-    match.lift()
+    rq.ask(match, rq.Lift)
     for _ in range(SIT_FRAMES):
         yield
         if match.hand is not lay or match.collapsed or not lay.touching():
@@ -319,7 +324,7 @@ def _shifted(match: Match, lay: FloorLay) -> Move:
         yield
     grip = lay.grip_point()
     goal = Point3(grip.x + SHIFT * high_x, grip.y + SHIFT * high_y, 0)
-    lay.aim(goal)
+    _aim(match, goal)
     for _ in range(SIT_FRAMES):
         yield
         grip = lay.grip_point()

@@ -18,6 +18,7 @@ import time
 from concurrent.futures import Future
 
 from villa import rules
+from villa.match import requests as rq
 from villa.match.computer import hands
 from villa.match.computer.plans import Plan, Request
 from villa.match.computer.worker import thinker_for
@@ -61,7 +62,7 @@ class ComputerSeat:
             return True
         if rules.is_chance_node(state):
             if state.turn.actor == self.player:
-                match.roll()
+                match.request(rq.Roll(self.player))
             return True
         if match.actor != self.player:
             self._pending = None
@@ -76,8 +77,7 @@ class ComputerSeat:
         if hand is not None and getattr(hand, "state", None) not in ("pulling", "carrying"):
             return   # coming down, being judged
         if match.state.ruleset.abort_allowed:
-            if match.give_up() is not None:
-                match.act(rules.Abort())
+            match.request(rq.GiveUp(self.player))
         elif isinstance(hand, Pull):
             self._start(hands.carry_on(match), "pull")
 
@@ -116,7 +116,7 @@ class ComputerSeat:
         elif plan.lays:
             self._start(hands.lay_floor(match, plan), "lay")
         elif plan.action is not None:
-            refusal = match.act(plan.action)
+            refusal = match.request(rq.request_for(self.player, plan.action)).refusal
             if refusal is not None:
                 raise RuntimeError(f"the computer player chose {plan.action}, which the referee refused: {refusal}")
         self.doing = self.doing if self.move is not None else None

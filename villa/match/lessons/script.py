@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Callable, Mapping, Sequence
 
 from villa import rules
+from villa.match import requests as rq
 from villa.match.computer import hands
 from villa.match.computer.plans import Plan
 from villa.match.table import Match
@@ -74,7 +75,7 @@ class Script:
         todo = self.steps[actor]
         if not todo:
             if match.state.turn.step is Step.ASK:
-                match.act(rules.Decline())
+                match.request(rq.Answer(actor, objects=False))
             else:
                 self.on_stuck()
             return True
@@ -96,6 +97,6 @@ class Script:
             self.move = hands.lay_floor(match, Plan(floor=(step.x, step.y, step.yaw)))
             self.before_frame()
         else:
-            refusal = match.act(step)
+            refusal = rq.ask(match, lambda seat: rq.request_for(seat, step)).refusal
             if refusal is not None:
                 raise RuntimeError(f"a lesson's script asked for {step}, which the referee refused: {refusal}")

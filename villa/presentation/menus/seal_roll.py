@@ -16,6 +16,7 @@ from direct.gui.DirectGui import DirectFrame
 from panda3d.core import AmbientLight, CullFaceAttrib, DirectionalLight, LRotationf, TextureStage
 
 from villa import rules
+from villa.match import requests as rq
 from villa.presentation import models
 from villa.presentation.i18n import N_, _
 from villa.presentation.menus import style
@@ -200,8 +201,8 @@ class SealRollScreen(Screen):
         return self.state.turn.step not in (Step.COLOUR_ROLL, Step.COLOUR_CHOICE) and not self.rolling
 
     def choose(self, colour: Colour) -> None:
-        refusal = self.match.act(rules.ChooseColour(colour)) if self.chooser is not None else True
-        if refusal is not None:
+        chooser = self.chooser
+        if chooser is None or not self.match.request(rq.ChooseColour(chooser, colour)).accepted:
             raise ValueError(f"{colour} cannot be chosen now")
         self._update()
 
@@ -232,7 +233,7 @@ class SealRollScreen(Screen):
         roll, self.in_the_air = self.in_the_air, None
         if roll is not None:
             self._last = roll.colour
-            self.match.act(roll)
+            self.match.request(rq.Roll(self.state.turn.actor))
         self._update()
 
     # --- widgets ---

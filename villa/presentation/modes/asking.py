@@ -8,12 +8,12 @@
 from __future__ import annotations
 
 from villa import rules
+from villa.match import requests as rq
 from villa.presentation import palette, panels, words
 from villa.presentation.fonts import font
 from villa.presentation.i18n import _
 from villa.presentation.modes import Mode
 from villa.presentation.modes.base import ModeBase
-from villa.presentation.words import Button
 
 
 class PanelMode(ModeBase):
@@ -32,23 +32,25 @@ class PanelMode(ModeBase):
 
 
 class Asking(PanelMode):
-    mode = Mode.ASKING
+    """The question the rules put to a person at this screen. The panel stays until the rules ask no more of
+    them (the screen follows the state out of it): a refused answer, or one still on its way to the server,
+    leaves the question standing."""
 
-    def enter(self, question: str) -> None:
+    mode = Mode.ASKING
+    ends_itself = False
+
+    def enter(self, question: str | None = None) -> None:
+        """`question`: the words of what just happened and the question (None: the question alone, as a screen
+        built on this state, or back online, puts it)."""
         guide = words.guidance(self.match.state)
         answers = [(c.label, lambda name=c.name: self.screen.command(name)) for c in guide.commands]
-        self.screen.panel = self._hand_over_panel(question, answers)
+        self.screen.panel = self._hand_over_panel(question or guide.question, answers)
+        self._answered = False
 
     def answer(self, objects: bool) -> None:
         """Y / N, or the panel's buttons: object (or challenge), or not."""
-        guide = words.guidance(self.match.state)
-        command = (guide.command(Button.OBJECT) or guide.command(Button.CHALLENGE)) if objects \
-            else guide.command(Button.DECLINE)
-        if command is not None:
-            screen = self.screen
-            screen.close_panel()
-            screen.change_mode(screen.mode_now())
-            screen.say(self.match.act(command.actions[0]))
+        if not self._answered and rules.answer_for(self.match.state, objects) is not None:
+            self._answered = self.screen.ask(lambda seat: rq.Answer(seat, objects)).accepted
 
 
 class HandOver(PanelMode):
@@ -78,6 +80,6 @@ class Rolling(PanelMode):
         def landed() -> None:
             screen.close_panel()
             screen.change_mode(Mode.IDLE)
-            self.match.roll()
+            screen.ask(rq.Roll)
         screen.panel = panels.SealToss(screen.stage, font(), player=guide.standings[guide.player].name,
                                        rolled=roll.colour, colour_words=said, ink=ink, on_done=landed)

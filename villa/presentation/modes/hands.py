@@ -6,11 +6,12 @@ lowers and lifts it."""
 
 from __future__ import annotations
 
+from villa.match import requests as rq
+from villa.match.face import is_floor
 from villa.physics.dimensions import BASE, COLUMN_HEIGHT, FLOORS
 from villa.physics.geometry import on_plane
 from villa.physics import laying
-from villa.physics.laying import FloorLay
-from villa.physics.pulling import Grip, Pull
+from villa.physics.pulling import Grip
 from villa.presentation import words
 from villa.presentation.i18n import _
 from villa.presentation.modes import Mode
@@ -47,10 +48,9 @@ class InHand(ModeBase):
         screen, match = self.screen, self.match
         hand = match.hand
         screen.hands.reset()
-        refusal = match.give_up()
-        if refusal is not None:
-            screen.say(refusal)
-        elif isinstance(hand, FloorLay):
+        if not screen.ask(rq.GiveUp).accepted:
+            pass
+        elif is_floor(hand):
             screen.hud.flash(_("The floor goes back in the box"), screen.now)
         elif match.state.turn.step is not Step.TAKE_OUT:
             screen.hud.flash(_("{column} goes back, and may not be chosen again").format(
@@ -63,26 +63,34 @@ class Pulling(InHand):
 
     mode = Mode.PULLING
 
+    def __init__(self, screen) -> None:
+        super().__init__(screen)
+        self._steadying = screen.controls.steadying    # as the column was taken (`Take.steady`)
+
     def exit(self) -> None:
         self.screen.gauge.hide()
         self.screen.sight.hide()
         self.screen.hide_eye()
 
     def aim(self, mouse) -> None:
+        """The pointer drags the column out on the plane it was taken hold at; Space steadies the floor above."""
         hand, controls = self.match.hand, self.screen.controls
-        if not isinstance(hand, Pull):
+        if hand is None or is_floor(hand):
             return
-        hand.steady = controls.steadying
+        if controls.steadying != self._steadying and hand.state == Grip.PULLING:   # asked when it changes
+            self._steadying = steady = controls.steadying
+            self.screen.request(lambda seat: rq.Steady(seat, steady))
         if hand.state == Grip.PULLING and mouse is not None and controls.game_drag:
-            hand.aim_ray(*self.screen.mouse_ray(mouse))
+            aim_at(self.screen, on_plane(*self.screen.mouse_ray(mouse), hand.grab_z))
 
     def hints(self, mouse) -> tuple[Glow, str | None]:
         """The strain gauge, the builder's eye without the column; Space: the floor above shows held."""
         screen, hand = self.screen, self.match.hand
         screen.ghost.hide()
         screen.gauge.show(self.match.strain)    # online: as the server's hand felt it (`setHand`)
-        screen.show_eye(pulled=hand.column if isinstance(hand, Pull) else None)
-        if isinstance(hand, Pull) and hand.steadied:
+        column = hand is not None and not is_floor(hand)
+        screen.show_eye(pulled=hand.column if column else None)
+        if column and hand.steadied:
             screen.show_held_floor(hand.steadied)
             return {hand.steadied: SUPPORT_GLOW}, _("the floor above is held steady")
         screen.sight.hide()
@@ -112,13 +120,10 @@ class Carrying(InHand):
     def aim(self, mouse) -> None:
         """The player points at the spot on the top floor; the column hovers above it."""
         hand = self.match.hand
-        if not isinstance(hand, Pull):
+        if hand is None or is_floor(hand):
             return
-        hand.steady = self.screen.controls.steadying
         if hand.state in (Grip.CARRYING, Grip.HELD) and mouse is not None:   # held: it slides
-            spot = on_plane(*self.screen.mouse_ray(mouse), self._top_surface_z())
-            if spot is not None:
-                hand.aim(spot)
+            aim_at(self.screen, on_plane(*self.screen.mouse_ray(mouse), self._top_surface_z()))
 
     def _top_surface_z(self) -> float:
         villa, top = self.match.villa, self.match.state.top_level
@@ -129,7 +134,7 @@ class Carrying(InHand):
     def hints(self, mouse) -> tuple[Glow, str | None]:
         """The ghost where the carried column would stand; the words say whether it may."""
         screen, pull = self.screen, self.match.hand
-        if not isinstance(pull, Pull):
+        if pull is None or is_floor(pull):
             return super().hints(mouse)
         if pull.state != Grip.CARRYING:   # set down, in the hand
             screen.ghost.hide()
@@ -156,7 +161,7 @@ class Laying(InHand):
     def enter(self) -> None:
         self.screen.hands.reset()
         if self.match.hand is None:
-            self.screen.say(self.match.start_laying())
+            self.screen.ask(rq.LayFloor)
         self.screen.view.focus_top()
 
     def exit(self) -> None:
@@ -168,26 +173,24 @@ class Laying(InHand):
         return True   # while a floor is laid the wheel lowers and lifts it, and never zooms
 
     def turn_floor(self, degrees: float) -> bool:
-        if not isinstance(self.match.hand, FloorLay):
+        if not is_floor(self.match.hand):
             return False
-        self.match.hand.turn(degrees)
+        self.screen.ask(lambda seat: rq.TurnFloor(seat, degrees))
         return True
 
     def aim(self, mouse) -> None:
         """On the plane of the column tops, carried or held (a plane that sank with the hands would slide
         the floor as it is lowered): what is under the pointer comes under the floor."""
         hand = self.match.hand
-        if isinstance(hand, FloorLay) and mouse is not None:
-            spot = on_plane(*self.screen.mouse_ray(mouse), hand.rest_z)
-            if spot is not None:
-                hand.aim(spot)
+        if is_floor(hand) and mouse is not None:
+            aim_at(self.screen, on_plane(*self.screen.mouse_ray(mouse), hand.rest_z))
 
     def hints(self, mouse) -> tuple[Glow, str | None]:
         """The floor see-through over the tops it would rest on (held: the tops it touches), which glow;
         the words count them against what it needs, or say whether it sits level or tips."""
         screen, hand = self.screen, self.match.hand
         screen.ghost.hide()
-        if not isinstance(hand, FloorLay) or hand.state not in (laying.Laying.CARRYING, laying.Laying.HELD):
+        if not is_floor(hand) or hand.state not in (laying.Laying.CARRYING, laying.Laying.HELD):
             screen.sight.hide()
             return {}, None
         screen.show_eye()
@@ -200,3 +203,9 @@ class Laying(InHand):
         screen.show_sight(hand, under)
         return {c: SUPPORT_GLOW for c in under}, words.carried_floor(
             len(under), self.match.state.ruleset.min_support(hand.level))
+
+
+def aim_at(screen, spot) -> None:
+    """The piece in hand moves toward the spot under the pointer (None: the pointer misses the plane)."""
+    if spot is not None:
+        screen.request(lambda seat: rq.Aim(seat, (spot.x, spot.y, spot.z)))

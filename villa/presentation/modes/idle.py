@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from villa import rules
+from villa.match import requests as rq
 from villa.presentation import words
 from villa.presentation.i18n import _
 from villa.presentation.modes import Mode
@@ -25,7 +26,8 @@ class Idle(ModeBase):
         if column not in rules.grabbable_columns(match.state):
             screen.hud.flash(words.why_not(match.state, column) or "", screen.now)
             return True
-        screen.say(match.take(column, point, steady=screen.controls.steadying))
+        steady = screen.controls.steadying
+        screen.ask(lambda seat: rq.Take(seat, column, (point.x, point.y, point.z), steady))
         screen.follow()
         return True
 
@@ -39,19 +41,19 @@ class Idle(ModeBase):
     def give_up(self) -> None:
         """The command bar's give-up: a floor granted that cannot be laid goes back in the box."""
         if self.match.state.turn.step is Step.LAY_FLOOR:
-            self.screen.say(self.match.give_up())
+            self.screen.ask(rq.GiveUp)
 
     def propose_floor(self) -> None:
-        self.screen.say(self.match.act(rules.ProposeFloor()))
+        self.screen.ask(rq.Propose)
 
     def answer(self, objects: bool) -> None:
         """N forgoes a failed objection's penalty pull."""
         forgo = words.guidance(self.match.state).command(Button.FORGO)
         if forgo is not None and not objects:
-            self.screen.say(self.match.act(forgo.actions[0]))
+            self.screen.ask(rq.Forgo)
 
     def pass_turn(self) -> None:
-        self.screen.say(self.match.act(rules.Pass()))
+        self.screen.ask(rq.Pass)
 
     def roll(self) -> None:
         """R or the button: the seal tumbles for this turn's colour (family edition, random colour)."""
