@@ -38,7 +38,7 @@ def _carried_over_the_blue_floor():
     rq.ask(match, lambda s: rq.Aim(s, tuple(floor)))
     node = match.villa.nodes[column]
     _frames(match, clock, 600, lambda: (node.getX() - floor.x) ** 2 + (node.getY() - floor.y) ** 2 < 0.01)
-    return match, clock, Hands(match, clock), column
+    return match, clock, Hands(match, clock, lambda make: rq.ask(match, make)), column
 
 
 def test_a_column_pressed_down_is_held_and_released_it_is_placed():
