@@ -1,3 +1,5 @@
 """The wire: what crosses the network between a player's window and a server, and how.
 
 - `messages`: every message as a frozen value, the match's requests among them, and the catalogue's numbering.
+- `frames`: a stream cut into length-prefixed frames, a half-sent one kept until the rest comes.
+"""
