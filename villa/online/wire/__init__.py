@@ -4,4 +4,5 @@
 - `frames`: a stream cut into length-prefixed frames, a half-sent one kept until the rest comes.
 - `codec`: a message as bytes and back, made from its dataclass's field types and bounds; `inflate` with a cap.
 - `link`: one connection on a non-blocking socket (read what is there, queue and flush writes); `dial` one.
+- `door`: a server's listening side: the hello first, then each connection held to its limits.
 """
