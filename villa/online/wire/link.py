@@ -95,7 +95,7 @@ class Link:
         side is shut (the peer reads to the end, then sees it hung up)."""
         while self._out and not self.closed:
             try:
-                sent = self.sock.send(self._out[:_CHUNK])
+                sent = self.sock.send(self._out)          # as much as the socket takes now
             except (BlockingIOError, InterruptedError):
                 return
             except OSError as error:
