@@ -1,0 +1,209 @@
+"""A link: one connection over a non-blocking TCP socket, read and written a little at a time, never waited on.
+
+    link = Link(sock, catalogue)
+    for message in link.receive(): ...        # what has come whole since the last call (WireError if malformed)
+    link.send(Ping()); link.flush()           # queued, then written as far as the socket takes it now
+    if link.closed: say(link.why)
+
+A window dials a server with `dial`, whose `poll` each frame comes to a `Link`, a reason it failed, or None
+(still connecting). Numeric addresses and "localhost" are used as they are; any other name is looked up
+with `socket.getaddrinfo` in `dial` itself, which may wait on the system's name service (seconds, at worst).
+"""
+
+from __future__ import annotations
+
+import errno
+import select
+import socket
+import time
+from typing import Any, Callable
+
+from villa.online.wire.codec import Catalogue
+from villa.online.wire.frames import FrameBuffer, frame
+
+RECEIVE_BUDGET = 256 * 1024      # bytes read in one `receive`: one busy connection does not starve the others
+MAX_QUEUED = 4 * 1024 * 1024     # bytes waiting to be sent: beyond, the reader is not reading, and the link closes
+_CHUNK = 65536
+
+Clock = Callable[[], float]
+
+
+class Link:
+    """One connection: frames in, decoded by the catalogue; messages out, queued until the socket takes them.
+    `closed` once the peer hung up, the socket failed, the queue overflowed or `close` was called; `why` says
+    which. `heard_at` is the clock's time of the last bytes received."""
+
+    def __init__(self, sock: socket.socket, catalogue: Catalogue, clock: Clock = time.monotonic) -> None:
+        sock.setblocking(False)
+        if sock.family in (socket.AF_INET, socket.AF_INET6):
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)    # small messages go at once
+        self.sock = sock
+        self.catalogue = catalogue
+        self.clock = clock
+        self.closed = False
+        self.why = ""
+        self.heard_at = clock()
+        self.bytes_in = 0
+        self.bytes_out = 0
+        self._frames = FrameBuffer()
+        self._out = bytearray()
+        self._finishing = False
+
+    def fileno(self) -> int:
+        return -1 if self.closed else self.sock.fileno()
+
+    @property
+    def queued(self) -> int:
+        """Bytes sent but not yet taken by the socket."""
+        return len(self._out)
+
+    def receive(self, budget: int = RECEIVE_BUDGET) -> list[Any]:
+        """The messages that came whole, from what the socket has now (up to `budget` bytes); a frame's start
+        waits for its end in the next call. `WireError` if a frame or message is malformed (the link cannot be
+        trusted after it: close it); the peer hanging up, or a failing socket, closes the link."""
+        messages: list[Any] = []
+        while budget > 0 and not self.closed:
+            try:
+                data = self.sock.recv(min(budget, _CHUNK))
+            except (BlockingIOError, InterruptedError):
+                break
+            except OSError as error:
+                self.close(error.strerror or str(error))
+                break
+            if not data:
+                self.close("hung up")
+                break
+            budget -= len(data)
+            self.bytes_in += len(data)
+            self.heard_at = self.clock()
+            if self._finishing:
+                continue                   # the link said goodbye: what comes now is read only to be dropped
+            for payload in self._frames.feed(data):
+                messages.append(self.catalogue.decode(payload))
+        return messages
+
+    def send(self, message: Any) -> None:
+        """Queue a message (written by `flush`); a link with more than `MAX_QUEUED` bytes waiting closes."""
+        if self.closed or self._finishing:
+            return
+        self._out += frame(self.catalogue.encode(message))
+        if len(self._out) > MAX_QUEUED:
+            self.close("reader too slow")
+
+    def flush(self) -> None:
+        """Write what the socket takes now of the queue; once a finishing link's queue is empty, its sending
+        side is shut (the peer reads to the end, then sees it hung up)."""
+        while self._out and not self.closed:
+            try:
+                sent = self.sock.send(self._out)          # as much as the socket takes now
+            except (BlockingIOError, InterruptedError):
+                return
+            except OSError as error:
+                self.close(error.strerror or str(error))
+                return
+            self.bytes_out += sent
+            del self._out[:sent]
+        if self._finishing and not self._out and not self.closed:
+            try:
+                self.sock.shutdown(socket.SHUT_WR)
+            except OSError:
+                pass
+
+    def finish(self) -> None:
+        """Say nothing more: what is queued still goes (`flush`), then the link shuts its sending side; what
+        the peer still sends is read and dropped until it hangs up too (or the link is closed)."""
+        self._finishing = True
+        self.flush()
+
+    def close(self, why: str = "closed") -> None:
+        """Close the socket now (what is still queued is dropped)."""
+        if self.closed:
+            return
+        self.closed = True
+        self.why = why
+        self._out.clear()
+        self._frames = FrameBuffer()
+        self.sock.close()
+
+
+_REASONS = {errno.ECONNREFUSED: "refused", errno.ENETUNREACH: "unreachable", errno.EHOSTUNREACH: "unreachable",
+            errno.ETIMEDOUT: "timed out"}
+
+
+def _addresses(host: str, port: int) -> list[tuple[Any, Any]]:
+    """(family, address) to try for host:port: a numeric address or "localhost" at once, a name through the
+    system's resolver (which may wait)."""
+    if host.strip().lower() == "localhost":
+        host = "127.0.0.1"
+    try:
+        found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_NUMERICHOST)
+    except socket.gaierror:
+        found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    return [(family, address) for family, _, _, _, address in found]
+
+
+class Dialling:
+    """A connection being made: `poll` until it gives a `Link` or a reason it failed ("refused",
+    "unreachable", "timed out", "unknown host" or the system's words)."""
+
+    def __init__(self, host: str, port: int, catalogue: Catalogue, timeout: float, clock: Clock) -> None:
+        self.catalogue = catalogue
+        self.clock = clock
+        self.deadline = clock() + timeout
+        self.why = ""
+        self._sock: socket.socket | None = None
+        self._link: Link | None = None
+        try:
+            self._addresses = _addresses(host, port)
+        except (socket.gaierror, UnicodeError, OSError):
+            self._addresses = []
+            self.why = "unknown host"
+            return
+        self._next()
+
+    def _next(self) -> None:
+        """Start connecting to the next address (after a failure at the last one)."""
+        while self._addresses:
+            family, address = self._addresses.pop(0)
+            sock = socket.socket(family, socket.SOCK_STREAM)
+            sock.setblocking(False)
+            code = sock.connect_ex(address)
+            if code in (0, errno.EINPROGRESS, errno.EWOULDBLOCK, errno.EALREADY):
+                self._sock = sock
+                return
+            sock.close()
+            self.why = _REASONS.get(code, errno.errorcode.get(code, str(code)))
+
+    def poll(self) -> Link | str | None:
+        """The link once connected, the reason once failed, None while still connecting (never waits)."""
+        if self._sock is None:
+            return self._link or self.why
+        _, writable, failed = select.select([], [self._sock], [self._sock], 0)
+        if writable or failed:
+            code = self._sock.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR)
+            if code == 0:
+                self._link, self._sock = Link(self._sock, self.catalogue, self.clock), None
+                return self._link
+            self._sock.close()
+            self._sock = None
+            self.why = _REASONS.get(code, errno.errorcode.get(code, str(code)))
+            self._next()
+            return None if self._sock else self.why
+        if self.clock() > self.deadline:
+            self.cancel()
+            self.why = "timed out"
+            return self.why
+        return None
+
+    def cancel(self) -> None:
+        """Give up connecting (the socket is closed)."""
+        if self._sock is not None:
+            self._sock.close()
+            self._sock = None
+            self.why = "cancelled"
+        self._addresses = []
+
+
+def dial(host: str, port: int, catalogue: Catalogue, timeout: float = 10.0, clock: Clock = time.monotonic) -> Dialling:
+    """Start connecting to host:port without waiting; `poll` the answer each frame."""
+    return Dialling(host, port, catalogue, timeout, clock)
