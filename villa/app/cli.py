@@ -70,7 +70,7 @@ def _address(text: str) -> tuple[str, int]:
 
 
 def _room(text: str) -> str:
-    if protocol.zone_of(text) is None:
+    if protocol.room_code(text) is None:
         raise argparse.ArgumentTypeError(f"a room code is {protocol.ROOM_LENGTH} letters and digits "
                                          f"(no 0, O, 1 or I), not {shown(text)}")
     return text.strip().upper()

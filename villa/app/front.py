@@ -22,7 +22,7 @@ from villa.app.online import OnlinePlay
 from villa.match import Match, MatchSetup, Record, Seat, Strength, layout_named
 from villa.match.computer import close_thinking, reseat_computers, seat_computers
 from villa.match.lessons import LESSONS
-from villa.online.remote import RemoteMatch
+from villa.online.client import OnlineMatch
 from villa.physics import layouts
 from villa.presentation import i18n, menus, words
 from villa.presentation.arrange import ArrangeScreen
@@ -47,7 +47,7 @@ class Front:
         self.menu = None                  # the menu screen showing (one at a time)
         self.pause_menu = None            # over the paused game
         self.arranged = None              # the last layout set up by hand: arranging again starts from it
-        self.match: Match | RemoteMatch | None = None
+        self.match: Match | OnlineMatch | None = None
         self.online = None                # the player's client of a game online (`play_online`)
         self.screen: GameScreen | None = None
         self.lesson: LessonScreen | None = None
@@ -240,6 +240,7 @@ class Front:
         def started(task):
             if self.online is not player or self.menu is not screen:
                 return task.done
+            player.poll()
             if player.lost:
                 self._lost()
                 return task.done
@@ -258,7 +259,7 @@ class Front:
         if self.online is not player:
             self._close_game()
         self.online = player
-        match = self.match = RemoteMatch(player)
+        match = self.match = OnlineMatch(player)
         self.keeper.fresh()
         kept = False
         self.screen = GameScreen(self.stage, match, on_end=self._game_over, sound=self.sound, on_pause=self.pause,
@@ -285,9 +286,7 @@ class Front:
 
     def _close_game(self) -> None:
         if self.online is not None:
-            self.online.stopReaderPollTask()
-            if self.online.isConnected():
-                self.online.disconnect()      # the seat waits for its token on the server
+            self.online.close()      # the seat waits for its token on the server
             self.online = None
         self.keeper.stop()
         if self.screen is not None:
@@ -326,7 +325,7 @@ class Front:
         return next((n for n in range(len(self.match.state.players)) if self.match.away(n)), None)
 
     def _stand_in(self, seat: int) -> None:
-        self.online.ask("giveToComputer", seat, Strength.MEDIUM.value)
+        self.online.give_to_computer(seat, Strength.MEDIUM)
         self.resume()
 
     def _pause_rules(self) -> None:

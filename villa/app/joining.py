@@ -9,10 +9,10 @@ import time
 
 from villa.app.logs import PlayerError
 from villa.app.online import kept_seat_waits
-from villa.online import loop
 from villa.online.client import Player
 from villa.online.protocol import Online, OnlineError
 from villa.presentation.preferences import KeptSeat
+from villa.presentation.words import refusal
 
 ANSWER_S = 10.0     # s the server has to answer each step
 
@@ -27,18 +27,26 @@ def sit_down(host: str, port: int, code: str, name: str, seconds: float = ANSWER
     """A player seated in room `code` at `host:port` (its game may still wait for the others); `kept`: the seat
     kept in the settings, taken back with its token when it is in this room on this server and may still wait."""
     where = address(host, port)
-    player = Player(host, port)
-    if not loop.run_until(lambda: player.ready or player.failed or player.lost, seconds) or not player.ready:
+    player = Player(host, port, timeout=seconds)
+    if not _until(player, lambda: player.ready or player.lost, seconds) or not player.ready:
         _let_go(player)
+        if player.trouble is not None and not player.failed:
+            raise PlayerError(f"the server at {where} did not let the game in: {refusal(player.trouble)}")
         raise PlayerError(f"no game server answers at {where}")
+    refused = len(player.refusals)
     player.enter(code)
-    if not loop.run_until(lambda: player.room is not None and player.table or player.lost, seconds) or player.lost:
+    if not _until(player, lambda: player.room is not None and player.table or player.lost
+                  or len(player.refusals) > refused, seconds) or player.room is None:
         _let_go(player)
+        why = player.refusals[-1] if len(player.refusals) > refused else None
+        if isinstance(why, OnlineError) and why.code is Online.TOO_MANY_TRIES:
+            raise PlayerError(f"the server at {where} refuses more room codes from here for a while: "
+                              f"{refusal(why)}")
         raise PlayerError(f"there is no room {code.strip().upper()} on the server at {where}")
     if kept is not None and (kept.address, kept.code) == (where, player.code) and kept_seat_waits(kept, time.time()):
         refused = len(player.refusals)
         player.rejoin(kept.token)
-        loop.run_until(lambda: player.seats or len(player.refusals) > refused or player.lost, seconds)
+        _until(player, lambda: player.seats or len(player.refusals) > refused or player.lost, seconds)
         if player.seats:
             return player       # else the server no longer knows the token: sit down as anyone would
     for seat, at in enumerate(player.table.get("seats", ())):
@@ -46,7 +54,7 @@ def sit_down(host: str, port: int, code: str, name: str, seconds: float = ANSWER
             continue
         refused = len(player.refusals)
         player.sit(name, seat)
-        loop.run_until(lambda: player.seats or len(player.refusals) > refused or player.lost, seconds)
+        _until(player, lambda: player.seats or len(player.refusals) > refused or player.lost, seconds)
         if player.seats:
             return player
         why = player.refusals[-1] if len(player.refusals) > refused else None
@@ -59,7 +67,16 @@ def sit_down(host: str, port: int, code: str, name: str, seconds: float = ANSWER
     raise PlayerError(f"room {player.code} has no free seat")
 
 
+def _until(player: Player, done, seconds: float) -> bool:
+    """Poll the player's connection until `done()` (True) or `seconds` have passed (False)."""
+    end = time.monotonic() + seconds
+    while not done():
+        if time.monotonic() > end:
+            return False
+        player.poll()
+        time.sleep(0.005)
+    return True
+
+
 def _let_go(player: Player) -> None:
-    player.stopReaderPollTask()
-    if player.isConnected():
-        player.disconnect()
+    player.close()

@@ -18,13 +18,14 @@ import socket
 import time
 from dataclasses import replace
 
-from villa.app.dedicated import RoomFiles, rooms_dir
+from villa.app.dedicated import rooms_dir
+from villa.app.room_files import RoomFiles
 from villa.match import MatchSetup, Strength
 from villa.online import protocol
 from villa.online.client import Player
+from villa.online.client.player import CONNECT_S
 from villa.online.protocol import Online, OnlineError
-from villa.online.rooms import REJOIN_S, Room
-from villa.online.server import Server
+from villa.online.server import REJOIN_S, Room, Server
 from villa.presentation import menus
 from villa.presentation.menus.lobby import LobbyScreen
 from villa.presentation.menus.online import HostScreen, JoinScreen, OnlineMenu, host_words, plan_words, trouble_words
@@ -146,8 +147,7 @@ class OnlinePlay:
         except Trouble as trouble:
             screen.tell_trouble(trouble.code, **trouble.values)
             return
-        room = Room(protocol.new_room_code(), self.plan, keep=self.server.authority.keep, aside=True,
-                    waits_for_host=True)
+        room = Room(protocol.new_room_code(), self.plan, keep=self.server.store, aside=True, waits_for_host=True)
         self.server.open(room)
         self.address = f"{local_address()}:{self.server.port}"
         self._connect("127.0.0.1", self.server.port, screen, lambda: self._enter(room.code, screen, self._sit_host))
@@ -156,11 +156,11 @@ class OnlinePlay:
         ports = [port] if port is not None else range(protocol.PORT, protocol.PORT + FREE_PORTS)
         for number in ports:
             try:
-                server = Server(number, "", keep=RoomFiles(rooms_dir(), replays=False), aside=True)
-            except (OSError, TypeError) as error:   # the router's listening socket was refused (TypeError: CMU's)
+                server = Server(number, "", store=RoomFiles(rooms_dir(), replays=False), aside=True)
+            except OSError as error:
                 log.info("no server on port %s: %s", number, error)
                 continue
-            server.start()
+            server.start(self.front.stage.task_mgr)
             return server
         raise Trouble("port busy", port=port if port is not None else protocol.PORT)
 
@@ -192,8 +192,8 @@ class OnlinePlay:
         screen = self.front.menu
         try:
             host, port = parse_address(address_text)
-            if protocol.zone_of(code) is None:
-                raise Trouble("bad code")
+            if protocol.room_code(code) is None:
+                raise Trouble("bad code", code=code.strip().upper() or "—", unused=protocol.UNUSED_LETTERS)
         except Trouble as trouble:
             screen.tell_trouble(trouble.code, **trouble.values)
             return
@@ -241,13 +241,32 @@ class OnlinePlay:
         self.player = Player(host, port)
         self._heard = 0
         self._task = self.front.stage.task_mgr.add(self._watch, "villa-online")
-        self._wait(lambda: self.player.ready, then, lambda: self._fail(screen, "no server", address=f"{host}:{port}"),
-                   failed=lambda: self.player.failed)
+        self._wait(lambda: self.player.ready, then, lambda: self._not_connected(screen, f"{host}:{port}"),
+                   failed=lambda: self.player.lost, seconds=CONNECT_S + 1)
+
+    def _not_connected(self, screen, address: str) -> None:
+        """No connection came: the server is not there, or refused the game (another version, full)."""
+        trouble = self.player.trouble if self.player is not None else None
+        if isinstance(trouble, OnlineError):
+            self.close()
+            if screen is self.front.menu and screen is not None:
+                screen.tell_trouble(trouble)
+            return
+        self._fail(screen, "no server", address=address)
 
     def _enter(self, code: str, screen, then) -> None:
+        heard = len(self.player.refusals)
         self.player.enter(code)
-        self._wait(lambda: self.player.room is not None, then,
-                   lambda: self._fail(screen, "no room", code=code.strip().upper()))
+
+        def not_entered() -> None:
+            refusals = self.player.refusals[heard:] if self.player is not None else []
+            if refusals and not (isinstance(refusals[-1], OnlineError) and refusals[-1].code is Online.WRONG_ROOM):
+                self.close()
+                screen.tell_trouble(refusals[-1])     # too many tries, say
+            else:
+                self._fail(screen, "no room", code=code.strip().upper())
+        self._wait(lambda: self.player.room is not None, then, not_entered,
+                   failed=lambda: len(self.player.refusals) > heard)
 
     def _sit_host(self) -> None:
         """The host sits at the plan's first person's seat, under that name."""
@@ -269,6 +288,7 @@ class OnlinePlay:
         player = self.player
         if player is None:
             return task.done
+        player.poll()
         for wait in list(self._waits):
             done, then, late, failed, until = wait
             if done():
@@ -318,7 +338,7 @@ class OnlinePlay:
         self.player.sit(self.name, seat)
 
     def give_to_computer(self, seat: int, strength: Strength) -> None:
-        self.player.ask("giveToComputer", seat, strength.value)
+        self.player.give_to_computer(seat, strength)
 
     def begin(self) -> None:
         self.player.begin()
@@ -367,8 +387,7 @@ class OnlinePlay:
         self._waits = []
         self.lobby = None
         if player is not None:
-            player.sendDisconnect()
-            player.disconnect()
+            player.close()
         if self._task is not None:
             self._task.remove()
             self._task = None

@@ -80,6 +80,13 @@ class LetGo:
 
 
 @dataclass(frozen=True)
+class TimeUp:
+    """Online, with a turn clock: `player`'s time for the move ran out, and the turn passes as the rules allow."""
+
+    player: int
+
+
+@dataclass(frozen=True)
 class GameOver:
     result: rules.Result
 
@@ -95,7 +102,8 @@ def of_change(before: rules.GameState, action, after: rules.GameState) -> list:
     return events
 
 
-Event = Accepted | Refused | AnswerNeeded | TurnSettled | Collapsed | RoundStarted | Touched | LetGo | GameOver
+Event = (Accepted | Refused | AnswerNeeded | TurnSettled | Collapsed | RoundStarted | Touched | LetGo | TimeUp
+         | GameOver)
 Subscriber = Callable[[Any], None]
 
 

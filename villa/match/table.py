@@ -329,10 +329,7 @@ class Match:
     def next_roll(self) -> rules.SealRoll | None:
         """What the Master Builder Seal will show when rolled now (chance, decided by the seed and the
         moves so far: the same game rolls the same way, taken up again or not); None: no roll is due."""
-        if not rules.is_chance_node(self.state):
-            return None
-        dice = random.Random(f"{self.setup.seed}:{len(self.state.log)}:seal")
-        return dice.choice(rules.legal_actions(self.state))
+        return seal_roll(self.setup.seed, self.state)
 
     def _not_now(self, what: str) -> rules.RuleError:
         return rq.not_now(self.state, what)
@@ -476,6 +473,15 @@ class Match:
         self._drivers.clear()
         self.events.clear()
         self.hand = None
+
+
+def seal_roll(seed: int, state: rules.GameState) -> rules.SealRoll | None:
+    """What the seal shows when rolled in this state of the game seeded `seed` (chance, decided by the seed and the
+    moves so far: the same game rolls the same way, taken up again, or seen from another window); None: no roll
+    is due."""
+    if not rules.is_chance_node(state):
+        return None
+    return random.Random(f"{seed}:{len(state.log)}:seal").choice(rules.legal_actions(state))
 
 
 def _fact_now(villa: Villa, hand):

@@ -1,15 +1,10 @@
-"""Play online, on Panda3D's distributed networking (`direct.distributed`, the `.dc` model):
+"""Play online: friends at their own windows play one game on a server (docs/online.md).
 
-- `villa.dc`: the room's distributed object, its requests and its updates.
-- `protocol`: the online refusals' codes, answers' words, room codes, a room's plan, the state and poses as
-  bytes, and where the `.dc` file is.
-- `rooms`: a room on the server: its seats, its match, every request checked against both.
-- `objects`: the `.dc` classes: `DistributedMatch` (a client's view), `DistributedMatchAI` (the authority's).
-- `authority`: the authority that holds the rooms and the lobby; `shards`: more of them, in processes of
-  their own, for the machine's other cores.
-- `server`: the router (`ServerRepository` with a guard at the door), the authority and any shards, on one port.
-- `client`: a player's headless repository; `smoothing`: the poses it draws between the ones it hears.
-- `loop`: the task loop they run in without a window.
+- `wire`: what crosses the network and how: framed messages on plain TCP, each a frozen value (a seat's
+  requests are the match's own), a codec made from their types, and the door a server meets the world at.
+- `protocol`: the online refusals' codes, room codes, and the game's data packed for the wire.
+- `server`: the rooms, each a `Match` played for the people at its table, behind the door.
+- `client`: a player's connection, and the game in play seen through it (`OnlineMatch`).
 
-Headless: no window here; the presentation draws what a client hears, and words its codes.
+Headless: no window here; the presentation draws what a player hears, and words its codes.
 """

@@ -94,8 +94,7 @@ class FloorLay:
         villa.add_controller(self)
 
     def _top_columns(self) -> list[str]:
-        return [c for c in self.villa.columns if c not in self.villa.in_hand
-                and (s := survey.standing(self.villa, c)) is not None and s.level == self.below]
+        return top_columns(self.villa, self.below)
 
     def _centre_of_level(self) -> tuple[float, float]:
         if self.below == 0:
@@ -220,13 +219,7 @@ class FloorLay:
 
     def columns_under(self) -> frozenset[str]:
         """The top columns whose tops lie under the floor's outline where it is now."""
-        found = []
-        for c in self._top_columns():
-            p = self.villa.nodes[c].getPos()
-            lx, ly = geometry.to_local(p.x, p.y, self.x, self.y, self.yaw)
-            if geometry.signed_distance(FLOORS[self.level].outline, lx, ly) > -column_spec(c).radius:
-                found.append(c)
-        return frozenset(found)
+        return columns_under(self.villa, self.level, self.x, self.y, self.yaw)
 
     def preview(self) -> FloorLaid:
         """What lowering it here would report, if nothing moved: for the GUI's hints."""
@@ -312,3 +305,22 @@ class FloorLay:
 
 def _approach(value: float, goal: float, step: float) -> float:
     return goal if abs(goal - value) <= step else value + math.copysign(step, goal - value)
+
+
+# --- what a floor in hand would rest on, measured on any villa (the hands', or a villa drawn as heard) ---
+
+def top_columns(villa, below: int) -> list[str]:
+    """The columns standing on the floor at level `below` (0: the base plate), none of them in a hand."""
+    return [c for c in villa.columns if c not in villa.in_hand
+            and (s := survey.standing(villa, c)) is not None and s.level == below]
+
+
+def columns_under(villa, level: int, x: float, y: float, yaw: float) -> frozenset[str]:
+    """The top columns whose tops lie under the outline of floor `level` held at (x, y), turned `yaw`."""
+    found = []
+    for c in top_columns(villa, level - 1):
+        p = villa.nodes[c].getPos()
+        lx, ly = geometry.to_local(p.x, p.y, x, y, yaw)
+        if geometry.signed_distance(FLOORS[level].outline, lx, ly) > -column_spec(c).radius:
+            found.append(c)
+    return frozenset(found)

@@ -163,63 +163,15 @@ class Pull:
 
     def carry_z(self) -> float:
         """Height of a carried column's centre: its foot clear of everything in the villa."""
-        top = 0.0
-        for piece, np in self.villa.nodes.items():
-            if piece in ("table", self.column):
-                continue
-            if level_of_floor(piece) is not None:
-                spec = FLOORS[level_of_floor(piece)]
-                top = max(top, np.getZ() + spec.thickness / 2 + spec.radius * math.sin(math.radians(self.villa.tilt_deg(piece))))
-            elif piece != "base":
-                top = max(top, np.getZ() + COLUMN_HEIGHT / 2)
-        return top + CLEARANCE + COLUMN_HEIGHT / 2
+        return carry_z(self.villa, self.column)
 
     def surface_below(self) -> tuple[int, str | None, float] | None:
         """(level, column stood on or None, z of that surface) straight under the column, or None."""
-        pos = self.np.getPos()
-        best = None
-        for level in self.villa.floor_levels:
-            if floor_id(level) in self.villa.in_hand:
-                continue
-            floor = self.villa.nodes[floor_id(level)]
-            local = floor.getRelativePoint(self.villa.root, pos)
-            if geometry.contains(FLOORS[level].outline, local.x, local.y):
-                z = self.villa.root.getRelativePoint(floor, Point3(local.x, local.y, FLOORS[level].thickness / 2)).z
-                if best is None or z > best[2]:
-                    best = (level, None, z)
-        r = column_spec(self.column).radius
-        for other in self.villa.columns:
-            if other == self.column or other in self.villa.in_hand:
-                continue
-            o = self.villa.nodes[other].getPos()
-            if math.hypot(o.x - pos.x, o.y - pos.y) < column_spec(other).radius + r * 0.5:
-                where = survey.standing(self.villa, other)
-                z = o.z + COLUMN_HEIGHT / 2
-                if where and (best is None or z > best[2]):
-                    best = (where.level, other, z)
-        if best is None:
-            if math.hypot(pos.x, pos.y) < BASE.radius:
-                best = (0, None, BASE.top_z)
-        return best
+        return surface_below(self.villa, self.column)
 
     def preview(self) -> ColumnPlaced | None:
         """What setting the column down straight below would report (not yet settled): for the GUI's hints."""
-        below = self.surface_below()
-        if below is None:
-            return None
-        level, on_column, _ = below
-        inside = self._footprint_inside_at(level)
-        return ColumnPlaced(self.column, level, inside, on_column)
-
-    def _footprint_inside_at(self, level: int) -> bool:
-        spec = column_spec(self.column)
-        pos = self.np.getPos()
-        foot = geometry.transform(spec.footprint(), pos.x, pos.y, self.np.getH())
-        if level == 0:
-            return all(math.hypot(x, y) <= BASE.site_radius for x, y in foot)
-        floor = self.villa.nodes[floor_id(level)]
-        local = [floor.getRelativePoint(self.villa.root, Point3(x, y, pos.z)) for x, y in foot]
-        return geometry.polygon_inside([(p.x, p.y) for p in local], FLOORS[level].outline)
+        return preview(self.villa, self.column)
 
     # --- actions ---
 
@@ -410,3 +362,70 @@ def under_a_floor(villa, column: str, x: float, y: float, level: int) -> bool:
             if dx * dx + dy * dy < reach * reach:
                 return True
     return False
+
+
+# --- where a column in hand is, measured on any villa (the hand's, or a villa drawn as heard) ---
+
+def carry_z(villa, column: str) -> float:
+    """Height of a carried column's centre: its foot clear of everything in the villa."""
+    top = 0.0
+    for piece, np in villa.nodes.items():
+        if piece in ("table", column):
+            continue
+        if level_of_floor(piece) is not None:
+            spec = FLOORS[level_of_floor(piece)]
+            top = max(top, np.getZ() + spec.thickness / 2 + spec.radius * math.sin(math.radians(villa.tilt_deg(piece))))
+        elif piece != "base":
+            top = max(top, np.getZ() + COLUMN_HEIGHT / 2)
+    return top + CLEARANCE + COLUMN_HEIGHT / 2
+
+
+def surface_below(villa, column: str) -> tuple[int, str | None, float] | None:
+    """(level, column stood on or None, z of that surface) straight under the column, or None."""
+    pos = villa.nodes[column].getPos()
+    best = None
+    for level in villa.floor_levels:
+        if floor_id(level) in villa.in_hand:
+            continue
+        floor = villa.nodes[floor_id(level)]
+        local = floor.getRelativePoint(villa.root, pos)
+        if geometry.contains(FLOORS[level].outline, local.x, local.y):
+            z = villa.root.getRelativePoint(floor, Point3(local.x, local.y, FLOORS[level].thickness / 2)).z
+            if best is None or z > best[2]:
+                best = (level, None, z)
+    r = column_spec(column).radius
+    for other in villa.columns:
+        if other == column or other in villa.in_hand:
+            continue
+        o = villa.nodes[other].getPos()
+        if math.hypot(o.x - pos.x, o.y - pos.y) < column_spec(other).radius + r * 0.5:
+            where = survey.standing(villa, other)
+            z = o.z + COLUMN_HEIGHT / 2
+            if where and (best is None or z > best[2]):
+                best = (where.level, other, z)
+    if best is None:
+        if math.hypot(pos.x, pos.y) < BASE.radius:
+            best = (0, None, BASE.top_z)
+    return best
+
+
+def preview(villa, column: str) -> ColumnPlaced | None:
+    """What setting the column down straight below would report (not yet settled): for the GUI's hints."""
+    below = surface_below(villa, column)
+    if below is None:
+        return None
+    level, on_column, _ = below
+    inside = _footprint_inside_at(villa, column, level)
+    return ColumnPlaced(column, level, inside, on_column)
+
+
+def _footprint_inside_at(villa, column: str, level: int) -> bool:
+    spec = column_spec(column)
+    node = villa.nodes[column]
+    pos = node.getPos()
+    foot = geometry.transform(spec.footprint(), pos.x, pos.y, node.getH())
+    if level == 0:
+        return all(math.hypot(x, y) <= BASE.site_radius for x, y in foot)
+    floor = villa.nodes[floor_id(level)]
+    local = [floor.getRelativePoint(villa.root, Point3(x, y, pos.z)) for x, y in foot]
+    return geometry.polygon_inside([(p.x, p.y) for p in local], FLOORS[level].outline)

@@ -484,6 +484,8 @@ REFUSALS: dict[Rule | Refusal | Online, dict[Said, str]] = {
     Refusal.NO_COLUMN_UNDER: {Said.ALOUD: N_("There is no column under the floor.")},
     # online: what the server refused before the rules saw it
     Online.WRONG_ROOM: {Said.ALOUD: N_("No room has that code.")},
+    Online.TOO_MANY_TRIES: {Said.ALOUD: N_("Too many wrong room codes came from here: try again in {seconds} s.")},
+    Online.NOT_IN_ROOM: {Said.ALOUD: N_("Enter a room first.")},
     Online.NO_SUCH_SEAT: {Said.ALOUD: N_("There is no such seat at this table.")},
     Online.SEAT_TAKEN: {Said.ALOUD: N_("Someone else sits there.")},
     Online.NOT_SEATED: {Said.ALOUD: N_("Sit down at the table first.")},
@@ -492,13 +494,27 @@ REFUSALS: dict[Rule | Refusal | Online, dict[Said, str]] = {
     Online.NO_NAME: {Said.ALOUD: N_("Type a name first.")},
     Online.NAME_TAKEN: {Said.ALOUD: N_("{name} sits at this table already: choose another name.")},
     Online.NOT_ON_TABLE: {Said.ALOUD: N_("That is not a point on the table.")},
-    Online.UNKNOWN_WORD: {Said.ALOUD: N_("The game does not know that answer.")},
     Online.NOT_STARTED: {Said.ALOUD: N_("The game waits for its players.")},
     Online.NOT_HOST: {Said.ALOUD: N_("Only the host may do that.")},
     Online.STARTED: {Said.ALOUD: N_("The game has begun: its players and rules stay as they are.")},
     Online.EMPTY_SEATS: {Said.ALOUD: N_("A seat is still empty: someone sits down there, or it goes to a computer player.")},
     Online.BAD_PLAN: {Said.ALOUD: N_("That is not a game this server can play.")},
     Online.SERVER_FULL: {Said.ALOUD: N_("The server has no room for another table now.")},
+    Online.OWN_SEAT: {Said.ALOUD: N_("That is your own seat: leave the room instead.")},
+    Online.VERSION: {Said.ALOUD: N_("The server plays another version of the game ({game}): both must have the "
+                                    "same version.")},
+    Online.HELLO_FIRST: {Said.ALOUD: N_("The server did not understand this game.")},
+    Online.TOO_SLOW: {Said.ALOUD: N_("The server waited too long for this game to say who it is.")},
+    Online.FULL: {Said.ALOUD: N_("The server is full: too many connections, from here or in all.")},
+    Online.SILENT: {Said.ALOUD: N_("The server has stopped answering.")},
+    Online.MALFORMED: {Said.ALOUD: N_("A message between the game and the server was garbled, and the "
+                                      "connection closed.")},
+    Online.TOO_FAST: {Said.ALOUD: N_("The game sent the server more than it takes, and the connection closed.")},
+    Online.ROOM_FAILED: {Said.ALOUD: N_("The room broke down on the server. Its game is kept: rejoin it "
+                                        "later.")},
+    Online.SENT_AWAY: {Said.ALOUD: N_("The host took you out of the room.")},
+    Online.SEAT_GIVEN: {Said.ALOUD: N_("The host gave your seat to a computer player.")},
+    Online.CLOSING: {Said.ALOUD: N_("The game server stopped.")},
 }
 
 

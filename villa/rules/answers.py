@@ -11,7 +11,8 @@ from typing import Any
 
 from . import eligibility as eligible
 from . import seal as seal_rules
-from .actions import Challenge, Decline, Object, TakeColumn
+from . import queries
+from .actions import Abort, Challenge, ChooseColour, Decline, ForgoPenalty, GiveUpFloor, Object, Pass, TakeColumn
 from .facts import FloorLaid
 from .queries import expected_facts
 from .errors import Rule, RuleError
@@ -133,6 +134,28 @@ def mouse_changes_hands(before: GameState, after: GameState) -> bool:
     decided = (turn.step in (Step.ASK, Step.TAKE_OUT)
                or (turn.step is Step.IN_HAND and turn.role in (Role.PROOF, Role.CHALLENGE, Role.FAMILY_CHALLENGE)))
     return decided and not after.over and acting_player(after) != acting_player(before)
+
+
+def passing_moves(state: GameState, in_hand: bool = False) -> tuple:
+    """The moves that end what the player asked now must do, building nothing, as the rules allow (a player whose
+    time ran out): a column in hand (`in_hand`, or the rules' own) given up, a question declined, a granted floor
+    or a penalty pull forgone, the turn passed, or a column taken and given up at once; a colour, the first
+    left. Empty where the rules allow no such way (the family edition, where nothing is given up)."""
+    turn, legal = state.turn, queries.legal_actions(state)
+    if state.over or queries.is_chance_node(state):
+        return ()
+    if turn.step is Step.IN_HAND or in_hand:
+        return (Abort(),) if Abort() in legal else ()
+    for quiet in (Decline(), GiveUpFloor(), ForgoPenalty(), Pass()):
+        if quiet in legal:
+            return (quiet,)
+    colours = [a for a in legal if isinstance(a, ChooseColour)]
+    if colours:
+        return (colours[0],)
+    grabbable = grabbable_columns(state)
+    if grabbable and state.ruleset.abort_allowed and turn.step in (Step.START, Step.TAKE):
+        return TakeColumn(grabbable[0]), Abort()
+    return ()
 
 
 def turn_colours(state: GameState) -> tuple[Colour, ...]:

@@ -17,7 +17,7 @@ import functools
 import json
 import types
 import typing
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import fields, is_dataclass
 from enum import Enum
 from typing import Any
@@ -158,6 +158,18 @@ def _key(tp: Any, key: str) -> Any:
         except ValueError:
             raise DocumentError(f"expected a number as key, got {key!r}") from None
     return _read(tp, key)
+
+
+def moves_to_json(moves: Sequence[Any]) -> list[Any]:
+    """Log entries (actions and facts) as plain data, as a state's log writes them."""
+    return [_plain(move) for move in moves]
+
+
+def moves_from_json(data: Any) -> tuple[Any, ...]:
+    """Log entries read back; a `DocumentError` for anything that is not one."""
+    if not isinstance(data, list):
+        raise DocumentError(f"expected a list of moves, got {str(data)[:40]!r}")
+    return tuple(_entry(entry) for entry in data)
 
 
 def state_to_json(state: GameState) -> dict[str, Any]:

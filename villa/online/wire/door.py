@@ -401,6 +401,13 @@ class Tries:
             return now - tries[-1] >= self.pause_s
         return True
 
+    def wait(self, address: str) -> float:
+        """Seconds until this address may try again (0: now)."""
+        tries = self._spent.get(address)
+        if not tries or len(tries) < self.per_minute:
+            return 0.0
+        return max(0.0, self.pause_s - (self.clock() - tries[-1]))
+
     def spent(self, address: str) -> None:
         """A wrong try by this address."""
         now = self._forget()

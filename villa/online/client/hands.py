@@ -1,0 +1,95 @@
+"""The piece in a player's own hand online, as their screen sees it: the server's hand holds it, and these
+say what the screen needs of it, the same as the hot seat's `Pull` and `FloorLay` say it
+(`villa.match.face.ColumnInHand`, `FloorInHand`), measured on the villa drawn here (`Puppet`) and told by
+the server's word on its hand (`HandNews`). Their moves are requests, sent by `OnlineMatch`."""
+
+from __future__ import annotations
+
+from panda3d.core import Point3
+
+from villa.online.protocol import HandNews
+from villa.physics import laying, pulling
+from villa.physics.dimensions import COLUMN_HEIGHT, FLOOR_THICKNESS
+from villa.physics.laying import HOVER, Laying
+from villa.physics.pulling import IN_HAND, Grip
+from villa.rules.pieces import floor_id
+
+
+class HeldColumn:
+    """A column in this player's hand: pulled until the server has it clear of the floors above, then carried,
+    then set down."""
+
+    def __init__(self, villa, seat: int, column: str, point: Point3, from_level: int) -> None:
+        self.villa, self.seat, self.column = villa, seat, column
+        self.grab_z = point.z
+        self.from_level = from_level
+        self.state = Grip.PULLING
+        self.strain = 0.0
+        self.steadied: str | None = None
+        villa.in_hand = {column}
+
+    def is_free(self, heard=None) -> bool:
+        """Out from under the floors where the server has it (`heard`: its newest pose heard; drawn at the pointer,
+        it is ahead of the server, and aimed at the carrying height too soon the server's hand would lift it into
+        the floor)."""
+        if heard is None:
+            return False
+        (x, y, _z), _quat = heard
+        return not pulling.under_a_floor(self.villa, self.column, x, y, self.from_level)
+
+    def carry_z(self) -> float:
+        return pulling.carry_z(self.villa, self.column)
+
+    def surface_below(self):
+        return pulling.surface_below(self.villa, self.column)
+
+    def preview(self):
+        return pulling.preview(self.villa, self.column)
+
+    def heard(self, news: HandNews | None, free: bool) -> None:
+        """The server's word on the hand (None: nothing new of this player's), and whether it is free yet."""
+        if self.state == Grip.PULLING and free:
+            self.state = Grip.CARRYING
+        if news is None:
+            return
+        if news.grip in (Grip.CARRYING, Grip.LOWERING, Grip.HELD) and self.state in IN_HAND:
+            self.state = Grip(news.grip)     # set down, held, lifted, or taken up again after a refused spot
+        self.strain = news.strain
+        self.steadied = news.steadied if self.state == Grip.PULLING else None
+
+
+class HeldFloor:
+    """The next floor in this player's hands, carried over the top columns by the server's hands."""
+
+    def __init__(self, villa, seat: int, level: int) -> None:
+        self.villa, self.seat, self.level, self.piece = villa, seat, level, floor_id(level)
+        self.state = Laying.CARRYING
+        tops = [villa.nodes[c].getZ() + COLUMN_HEIGHT / 2 for c in laying.top_columns(villa, level - 1)]
+        self.rest_z = max(tops, default=COLUMN_HEIGHT)
+        self.z = self.rest_z + HOVER + FLOOR_THICKNESS / 2
+        self.x = self.y = self.yaw = 0.0
+        self.strain = 0.0
+        self.confirmed = False    # the server's hands are heard to hold it (until then held is this screen's guess)
+        self._news = HandNews()
+        villa.in_hand = {self.piece}
+
+    def columns_under(self) -> frozenset[str]:
+        return laying.columns_under(self.villa, self.level, self.x, self.y, self.yaw)
+
+    def touching(self) -> frozenset[str]:
+        """The columns the held floor touches, as the server's hands feel it (the puppet's bodies feel nothing)."""
+        return self._news.touching if self.state == Laying.HELD else frozenset()
+
+    def tilt_deg(self) -> float:
+        """How far it leans, as the server's hands feel it."""
+        return self._news.tilt if self.state == Laying.HELD else 0.0
+
+    def heard(self, news: HandNews | None) -> None:
+        node = self.villa.nodes.get(self.piece)
+        if node is not None:
+            self.x, self.y, self.yaw = node.getX(), node.getY(), node.getH()
+        if news is not None and news.grip in (Laying.CARRYING, Laying.LOWERING, Laying.HELD) \
+                and self.state in (Laying.CARRYING, Laying.LOWERING, Laying.HELD):
+            self.state = Laying(news.grip)
+            self.confirmed = self.state == Laying.HELD
+            self._news = news

@@ -1,0 +1,388 @@
+"""A game in play on a server, as one player's window sees it: the same face as the hot seat's `Match`
+(`villa.match.face.GameInPlay`), so the game screen plays it unchanged.
+
+    match = OnlineMatch(player)                 # once the player's room has started (or rejoined)
+    match.request(Take(seat, column, point))    # checked here as the match would, then sent to the server
+    match.advance(dt)                           # what was heard: the moves, the villa, the hand, as events
+
+The server's `Match` decides everything. What a window hears is the game's own news: the referee's moves,
+which the same rules apply here and which this module tells as the match tells them (`events.of_change`), and
+the events the moves do not tell, passed on by the server in the order the game had them. A request is checked
+here as the match would check it (whose move, the rules' verdict, the spot under the carried column), so a
+refusal is said at once; the server's own refusal comes back as an event.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import replace
+
+from panda3d.core import Point3
+
+from villa import rules
+from villa.match import events as ev
+from villa.match import requests as rq
+from villa.match import MatchSetup, Seat, Strength, layout_named
+from villa.match.face import is_floor
+from villa.match.table import seal_roll
+from villa.online.client.hands import HeldColumn, HeldFloor
+from villa.online.client.player import Player
+from villa.online.client.puppet import Puppet
+from villa.physics.dimensions import COLUMN_HEIGHT
+from villa.physics.laying import Laying
+from villa.physics.pulling import Grip
+from villa.physics.refusals import PlacementError, Refusal
+from villa.rules.pieces import floor_id
+
+log = logging.getLogger(__name__)
+
+RESTS_AFTER = 0.3            # s without a pose heard: the villa lies still
+AIMS_EVERY = 1.0 / 30.0      # s between aims sent: the server's frames take one in two, its door caps the rate
+
+
+class OnlineMatch:
+    """`here`: the seats this window's person plays (the others are waited for)."""
+
+    def __init__(self, player: Player, clock: Callable[[], float] = time.monotonic) -> None:
+        self.player, self.clock = player, clock
+        self.events = ev.Events()
+        self.state: rules.GameState = player.state
+        self.setup = setup_of(player)
+        self.villa = Puppet()
+        self.hand: HeldColumn | HeldFloor | None = None
+        self._hand_asked = 0          # the player's request that last changed the hand: news older than it is stale
+        self._aimed_at = -1.0
+        self._heard = player.pose_updates
+        self._heard_at = clock()
+        self._shown_at_rest: rules.GameState | None = None   # the state the resting villa was last shown for
+        self._collapsed = self.state.result is not None and self.state.result.fell
+        self._pulled: tuple[str, Point3] | None = None     # the column in a hand, and where it stood (for the log)
+        self._turn = int(player.table.get("turn", 0))
+        player.news.clear()           # what came before is in the state and the villa heard
+        self._show_villa()
+
+    # --- what is going on -----------------------------------------------------------------------------
+
+    @property
+    def here(self) -> frozenset[int]:
+        return frozenset(self.player.seats)
+
+    @property
+    def over(self) -> bool:
+        return self.state.over
+
+    @property
+    def actor(self) -> int | None:
+        return rules.whose_move(self.state)
+
+    @property
+    def turn(self) -> int:
+        """The turns settled so far (the table says how many there were when this window came in)."""
+        return self._turn
+
+    @property
+    def collapsed(self) -> bool:
+        return self._collapsed
+
+    @property
+    def busy(self) -> bool:
+        return self.hand is not None or self.collapsed or not self.villa.settled
+
+    @property
+    def holding(self) -> bool:
+        """A floor or column held in this player's hands (as the server's hands hold it)."""
+        return self.hand is not None and self.hand.state in (Laying.HELD, Grip.HELD)
+
+    @property
+    def strain(self) -> float:
+        """N: the force the column in this player's hand resists with, as the server felt it."""
+        return 0.0 if self.hand is None or is_floor(self.hand) else self.hand.strain
+
+    def seat(self, player: int | None) -> Seat | None:
+        """The seat as the table says it now: the host may give a person's seat to a computer player mid-game."""
+        if player is None:
+            return None
+        seat, at = self.setup.seats[player], self.player.table.get("seats", ())
+        if not seat.is_computer and player < len(at) and at[player].get("computer"):
+            return replace(seat, computer=Strength(at[player]["computer"]))
+        return seat
+
+    def away(self, player: int) -> bool:
+        """The table says this person's connection dropped: their seat waits for them (or for the host's computer)."""
+        seats = self.player.table.get("seats", ())
+        return player < len(seats) and bool(seats[player].get("taken")) and not seats[player].get("here")
+
+    @property
+    def connected(self) -> bool:
+        return not self.player.lost and self.player.room is not None
+
+    def next_roll(self) -> rules.SealRoll | None:
+        """What the seal shows when rolled now: the game's seed decides, as on the server."""
+        return seal_roll(self.setup.seed, self.state)
+
+    def can_lay_floor(self) -> bool:
+        return rules.floor_to_lay(self.state)
+
+    def landing_refusal(self) -> Exception | None:
+        """Why the carried column may not be set down straight below it now, as the match says it."""
+        preview = self.hand.preview() if isinstance(self.hand, HeldColumn) else None
+        if preview is None:
+            return PlacementError(Refusal.NO_FLOOR_UNDER)
+        return _refusal_of(self.state, preview)
+
+    # --- requests: checked here as the match would, then sent ---------------------------------------------
+
+    def request(self, request: rq.Request) -> rq.Reply:
+        if request.seat not in self.here or request.seat != rules.acting_player(self.state) or not self.connected:
+            return rq.Reply(rq.not_now(self.state, type(request).__name__))
+        refusal = _CHECKS[type(request)](self, request)
+        if refusal is not None:
+            return rq.Reply(refusal)
+        if type(request) is rq.Aim:
+            if self.clock() - self._aimed_at < AIMS_EVERY:
+                return rq.SENT       # drawn at the pointer meanwhile; the next aim carries it on
+            self._aimed_at = self.clock()
+        self.player.request(request)
+        if type(request) in rq.HAND_REQUESTS:
+            self._hand_asked = self.player.asked
+        _AFTER.get(type(request), _nothing)(self, request)
+        return rq.SENT
+
+    def _check_take(self, request: rq.Take) -> Exception | None:
+        if self.hand is not None or self.collapsed or request.column not in self.villa.nodes:
+            return rq.not_now(self.state, "taking a column") if request.column in self.villa.nodes \
+                else PlacementError(Refusal.NOT_IN_VILLA, column=request.column)
+        if rules.task(self.state) is rules.Task.TAKE_OUT:
+            return rules.why_not_grabbable(self.state, request.column)
+        return _refusal_of(self.state, rules.TakeColumn(request.column))
+
+    def _took(self, request: rq.Take) -> None:
+        node = self.villa.nodes[request.column]
+        point = Point3(*request.point) if request.point is not None else node.getPos()
+        standing = node.getZ() - COLUMN_HEIGHT / 2
+        from_level = max([lv for lv in self.villa.floor_levels if self.villa.nodes[floor_id(lv)].getZ() < standing],
+                         default=0)
+        self.hand = HeldColumn(self.villa, request.seat, request.column, point, from_level)
+
+    def _check_hand(self, _request) -> Exception | None:
+        return rq.not_now(self.state, "moving the hand") if self.hand is None else None
+
+    def _check_column(self, _request) -> Exception | None:
+        return rq.not_now(self.state, "steadying") if not isinstance(self.hand, HeldColumn) else None
+
+    def _check_floor(self, _request) -> Exception | None:
+        return rq.not_now(self.state, "turning a floor") if not isinstance(self.hand, HeldFloor) else None
+
+    def _check_set_down(self, _request: rq.SetDown) -> Exception | None:
+        if not isinstance(self.hand, HeldColumn) or self.hand.state != Grip.CARRYING:
+            return PlacementError(Refusal.NOT_FREE_TO_SET_DOWN)
+        return self.landing_refusal()
+
+    def _set_down(self, _request: rq.SetDown) -> None:
+        self.hand.state = Grip.LOWERING
+
+    def _check_lay(self, _request: rq.LayFloor) -> Exception | None:
+        if self.hand is not None or self.collapsed or not self.can_lay_floor():
+            return rq.not_now(self.state, "laying a floor")
+        return None
+
+    def _laid(self, request: rq.LayFloor) -> None:
+        self.hand = HeldFloor(self.villa, request.seat, self.state.top_level + 1)
+
+    def _check_lower(self, _request: rq.Lower) -> Exception | None:
+        lay = self.hand
+        if not isinstance(lay, HeldFloor) or lay.state not in (Laying.CARRYING, Laying.HELD):
+            return rq.not_now(self.state, "lowering a floor")
+        if lay.state == Laying.CARRYING and not lay.columns_under():
+            return PlacementError(Refusal.NO_COLUMN_UNDER, level=lay.level)    # the server's own check, here at once
+        return None
+
+    def _lowered(self, request: rq.Lower) -> None:
+        """From now on the floor is drawn where the server has it: sitting, or tipping in the hands."""
+        if self.hand.state == Laying.CARRYING:
+            self.hand.state, self.hand.confirmed = (Laying.HELD if request.hold else Laying.LOWERING), False
+
+    def _check_holding(self, _request) -> Exception | None:
+        return None if self.holding else rq.not_now(self.state, "holding")
+
+    def _lifted(self, _request: rq.Lift) -> None:
+        if isinstance(self.hand, HeldColumn):
+            self.hand.state = Grip.CARRYING
+
+    def _let_go(self, _request: rq.LetGo) -> None:
+        self.hand.state = Grip.PLACED if isinstance(self.hand, HeldColumn) else Laying.LAID
+
+    def _check_give_up(self, _request: rq.GiveUp) -> Exception | None:
+        if self.hand is None and not rules.floor_to_lay(self.state) and rules.task(self.state) is not rules.Task.PLACE:
+            return rq.not_now(self.state, "giving up")
+        return None
+
+    def _check_roll(self, _request: rq.Roll) -> Exception | None:
+        return rq.not_now(self.state, "rolling the seal") if self.next_roll() is None or self.busy else None
+
+    def _check_choice(self, request) -> Exception | None:
+        action = rq.rules_action(self.state, request)
+        return rq.not_now(self.state, type(request).__name__) if action is None else _refusal_of(self.state, action)
+
+    def _drop_hand(self, _request=None) -> None:
+        self.hand = None
+        self.villa.in_hand = set()
+
+    # --- time: what was heard since the last frame ---------------------------------------------------------
+
+    def advance(self, seconds: float) -> int:
+        self.villa.clock += seconds
+        self.player.poll()
+        if not self.connected:
+            self._drop_hand()       # nothing in hand can be moved any more
+        news = self.player.news
+        while news:
+            kind, *what = news.popleft()
+            _NEWS[kind](self, *what)
+        self._show_villa()
+        self._follow_hand()
+        self.events.hand_out()
+        return 1
+
+    def _heard_move(self, before: rules.GameState, move, after: rules.GameState) -> None:
+        """A move of the referee, told as the match tells it."""
+        self.state = after
+        if self.hand is not None and not self._still_in_hand(after):
+            self._drop_hand()
+        for event in ev.of_change(before, move, after):
+            self.events.emit(event)
+
+    def _heard_state(self, _before, after: rules.GameState) -> None:
+        """The state whole (the start, a plan changed): nothing happened in it to tell."""
+        self.state = after
+
+    def _heard_event(self, event) -> None:
+        if isinstance(event, ev.Collapsed):
+            self._collapsed = True
+            self._drop_hand()
+        elif isinstance(event, ev.RoundStarted):
+            self._collapsed = False     # the villa built anew came before it
+        elif isinstance(event, ev.TurnSettled):
+            self._turn = event.record.turn
+        self.events.emit(event)
+
+    def _heard_refusal(self, refusal: Exception) -> None:
+        """The server refused what was asked: the piece shown in hand goes back to what the rules' state says."""
+        hand = self.hand
+        if hand is not None and hand.state in (Grip.PLACED, Laying.LAID):
+            hand.state = Grip.HELD if isinstance(hand, HeldColumn) else Laying.HELD   # not let go: still held
+        elif isinstance(hand, HeldColumn):
+            if hand.state == Grip.LOWERING:
+                hand.state = Grip.CARRYING       # not there: still in hand, to be set down better
+            elif not self._still_in_hand(self.state):
+                self._drop_hand()
+        elif isinstance(hand, HeldFloor):
+            if hand.state == Laying.LOWERING or (hand.state == Laying.HELD and not hand.confirmed):
+                hand.state = Laying.CARRYING
+            elif not rules.floor_to_lay(self.state):
+                self._drop_hand()
+        self.events.emit(ev.Refused(None, refusal))
+
+    def _heard_villa(self, _poses) -> None:
+        pass    # drawn by `_show_villa` from the smoothing, which heard it whole
+
+    def _still_in_hand(self, state: rules.GameState) -> bool:
+        """Is the piece in hand still in hand for the rules (a floor: still to be laid; a column taken out:
+        still to go)?"""
+        if isinstance(self.hand, HeldFloor):
+            return rules.task(state) is rules.Task.LAY_FLOOR
+        if rules.task(state) is rules.Task.TAKE_OUT:
+            return self.hand.column not in state.out
+        return state.turn.column == self.hand.column
+
+    def _hand_news(self):
+        """The server's word on this player's hand, once it carried out the request that last changed it; None:
+        another's hand, or older news."""
+        player = self.player
+        if player.hand_holder not in self.here or player.hand_done < self._hand_asked:
+            return None
+        return player.hand
+
+    def _follow_hand(self) -> None:
+        hand = self.hand
+        if isinstance(hand, HeldColumn):
+            hand.heard(self._hand_news(), hand.is_free(self.player.poses.get(hand.column)))
+        elif isinstance(hand, HeldFloor):
+            hand.heard(self._hand_news())
+
+    def _show_villa(self) -> None:
+        now = self.clock()
+        if self.player.pose_updates != self._heard:
+            self._heard, self._heard_at = self.player.pose_updates, now
+        self.villa.resting = now - self._heard_at > RESTS_AFTER and self.hand is None
+        if self.villa.resting and self._shown_at_rest is self.state:
+            return      # drawn as it lies already: RESTS_AFTER outlasts the smoothing's delay and blends
+        smoothing = self.player.smoothing
+        poses = {piece: pose for piece in self.player.poses if (pose := smoothing.pose(piece, now)) is not None}
+        self.villa.show(poses, self.state.out)
+        self._shown_at_rest = self.state if self.villa.resting else None
+        self._log_pull()
+
+    def _log_pull(self) -> None:
+        """The log says once when the column in anyone's hand is drawn out of its place (what a player saw)."""
+        column = self.state.turn.column
+        if column is None or column not in self.villa.nodes:
+            self._pulled = None
+            return
+        where = self.villa.nodes[column].getPos()
+        if self._pulled is None or self._pulled[0] != column:
+            self._pulled = (column, Point3(where))
+        elif self._pulled[1] is not None and (where - self._pulled[1]).length() > 2.0:
+            log.info("%s's column %s is drawn %.1f cm from where it stood", self.state.players[self.state.turn.actor],
+                     column, (where - self._pulled[1]).length())
+            self._pulled = (column, None)
+
+    def close(self) -> None:
+        """Off the screen: the events stop (the player's connection is its owner's to close)."""
+        self.events.clear()
+        self._drop_hand()
+
+
+def _nothing(_match, _request) -> None:
+    pass
+
+
+_CHECKS: dict[type, Callable] = {
+    rq.Take: OnlineMatch._check_take, rq.Aim: OnlineMatch._check_hand, rq.Steady: OnlineMatch._check_column,
+    rq.TurnFloor: OnlineMatch._check_floor, rq.SetDown: OnlineMatch._check_set_down,
+    rq.LayFloor: OnlineMatch._check_lay, rq.Lower: OnlineMatch._check_lower, rq.Lift: OnlineMatch._check_holding,
+    rq.LetGo: OnlineMatch._check_holding, rq.GiveUp: OnlineMatch._check_give_up, rq.Roll: OnlineMatch._check_roll,
+    rq.Propose: OnlineMatch._check_choice, rq.Answer: OnlineMatch._check_choice, rq.Forgo: OnlineMatch._check_choice,
+    rq.Pass: OnlineMatch._check_choice, rq.ChooseColour: OnlineMatch._check_choice,
+}
+_AFTER: dict[type, Callable] = {
+    rq.Take: OnlineMatch._took, rq.SetDown: OnlineMatch._set_down, rq.LayFloor: OnlineMatch._laid,
+    rq.Lower: OnlineMatch._lowered, rq.Lift: OnlineMatch._lifted, rq.LetGo: OnlineMatch._let_go,
+    rq.GiveUp: OnlineMatch._drop_hand,
+}
+_NEWS: dict[str, Callable] = {
+    "moves": OnlineMatch._heard_move, "state": OnlineMatch._heard_state, "event": OnlineMatch._heard_event,
+    "refused": OnlineMatch._heard_refusal, "villa": OnlineMatch._heard_villa,
+}
+
+
+def _refusal_of(state: rules.GameState, action) -> Exception | None:
+    """The referee's verdict on an action, without taking it."""
+    try:
+        rules.apply(state, action)
+    except rules.RuleError as refusal:
+        return refusal
+    return None
+
+
+def setup_of(player: Player) -> MatchSetup:
+    """The game's setup as the room's table says it (its plan; the seed rolls the seal as the server does).
+    The builder's eye is left out: it reads the wood's statics, which the puppet villa does not have."""
+    plan = player.plan
+    if plan is not None:
+        return replace(plan, builders_eye=False)
+    seats = tuple(Seat(s["name"], Strength(s["computer"]) if s.get("computer") else None)
+                  for s in player.table.get("seats", ()))
+    return MatchSetup(seats, layout_named("rings", 1), game=str(player.table.get("game", "")) or "online")

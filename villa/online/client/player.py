@@ -1,0 +1,360 @@
+"""A player's side of the online game: one connection to a server, and what it heard there.
+
+    player = Player("127.0.0.1", 47170)    # dials at once, without blocking; `poll()` each frame
+    player.enter("K7QWE")                  # the server answers with the room, or a refusal
+    player.sit("Ann", 0)                   # or `rejoin(token)`, or (the host) `set_plan`, `begin` ...
+    player.request(Take(0, "red-thin-2", point))   # a seat's request, as the hot seat sends it to its match
+
+Every message is read as the wire's catalogue has it, with caps on what it may inflate to: a malformed one
+ends the connection with one sentence (`trouble`), and a server that goes quiet for `SILENT_S` is taken for
+gone. Nothing here waits: the window polls each frame, a test or `--join` polls in a loop of its own.
+
+What the player heard is kept: the room's table, the rules' state (from the state sent on entering, then each
+move the referee made, applied here by the same rules), the pieces' poses, the hand, the refusals, the
+finished game's record, and in `news` what the game in play on this screen has still to tell
+(`villa.online.client.play.OnlineMatch`).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+import zlib
+from collections import deque
+from collections.abc import Callable
+
+from villa import rules
+from villa.match import MatchSetup, Record, RecordError
+from villa.match import requests as rq
+from villa.online import protocol
+from villa.online.client.smoothing import Smoothing
+from villa.online.protocol import Online, OnlineError
+from villa.online.wire import messages as m
+from villa.online.wire.codec import Catalogue, WireError
+from villa.online.wire.link import Link, dial
+from villa.rules.pieces import TOP_FLOOR_LEVEL, floor_id
+
+log = logging.getLogger(__name__)
+
+CATALOGUE = Catalogue(m.KINDS)
+CONNECT_S = 10.0           # s a server has to answer a connection before the player gives up
+PING_S = 15.0              # s between the player's pings while it has nothing else to say
+SILENT_S = 5.0             # s without a word from the server (which pings each second): it is gone
+REDIRECTS = 3              # a room played elsewhere is followed this many times at most
+
+# requests after which this player's piece is drawn where the server has it, not ahead at the pointer
+LETTING_GO = (rq.SetDown, rq.Lower, rq.GiveUp, rq.LetGo)
+
+
+class Player:
+    def __init__(self, address: str, port: int, lag: float = 0.0, clock: Callable[[], float] = time.monotonic,
+                 timeout: float = CONNECT_S) -> None:
+        """`lag`: seconds each message is held before it goes (a slow network, simulated for measuring)."""
+        self.address, self.port, self.lag, self._clock = address, port, lag, clock
+        self.first = (address, port)             # where the player first went: the way back if a server is gone
+        self._dialling = dial(address, port, CATALOGUE, timeout)
+        self.link: Link | None = None
+        self.welcomed = False
+        self.trouble: Exception | None = None    # why the connection failed or ended (a refusal's code, or the wire's)
+        self.lost = False                        # the connection ended (or never came: `failed`)
+        self.failed = False
+        self._held: deque[tuple[float, object]] = deque()
+        self._spoke_at = clock()
+        self._redirects = 0
+        # what was heard
+        self.room: str | None = None             # the code of the room entered (None: none)
+        self.room_code = ""                      # the room asked for (entered, opened, or to be entered)
+        self.table: dict = {}
+        self.state: rules.GameState | None = None
+        self.poses: dict[str, protocol.Pose] = {}    # the newest heard of each piece
+        self.smoothing = Smoothing()                  # what to draw of them, frame by frame
+        self.seats: dict[int, str] = {}          # seat -> token (kept in the settings to rejoin)
+        self.refusals: list[Exception] = []
+        self.finished: Record | None = None      # the game, once over, as the server's replay holds it
+        self._record_parts: dict[int, bytes] = {}
+        self.hand = protocol.HandNews()          # the hand in play, as last heard
+        self.hand_holder, self.hand_done = -1, 0  # whose hand, and how many of their requests it answers
+        self.hand_updates = 0
+        self.pose_updates = 0
+        self.villas = 0                          # whole villas heard: on entering, at the start, each round built anew
+        self.asked = 0                           # requests sent (the server echoes how many it carried out)
+        self.news: deque = deque()               # ("moves", before, move, after), ("event", e), ("refused", e) ...
+        self._held_piece: str | None = None
+        self._to_enter: str | None = None        # a room opened for us, or one we were sent on to
+
+    # --- the connection ---------------------------------------------------------------------------------
+
+    @property
+    def ready(self) -> bool:
+        """Connected and welcomed: the server speaks the same game."""
+        return self.welcomed and not self.lost
+
+    @property
+    def connecting(self) -> bool:
+        return not self.welcomed and not self.lost
+
+    @property
+    def code(self) -> str:
+        return self.room_code
+
+    def poll(self) -> None:
+        """What the network has: the connection's progress, the messages heard, the messages to go."""
+        if self.lost:
+            return
+        try:
+            if self.link is None:
+                self._dial()
+            if self.link is not None:
+                self._send_held()
+                for message in self.link.receive():
+                    self._heard(message)
+                    if self.lost:
+                        return
+                self._keep_alive()
+                self.link.flush()
+                if self.link.closed:
+                    self._end(self.trouble or OnlineError(Online.CLOSING))
+        except (WireError, OSError) as trouble:
+            log.warning("the connection to %s:%s broke: %s", self.address, self.port, trouble)
+            self._end(trouble if isinstance(trouble, WireError) else WireError(str(trouble)))
+
+    def _dial(self) -> None:
+        result = self._dialling.poll()
+        if isinstance(result, Link):
+            self.link = result
+            self.link.send(m.Hello(m.PROTOCOL, m.GAME))
+            self._spoke_at = self._clock()
+        elif isinstance(result, str):
+            self.failed = True
+            self._end(WireError(result))
+
+    def _keep_alive(self) -> None:
+        now = self._clock()
+        if self.welcomed and now - self._spoke_at > PING_S:
+            self._send(m.Ping())
+        if now - self.link.heard_at > SILENT_S and self.welcomed:
+            self._end(OnlineError(Online.SILENT))
+
+    def _end(self, trouble: Exception) -> None:
+        if self.trouble is None:
+            self.trouble = trouble
+        self.lost = True
+        self.smoothing.let_go(self._clock())
+        if self.link is not None:
+            self.link.close()
+        self._dialling.cancel()
+
+    def close(self) -> None:
+        """Let the connection go (the server hears the player leave: their seat waits for the token)."""
+        if self.link is not None and not self.lost:
+            self.link.send(m.Leave())
+            self.link.flush()
+        self._end(OnlineError(Online.CLOSING))
+
+    leave = close
+
+    # --- sending ----------------------------------------------------------------------------------------
+
+    def _send(self, message) -> None:
+        if self.lost:
+            return
+        self._spoke_at = self._clock()
+        if self.lag > 0:
+            self._held.append((self._clock() + self.lag, message))
+        elif self.link is not None:
+            self.link.send(message)
+            self.link.flush()
+
+    def _send_held(self) -> None:
+        now = self._clock()
+        while self._held and self._held[0][0] <= now:
+            self.link.send(self._held.popleft()[1])
+
+    def enter(self, code: str) -> bool:
+        """Ask to enter the room with this code (False: it cannot be a room code, and nothing was sent)."""
+        code = protocol.room_code(code)
+        if code is None:
+            return False
+        self.room_code = code
+        self._send(m.Enter(code))
+        return True
+
+    def open_room(self, setup: MatchSetup) -> None:
+        """Ask for a room for this game: the server answers with its code, and the player enters it (the host,
+        once sat, sets its plan and begins)."""
+        self._send(m.OpenRoom(protocol.pack_plan(setup)))
+
+    def sit(self, name: str, seat: int) -> None:
+        self._send(m.Sit(name, seat))
+
+    def rejoin(self, token: str, code: str | None = None) -> None:
+        """Take a seat back with its token (in the room `code`, or the one asked for already)."""
+        self.room_code = protocol.room_code(code or self.room_code) or self.room_code
+        self._send(m.Rejoin(self.room_code, token))
+
+    def set_plan(self, setup: MatchSetup) -> None:
+        """The host: the game this room is to play (refused once it has begun, or from anyone else)."""
+        self._send(m.SetPlan(protocol.pack_plan(setup)))
+
+    def begin(self) -> None:
+        self._send(m.Begin())
+
+    def give_to_computer(self, seat: int, strength) -> None:
+        self._send(m.GiveToComputer(seat, strength))
+
+    def send_away(self, seat: int) -> None:
+        self._send(m.SendAway(seat))
+
+    def set_clock(self, seconds: int) -> None:
+        self._send(m.SetClock(seconds))
+
+    def request(self, request: rq.Request) -> None:
+        """A seat's request to the room's match; this player's own piece is drawn at the pointer meanwhile."""
+        self._send(request)
+        self.asked += 1
+        now, kind = self._clock(), type(request)
+        if kind is rq.Take:
+            self._held_piece = request.column
+            self.smoothing.hold(request.column, request.point, self.asked, now)
+        elif kind is rq.LayFloor:
+            laid = [level for level in range(1, TOP_FLOOR_LEVEL + 1) if floor_id(level) in self.poses]
+            self._held_piece = floor_id(max(laid, default=0) + 1)
+            self.smoothing.hold(self._held_piece, None, self.asked, now)
+        elif kind is rq.Aim:
+            self.smoothing.aim(request.point, self.asked)
+        elif kind is rq.Lift and self._held_piece is not None and protocol.level_of_floor(self._held_piece) is None:
+            self.smoothing.hold(self._held_piece, None, self.asked, now)   # a column is carried again
+        elif kind in (rq.SetDown, rq.Lower) and request.hold:
+            self.smoothing.rests_in_hand(now)
+        elif kind in LETTING_GO:
+            self.smoothing.let_go(now)
+
+    # --- what the server says ------------------------------------------------------------------------------
+
+    def _heard(self, message) -> None:
+        handler = _HEARD.get(type(message))
+        if handler is None:
+            raise WireError(f"a message a server does not send: {type(message).__name__}")
+        handler(self, message)
+
+    def _welcome(self, message: m.Welcome) -> None:
+        self.welcomed = True
+        if self._to_enter is not None:
+            code, self._to_enter = self._to_enter, None
+            self.enter(code)
+
+    def _goodbye(self, message: m.Goodbye) -> None:
+        try:
+            trouble = protocol.refusal_from("online", message.code, message.values)
+        except WireError:
+            trouble = OnlineError(Online.CLOSING)
+        self._end(trouble)
+
+    def _refused(self, message: m.Refused) -> None:
+        refusal = protocol.refusal_from(message.kind, message.code, message.values)
+        self.refusals.append(refusal)
+        self.smoothing.let_go(self._clock())    # a hand refused (or not as we thought): the server's word
+        self.news.append(("refused", refusal))
+
+    def _opened(self, message: m.Opened) -> None:
+        self.enter(message.code)
+
+    def _entered(self, message: m.Entered) -> None:
+        self.room = self.room_code = message.code
+
+    def _redirect(self, message: m.Redirect) -> None:
+        """The room is played on another server: the player goes there (a few times at most)."""
+        host, _colon, port = message.address.rpartition(":")
+        if self._redirects >= REDIRECTS or not port.isdigit() or not host:
+            raise WireError("sent on too often, or to no address")
+        self._redirects += 1
+        self.link.close()
+        self.link, self.welcomed = None, False
+        self.address, self.port = host, int(port)
+        self._dialling = dial(host, int(port), CATALOGUE, CONNECT_S)
+        self._to_enter = message.code
+
+    def _seated(self, message: m.Seated) -> None:
+        self.seats[message.seat] = message.token
+
+    def _table(self, message: m.Table) -> None:
+        self.table = protocol.unpack_table(message.table)
+
+    def _state(self, message: m.State) -> None:
+        before, self.state = self.state, protocol.unpack_state(message.state)
+        self.news.append(("state", before, self.state))
+        self._turn_passed()
+
+    def _moves(self, message: m.Moves) -> None:
+        """The referee's moves, applied here by the same rules to the state heard so far."""
+        if self.state is None or message.at != len(self.state.log):
+            raise WireError("moves that do not follow the state heard")
+        for move in protocol.unpack_moves(message.moves):
+            before = self.state
+            try:
+                self.state = rules.apply(before, move)
+            except rules.RuleError as error:
+                raise WireError(f"a move the rules here refuse: {error}") from None
+            self.news.append(("moves", before, move, self.state))
+        self._turn_passed()
+
+    def _turn_passed(self) -> None:
+        if self.state.over or rules.acting_player(self.state) not in self.seats:
+            self.smoothing.let_go(self._clock())      # the turn has passed on: no hand of ours
+
+    def _event(self, message: m.Event) -> None:
+        self.news.append(("event", protocol.unpack_event(message.event)))
+
+    def _villa(self, message: m.Villa) -> None:
+        self.villas += 1
+        poses = protocol.unpack_poses(message.poses)
+        self.poses.update(poses)
+        self.smoothing.heard(message.tick, poses, self._clock())
+        self.news.append(("villa", poses))
+
+    def _poses(self, message: m.Poses) -> None:
+        poses = protocol.unpack_poses(message.poses)
+        self.poses.update(poses)
+        self.smoothing.heard(message.tick, poses, self._clock(), message.done if message.holder in self.seats else None)
+        self.pose_updates += 1
+
+    def _hand(self, message: m.Hand) -> None:
+        steadied = floor_id(message.steadied) if 1 <= message.steadied <= TOP_FLOOR_LEVEL else None
+        grip = message.grip if message.grip in protocol.GRIPS else ""
+        self.hand_holder, self.hand_done = message.holder, message.done
+        self.hand = protocol.HandNews(grip, message.strain, steadied, protocol.unpack_touching(message.touching),
+                                      message.tilt)
+        self.hand_updates += 1
+
+    def _record(self, message: m.Record) -> None:
+        if message.part == 0:
+            self._record_parts = {}
+        self._record_parts[message.part] = message.data
+        if len(self._record_parts) < message.parts or set(self._record_parts) != set(range(message.parts)):
+            return
+        whole, self._record_parts = b"".join(self._record_parts[n] for n in range(message.parts)), {}
+        try:
+            self.finished = protocol.unpack_record(whole)
+        except (RecordError, ValueError, WireError, zlib.error) as error:
+            log.warning("the server's record of the finished game does not read: %s", error)
+
+    def _ping(self, _message: m.Ping) -> None:
+        pass
+
+    @property
+    def plan(self) -> MatchSetup | None:
+        """The room's game as its host set it (the table's `plan`)."""
+        plan = self.table.get("plan")
+        return None if plan is None else protocol.unpack_plan(protocol.pack_table(plan))
+
+    @property
+    def host_seat(self) -> int | None:
+        return self.table.get("host")
+
+
+_HEARD: dict[type, Callable] = {
+    m.Welcome: Player._welcome, m.Goodbye: Player._goodbye, m.Ping: Player._ping, m.Refused: Player._refused,
+    m.Opened: Player._opened, m.Entered: Player._entered, m.Redirect: Player._redirect, m.Seated: Player._seated,
+    m.Table: Player._table, m.State: Player._state, m.Moves: Player._moves, m.Event: Player._event,
+    m.Villa: Player._villa, m.Poses: Player._poses, m.Hand: Player._hand, m.Record: Player._record,
+}

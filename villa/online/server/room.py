@@ -1,0 +1,352 @@
+"""A room on the server: the table where its people sit (`Seating`), the game played there (a `Match`, the very
+object a hot-seat game plays), and what its people are told (`News`). The room coordinates them: it lets a
+person sit, come back, or (the host) set the game up; it hands each request of a seat to the match after
+checking that the sender sits there; it runs the match's frames and passes on what happened.
+
+The room is headless and knows nothing of sockets: the server calls it with a connection's number and the
+message it sent, and gives it `send(client, message)` (`attach`).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import replace
+
+from villa import rules
+from villa.match import Accepted, Match, MatchSetup, Record, RoundStarted, Seat, Strength, TurnSettled
+from villa.match import events as ev
+from villa.match import requests as rq
+from villa.match.computer import ComputerSeat, reseat_computers, seat_computers
+from villa.online import protocol
+from villa.online.protocol import Online, OnlineError
+from villa.online.server.news import News
+from villa.online.server.seating import REJOIN_S, Seating
+from villa.online.server.turn_clock import TurnClock
+from villa.online.wire import messages as m
+
+log = logging.getLogger(__name__)
+
+RECORD_KEPT_S = 600.0     # a finished game waits this long for a player who has not had its record
+NOBODY_S = 600.0          # a room with nobody here this long is kept on disk and closed
+
+Keep = Callable[["Room"], None]    # writes the room's autosave (the app's files); may raise OSError
+
+
+class Room:
+    def __init__(self, code: str, plan: MatchSetup, keep: Keep | None = None, record: Record | None = None,
+                 seating: Seating | None = None, clock: Callable[[], float] = time.monotonic, aside: bool = False,
+                 waits_for_host: bool = False, turn_seconds: int = 0) -> None:
+        """`plan`: the game to start, its people's seats named only until someone sits there; `record`: a game
+        taken up again (its autosave); `waits_for_host`: the game begins when the host says so (`begin`), not as
+        soon as every seat is sat; `aside`: computer players think in a worker process."""
+        self.code, self.plan, self._keep, self._clock, self._aside = code, plan, keep, clock, aside
+        self.waits_for_host = waits_for_host
+        self.seating = seating or Seating((record.setup if record else plan).seats, clock=clock)
+        self.news = News(lambda client, message: None)
+        self.clock = TurnClock(turn_seconds, clock)
+        self.match: Match | None = None
+        self.tick = 0
+        self.nobody_since: float | None = clock()    # when the last person here left (None: someone is here)
+        self.ended_at: float | None = None           # when the game's record went out
+        self.record_had: set[int] = set()            # the seats whose player has the record
+        self._done: dict[int, int] = {}              # client -> its requests carried out (its held piece's echo)
+        self._stand_in: ComputerSeat | None = None   # a computer player making one move for a seat out of time
+        if record is not None:
+            self._play(Match(record.setup, record))
+        else:
+            self._start_when_full()     # computer players only: at once
+
+    def attach(self, send: Callable[[int, object], None]) -> None:
+        """The server's way to each connection."""
+        self.news = News(send)
+
+    @property
+    def seats(self) -> tuple[Seat, ...]:
+        return self.seating.seats
+
+    @property
+    def setup(self) -> MatchSetup:
+        return self.match.setup if self.match else self.plan
+
+    def table(self) -> dict:
+        return {"seats": self.seating.rows(), "started": self.match is not None, "game": self.setup.game,
+                "host": self.seating.host_seat, "plan": protocol.plan_json(self.setup), "clock": self.clock.seconds,
+                "turn": self.match.turn if self.match else 0}
+
+    def state(self) -> rules.GameState:
+        return self.match.state if self.match else rules.new_game(self.plan.rules_setup())
+
+    # --- who is in the room ---------------------------------------------------------------------------
+
+    def enter(self, client: int) -> None:
+        """Someone entered the room (by its code): they see it as it stands."""
+        self.news.audience.add(client)
+        self.news.everything(client, self.code, self.table(), self.state(), self.match, self.tick, self._holder())
+        if self.match is not None and self.match.over and self.ended_at is not None:
+            self.news.record_to(client, self.match.record)
+
+    def leave(self, client: int) -> None:
+        """A connection closed, or its player left: its seats wait for their tokens."""
+        self.news.audience.discard(client)
+        self._done.pop(client, None)
+        if self.seating.leave(client):
+            self._table_changed()
+        if not self.seating.anyone_here and self.nobody_since is None:
+            self.nobody_since = self._clock()
+
+    @property
+    def audience(self) -> set[int]:
+        return self.news.audience
+
+    # --- the table: sitting down, coming back, the host's choices ---------------------------------------
+
+    def sit(self, client: int, name: str, seat: int) -> None:
+        self.seating.sit(client, name, seat, started=self.match is not None)
+        self._seated(client, seat)
+        self._start_when_full()
+
+    def rejoin(self, client: int, token: str) -> None:
+        seat = self.seating.rejoin(client, token)
+        self._seated(client, seat)
+        if self.match is not None and self.match.over and seat not in self.record_had and self.ended_at is not None:
+            self.record_had.add(seat)
+
+    def _seated(self, client: int, seat: int) -> None:
+        self.nobody_since = None
+        self.news.to((client,), m.Seated(seat, self.seating.sitters[seat].token))
+        self._table_changed()
+
+    def set_plan(self, client: int, plan: bytes) -> None:
+        """The host's game for this room (seats, rules, variants, layout); whoever sits keeps their seat."""
+        self._before_start(client)
+        setup = protocol.unpack_plan(plan)
+        computers = {seat.name for seat in setup.seats if seat.is_computer}
+        for number, sitter in sorted(self.seating.sitters.items()):
+            if number >= len(setup.seats) or setup.seats[number].is_computer:
+                raise OnlineError(Online.SEAT_TAKEN, seat=number)
+            if sitter.name in computers:
+                raise OnlineError(Online.NAME_TAKEN, name=sitter.name)
+        self.plan = setup
+        self.seating.seats = setup.seats
+        self.news.state(self.state())
+        self._table_changed()
+        self._start_when_full()
+
+    def begin(self, client: int) -> None:
+        """The host starts the game: every person's seat sat by someone here, the rest given to computers."""
+        self._before_start(client)
+        empty = self.seating.empty_seats()
+        if empty:
+            raise OnlineError(Online.EMPTY_SEATS, seats=empty)
+        self._start()
+
+    def set_clock(self, client: int, seconds: int) -> None:
+        """The host, before the game: how long a person has for a move (0: as long as they like)."""
+        self._before_start(client)
+        self.clock.seconds = TurnClock.nearest(seconds)
+        self._table_changed()
+
+    def give_to_computer(self, client: int, seat: int, strength: Strength) -> int | None:
+        """The host gives a seat to a computer player: an empty one before the game, or during it the seat of a
+        person who left or stalls. Returns the connection that sat there (to be told), if any."""
+        self.seating.check_host(client)
+        if not 0 <= seat < len(self.seats):
+            raise OnlineError(Online.NO_SUCH_SEAT, seat=seat)
+        if self.seats[seat].is_computer:
+            raise OnlineError(Online.SEAT_TAKEN, seat=seat)
+        if self.seating.holds(client, seat):
+            raise OnlineError(Online.OWN_SEAT, seat=seat)
+        if self.match is None:
+            if self.seating.connection(seat) is not None:
+                raise OnlineError(Online.SEAT_TAKEN, seat=seat)   # before the game: send them away first
+            names = self.seating.names_but(seat)
+            name = next(f"Computer {n}" for n in range(1, 6) if f"Computer {n}" not in names)
+            seats = list(self.plan.seats)
+            seats[seat] = Seat(name, strength)
+            self.plan = replace(self.plan, seats=tuple(seats))
+            self.seating.seats = self.plan.seats
+            self.seating.free(seat)
+            self._table_changed()
+            self._start_when_full()
+            return None
+        return self.computer_plays(seat, strength)
+
+    def send_away(self, client: int, seat: int) -> int | None:
+        """The host, before the game: the player at `seat` out of the room. Returns their connection."""
+        self._before_start(client)
+        if self.seating.holds(client, seat):
+            raise OnlineError(Online.OWN_SEAT, seat=seat)
+        gone = self.seating.free(seat)
+        if gone is None and seat not in range(len(self.seats)):
+            raise OnlineError(Online.NO_SUCH_SEAT, seat=seat)
+        self._table_changed()
+        return gone
+
+    def computer_plays(self, seat: int, strength: Strength = Strength.MEDIUM) -> int | None:
+        """A person's seat is played by a computer from now on (the host's choice, or a wait that ran out).
+        Returns the connection that sat there, if it is still here."""
+        if self.seats[seat].is_computer:
+            return None
+        gone = self.seating.free(seat)
+        self.match.change_seat(seat, strength)
+        self.seating.seats = self.match.setup.seats
+        reseat_computers(self.match, aside=self._aside)
+        self._table_changed()
+        return gone
+
+    def _before_start(self, client: int) -> None:
+        if self.match is not None:
+            raise OnlineError(Online.STARTED)
+        self.seating.check_host(client)
+
+    # --- a seat's requests in the game -----------------------------------------------------------------
+
+    def request(self, client: int, request) -> Exception | None:
+        """A request of one of the client's seats (`villa.match.requests`): the match's verdict, or why the room
+        refused it before the match saw it."""
+        self.seating.check_holds(client, request.seat)
+        if self.match is None:
+            raise OnlineError(Online.NOT_STARTED)
+        for point in (getattr(request, "point", None), getattr(request, "grip", None)):
+            if point is not None and not protocol.on_table(*point):
+                raise OnlineError(Online.NOT_ON_TABLE)
+        self._done[client] = self._done.get(client, 0) + 1
+        reply = self.match.request(request)
+        if type(request) in rq.HAND_REQUESTS:
+            self.news.woken()     # sent again at the next pose update, with this request counted
+        return reply.refusal
+
+    def _holder(self) -> tuple[int, int]:
+        """The seat whose hand holds a piece (-1: none, or a computer's) and how many of its connection's
+        requests the room has carried out."""
+        match = self.match
+        if match is None or match.hand is None:
+            return -1, 0
+        seat = rules.acting_player(match.state)
+        client = self.seating.connection(seat)
+        if client is None:
+            return -1, 0
+        return seat, self._done.get(client, 0)
+
+    # --- the game ---------------------------------------------------------------------------------------
+
+    def _start_when_full(self) -> None:
+        if not (self.waits_for_host or self.match is not None or self.seating.unsat()):
+            self._start()
+
+    def _start(self) -> None:
+        sitters = self.seating.sitters
+        seats = tuple(replace(seat, name=sitters[n].name) if n in sitters else seat
+                      for n, seat in enumerate(self.plan.seats))
+        self._play(Match(replace(self.plan, seats=seats)))
+        self.news.state(self.match.state)
+        self.news.villa(self.match, self.tick)
+        self._table_changed()
+
+    def _play(self, match: Match) -> None:
+        self.match = match
+        self.seating.seats = match.setup.seats
+        seat_computers(match, aside=self._aside)
+        match.events.subscribe(None, self._heard)
+        self.clock.watch(match.state)
+
+    def _heard(self, event) -> None:
+        """The match's news, passed on in the order it came."""
+        if isinstance(event, Accepted):
+            at = len(event.before.log)
+            self.news.moves(at, event.after.log[at:])
+            return
+        if isinstance(event, RoundStarted):
+            self.news.villa(self.match, self.tick)     # the villa built anew comes before its round
+        self.news.event(event)
+        if isinstance(event, TurnSettled):
+            self.keep()
+            if self.match.over and self.ended_at is None:
+                self.ended_at = self._clock()
+                sent_to = self.news.record(self.match.record)
+                self.record_had = {seat for seat, s in self.seating.sitters.items() if s.client in sent_to}
+
+    def frames(self, count: int = 1) -> None:
+        """Let the match run `count` frames of 1/60 s, then tell the room what changed."""
+        for seat in self.seating.waited_too_long():
+            if self.match is not None:
+                self.computer_plays(seat)
+            else:
+                self.seating.free(seat)
+                self._table_changed()
+        if self.match is None:
+            return
+        self._watch_the_clock()
+        for _ in range(count):
+            self.match.frame()
+            self.tick += 1
+            self.news.frame(self.match, self.tick, self._holder())
+
+    def _watch_the_clock(self) -> None:
+        """A person whose move ran out of time: the turn passes as the rules allow (what is in hand given up, a
+        question declined, no floor), or where they allow no such way a computer player makes the move."""
+        match = self.match
+        seat = rules.acting_player(match.state)
+        if self._stand_in is not None and (seat != self._stand_in.player or match.over):
+            match.remove_driver(self._stand_in)      # the move it made is done
+            self._stand_in = None
+        person = seat is not None and not match.seat(seat).is_computer
+        if not self.clock.ran_out(match.state, person and not match.over and self._stand_in is None):
+            return
+        match.events.emit(ev.TimeUp(seat))
+        moves = rules.passing_moves(match.state, in_hand=match.hand is not None)
+        for move in moves:
+            if not match.request(rq.request_for(seat, move)).accepted:
+                break
+        else:
+            if moves:
+                return
+        self._stand_in = ComputerSeat(match, seat, Strength.EASY, self._aside)
+        match.add_driver(self._stand_in)
+
+    def _table_changed(self) -> None:
+        self.news.table(self.table())
+
+    # --- the room's life ------------------------------------------------------------------------------------
+
+    @property
+    def closable(self) -> bool:
+        """Done with: a finished game every player has the record of (or that waited long enough for a late one), a
+        room nobody has been in for a while, or a room opened for a host nobody came back to."""
+        now = self._clock()
+        if self.ended_at is not None:
+            people = {n for n, seat in enumerate(self.seats) if not seat.is_computer and n in self.seating.sitters}
+            return people <= self.record_had or now - self.ended_at > RECORD_KEPT_S
+        return self.nobody_since is not None and now - self.nobody_since > (
+            REJOIN_S if self.match is None else NOBODY_S)
+
+    def keep(self) -> None:
+        """The autosave; a failed write never ends the game (the next settled turn tries again)."""
+        if self._keep is None or self.match is None:
+            return
+        try:
+            self._keep(self)
+        except OSError as error:
+            log.warning("room %s: could not write its autosave: %s", self.code, error)
+
+    def seats_json(self) -> dict:
+        """Who sits where, with their tokens (kept beside the autosave, so a restarted server knows them)."""
+        return {"room": self.code, "seats": self.seating.to_json(), "clock": self.clock.seconds}
+
+    @classmethod
+    def taken_up(cls, record: Record, seats: dict, keep: Keep | None = None, **options) -> "Room":
+        """A room again from its autosave and its seats (every player away, their tokens waiting)."""
+        code = protocol.room_code(str(seats.get("room", "")))
+        if code is None:
+            raise ValueError("the seats' file names no room code")
+        seating = Seating.from_json(record.setup.seats, dict(seats.get("seats", {})),
+                                    options.get("clock", time.monotonic))
+        turn_seconds = seats.get("clock", 0)
+        return cls(code, record.setup, keep, record=record, seating=seating,
+                   turn_seconds=turn_seconds if isinstance(turn_seconds, int) else 0, **options)
+
+    def close(self) -> None:
+        if self.match is not None:
+            self.match.close()

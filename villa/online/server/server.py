@@ -1,0 +1,319 @@
+"""The server: its door on the network (`villa.online.wire.door`), its rooms, and the frames that play them.
+
+    server = Server(port, "", store=files, aside=True)   # every address; OSError if the port is taken
+    server.serve()                  # a dedicated server: the network and the rooms' frames until stopped
+    server.start(task_mgr)          # or in the game's window: a task of its loop does the same each frame
+    server.frame()                  # tests and benchmarks: the network, then one frame of every room
+
+A connection says hello at the door, then may open a room (it gets the room's code) or enter one by its code
+(the answer is the room, or a refusal; a wrong code costs one of a few tries an address has a minute). In a
+room it sits down, takes its seat back with its token, or (the host) sets the game up; then its seats'
+requests go to the room's match. Whatever a room does wrong ends that room only: its game is kept, its
+players are told, and every other room plays on.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+from villa import rules
+from villa.match import FRAME
+from villa.match import requests as rq
+from villa.online import protocol
+from villa.online.protocol import Online, OnlineError
+from villa.online.server.room import Room
+from villa.online.wire import messages as m
+from villa.online.wire.codec import Catalogue
+from villa.online.wire.door import Door, Limits, Tries
+
+log = logging.getLogger(__name__)
+
+CATALOGUE = Catalogue(m.KINDS)
+MAX_ROOMS = 200             # rooms a server plays at once (every one a villa in Bullet)
+OPENED_EACH = 4             # rooms one connection may open
+MAX_BEHIND = 0.1            # s: a server that fell behind slows its villas down rather than piling up work
+LOOK_EVERY_S = 1.0          # how often the rooms' lives are looked over (done with, deserted)
+TASK = "villa-online-server"
+
+
+class RoomStore(Protocol):
+    """Where rooms are kept between settled turns (the app's files; one store for every server of a fleet)."""
+
+    def __call__(self, room: Room) -> None: ...        # the autosave: the record and the seats, as one pair
+    def take_up(self, code: str, **options) -> Room | None: ...   # a room kept and closed, to be played again
+
+
+@dataclass
+class Visitor:
+    """A connection: the room it is in (its code), and how many rooms it opened."""
+
+    address: str
+    room: str | None = None
+    opened: int = 0
+
+
+class Pace:
+    """The rooms' villas step in whole frames of 1/60 s of real time; a server that fell behind slows them down
+    (at most `MAX_BEHIND` is made up) rather than piling up work."""
+
+    def __init__(self, frames: Callable[[int], None], clock: Callable[[], float] = time.monotonic) -> None:
+        self.frames, self._clock = frames, clock
+        self._behind, self._last = 0.0, clock()
+
+    def __call__(self) -> int:
+        now = self._clock()
+        self._behind = min(self._behind + now - self._last, MAX_BEHIND)
+        self._last = now
+        count = int(self._behind / FRAME)
+        self._behind -= count * FRAME
+        if count:
+            self.frames(count)
+        return count
+
+    def until_next(self) -> float:
+        """Seconds until the next frame is due."""
+        return max(0.0, FRAME - self._behind - (self._clock() - self._last))
+
+
+class Server:
+    def __init__(self, port: int = protocol.PORT, address: str = "127.0.0.1", store: RoomStore | None = None,
+                 aside: bool = False, limits: Limits | None = None, clock: Callable[[], float] = time.monotonic,
+                 tries: Tries | None = None) -> None:
+        """`address`: "" listens on every address; `store`: where rooms opened here are kept (None: nowhere);
+        `aside`: computer players think in a worker process (a real server, or the game's window; not tests)."""
+        self.store, self.aside, self._clock = store, aside, clock
+        self.rooms: dict[str, Room] = {}
+        self.visitors: dict[int, Visitor] = {}
+        self.tries = tries or Tries(clock=clock)
+        self.door = Door(address, port, CATALOGUE, welcome=self._welcome, on_message=self._heard,
+                         on_gone=self._gone, limits=limits or Limits(), clock=clock)
+        self.port = self.door.port
+        self._pace = Pace(self.frames, clock)
+        self._looked_at = clock()
+        self._task = None
+
+    # --- rooms ------------------------------------------------------------------------------------------
+
+    def open(self, room: Room) -> Room:
+        """Play this room from now on (a new one, or one taken up again)."""
+        room.attach(self.door.send)
+        self.rooms[room.code] = room
+        return room
+
+    def _close_room(self, room: Room, why: Online | None = None) -> None:
+        """A room is done with (or broke down: `why`): its people are let go, its match closed."""
+        self.rooms.pop(room.code, None)
+        for client in list(room.audience):
+            visitor = self.visitors.get(client)
+            if visitor is not None and visitor.room == room.code:
+                visitor.room = None
+            if why is not None:
+                self.door.close(client, why.value, room=room.code)
+        room.close()
+
+    def _room_failed(self, room: Room) -> None:
+        log.exception("room %s broke down: its game is kept, and it is closed", room.code)
+        try:
+            room.keep()
+        except Exception:
+            log.exception("room %s: its game could not be kept", room.code)
+        self._close_room(room, Online.ROOM_FAILED)
+
+    # --- time -----------------------------------------------------------------------------------------------
+
+    def frames(self, count: int = 1) -> None:
+        """`count` frames of every room, each room on its own: one that fails is closed, the others play on."""
+        for room in list(self.rooms.values()):
+            try:
+                room.frames(count)
+            except Exception:
+                self._room_failed(room)
+        if self._clock() - self._looked_at >= LOOK_EVERY_S:
+            self._looked_at = self._clock()
+            self._look_over()
+
+    def _look_over(self) -> None:
+        """Rooms done with are closed: kept first if their game is under way, to be taken up when someone comes back."""
+        for room in list(self.rooms.values()):
+            if room.closable:
+                if room.match is not None and not room.match.over:
+                    room.keep()
+                self._close_room(room)
+
+    def poll(self, timeout: float = 0.0) -> None:
+        """The network: what came in is carried out, what is to go goes."""
+        self.door.poll(timeout)
+
+    def frame(self) -> None:
+        """The network, one frame of every room, the network again (tests and benchmarks, on a fixed clock)."""
+        self.poll()
+        self.frames(1)
+        self.poll()
+
+    def start(self, task_mgr) -> None:
+        """Run in real time from a window's task loop (a game hosted in the game itself)."""
+        def run(task):
+            self.poll()
+            self._pace()
+            return task.cont
+        self._task = task_mgr.add(run, TASK)
+
+    def serve(self, until: Callable[[], bool] = lambda: False) -> None:
+        """Run in real time with no window: the network and the rooms' frames, until `until()`."""
+        while not until():
+            self.poll(min(self._pace.until_next(), 0.05))
+            self._pace()
+
+    def close(self) -> None:
+        """Stop: every room kept (a game under way is taken up at the next start), every connection told."""
+        if self._task is not None:
+            self._task.remove()
+            self._task = None
+        for room in list(self.rooms.values()):
+            if room.match is not None and not room.match.over:
+                room.keep()
+            self._close_room(room, Online.CLOSING)
+        self.door.shut()
+
+    # --- the door's news ----------------------------------------------------------------------------------
+
+    def _welcome(self, client: int) -> None:
+        self.visitors[client] = Visitor(self.door.address_of(client))
+
+    def _gone(self, client: int) -> None:
+        visitor = self.visitors.pop(client, None)
+        room = self.rooms.get(visitor.room) if visitor and visitor.room else None
+        if room is not None:
+            self._in_room(room, lambda: room.leave(client))
+
+    def _heard(self, client: int, message) -> None:
+        """A message from a welcomed connection: carried out, or refused in one message to it."""
+        visitor = self.visitors.get(client)
+        if visitor is None:
+            return
+        handler = _HANDLERS.get(type(message))
+        if handler is None:
+            if type(message) in (m.Hello, m.Ping):
+                return
+            self.door.close(client, Online.MALFORMED.value)
+            return
+        try:
+            handler(self, client, visitor, message)
+        except (OnlineError, rules.RuleError) as refusal:
+            self.door.send(client, m.Refused(*protocol.refusal_parts(refusal)))
+
+    def _in_room(self, room: Room, do: Callable[[], object]):
+        """Something done in a room: what goes wrong there ends that room only."""
+        try:
+            return do()
+        except (OnlineError, rules.RuleError):
+            raise
+        except Exception:
+            self._room_failed(room)
+            return None
+
+    def _room_of(self, visitor: Visitor) -> Room:
+        room = self.rooms.get(visitor.room) if visitor.room else None
+        if room is None:
+            raise OnlineError(Online.NOT_IN_ROOM)
+        return room
+
+    # --- what a connection asks -------------------------------------------------------------------------------
+
+    def _open_room(self, client: int, visitor: Visitor, message: m.OpenRoom) -> None:
+        """A room opened for the asker, its game waiting for its host (who sits first) to begin."""
+        if len(self.rooms) >= MAX_ROOMS or visitor.opened >= OPENED_EACH:
+            raise OnlineError(Online.SERVER_FULL)
+        setup = protocol.unpack_plan(message.plan)
+        code = protocol.new_room_code()
+        while code in self.rooms:
+            code = protocol.new_room_code()
+        self.open(Room(code, setup, keep=self.store, aside=self.aside, waits_for_host=True, clock=self._clock))
+        visitor.opened += 1
+        self.door.send(client, m.Opened(code))
+
+    def _enter(self, client: int, visitor: Visitor, message: m.Enter) -> Room:
+        """Into the room with this code: a wrong code costs a try, and an address out of tries waits."""
+        if not self.tries.allow(visitor.address):
+            raise OnlineError(Online.TOO_MANY_TRIES, seconds=round(self.tries.wait(visitor.address)))
+        code = protocol.room_code(message.code)
+        room = self.rooms.get(code) if code else None
+        if room is None and code is not None and self.store is not None and len(self.rooms) < MAX_ROOMS:
+            room = self._take_up(code)
+        if room is None:
+            self.tries.spent(visitor.address)
+            raise OnlineError(Online.WRONG_ROOM)
+        self._leave(client, visitor)
+        visitor.room = room.code
+        self._in_room(room, lambda: room.enter(client))
+        return room
+
+    def _take_up(self, code: str) -> Room | None:
+        """A room kept and closed (nobody was in it for a while), played again for someone who came back."""
+        try:
+            room = self.store.take_up(code, aside=self.aside, clock=self._clock)
+        except Exception:
+            log.exception("room %s could not be taken up", code)
+            return None
+        return self.open(room) if room is not None else None
+
+    def _rejoin(self, client: int, visitor: Visitor, message: m.Rejoin) -> None:
+        room = self._enter(client, visitor, m.Enter(message.code))
+        self._in_room(room, lambda: room.rejoin(client, message.token))
+
+    def _leave(self, client: int, visitor: Visitor, _message=None) -> None:
+        room = self.rooms.get(visitor.room) if visitor.room else None
+        visitor.room = None
+        if room is not None:
+            self._in_room(room, lambda: room.leave(client))
+
+    def _sit(self, client: int, visitor: Visitor, message: m.Sit) -> None:
+        room = self._room_of(visitor)
+        self._in_room(room, lambda: room.sit(client, message.name, message.seat))
+
+    def _set_plan(self, client: int, visitor: Visitor, message: m.SetPlan) -> None:
+        room = self._room_of(visitor)
+        self._in_room(room, lambda: room.set_plan(client, message.plan))
+
+    def _begin(self, client: int, visitor: Visitor, _message: m.Begin) -> None:
+        room = self._room_of(visitor)
+        self._in_room(room, lambda: room.begin(client))
+
+    def _set_clock(self, client: int, visitor: Visitor, message: m.SetClock) -> None:
+        room = self._room_of(visitor)
+        self._in_room(room, lambda: room.set_clock(client, message.seconds))
+
+    def _give_to_computer(self, client: int, visitor: Visitor, message: m.GiveToComputer) -> None:
+        room = self._room_of(visitor)
+        gone = self._in_room(room, lambda: room.give_to_computer(client, message.seat, message.strength))
+        self._let_go(room, gone, Online.SEAT_GIVEN)
+
+    def _send_away(self, client: int, visitor: Visitor, message: m.SendAway) -> None:
+        room = self._room_of(visitor)
+        gone = self._in_room(room, lambda: room.send_away(client, message.seat))
+        self._let_go(room, gone, Online.SENT_AWAY)
+
+    def _let_go(self, room: Room, client: int | None, why: Online) -> None:
+        """A player the host took out of their seat is told why, and their connection closed."""
+        if client is not None:
+            room.leave(client)
+            self.door.close(client, why.value, room=room.code)
+
+    def _request(self, client: int, visitor: Visitor, request) -> None:
+        """A seat's request in the game: the match's refusal goes back to the sender only."""
+        room = self._room_of(visitor)
+        refusal = self._in_room(room, lambda: room.request(client, request))
+        if refusal is not None:
+            self.door.send(client, m.Refused(*protocol.refusal_parts(refusal)))
+
+
+_HANDLERS: dict[type, Callable] = {
+    m.OpenRoom: Server._open_room, m.Enter: Server._enter, m.Rejoin: Server._rejoin, m.Leave: Server._leave,
+    m.Sit: Server._sit, m.SetPlan: Server._set_plan, m.Begin: Server._begin, m.SetClock: Server._set_clock,
+    m.GiveToComputer: Server._give_to_computer, m.SendAway: Server._send_away,
+    **{kind: Server._request for kind in rq.REQUESTS},
+}
