@@ -155,12 +155,14 @@ class Server:
         self.poll()
 
     def start(self, task_mgr) -> None:
-        """Run in real time from a window's task loop (a game hosted in the game itself)."""
+        """Run in real time from a window's task loop (a game hosted in the game itself), first in each frame: after
+        a frame that stalled the window (and this server with it), the window's own player hears the server's
+        pings before it looks for its silence."""
         def run(task):
             self.poll()
             self._pace()
             return task.cont
-        self._task = task_mgr.add(run, TASK)
+        self._task = task_mgr.add(run, TASK, sort=-50)
 
     def serve(self, until: Callable[[], bool] = lambda: False) -> None:
         """Run in real time with no window: the network and the rooms' frames, until `until()`."""
