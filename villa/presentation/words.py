@@ -18,11 +18,13 @@ commands offered always match `legal_actions` exactly.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from enum import Enum
 
 from villa import rules
-from villa.online.protocol import Online
+from villa.online.protocol import Online, OnlineError
+from villa.online.wire.codec import WireError
 from villa.match.face import is_floor
 from villa.physics.pulling import Grip
 from villa.physics.refusals import Refusal
@@ -251,6 +253,30 @@ def waiting_for(state: GameState, player: int, away: bool = False) -> str:
 def connection_lost() -> str:
     """Online: the server is gone (the seat waits for its token there, ten minutes)."""
     return _("The connection to the game server was lost.")
+
+
+def connection_ended(trouble: Exception | None) -> str:
+    """Online: why the connection ended, in one sentence: the server's goodbye (sent away, the seat given to a
+    computer, the room broke down, the server stopped ...), something it sent that cannot be read, or just gone."""
+    if isinstance(trouble, (OnlineError, WireError)):
+        return refusal(trouble)
+    return connection_lost()
+
+
+def continue_online(code: str) -> str:
+    """The main menu's Continue, when it takes up a seat kept online."""
+    return _("Continue in room {code}").format(code=code)
+
+
+def time_left(seconds: float) -> str:
+    """Online with a turn clock: the time left for the move asked now, after the status line's words."""
+    whole = max(0, math.ceil(seconds))
+    return _("{time} left").format(time=f"{whole // 60}:{whole % 60:02d}")
+
+
+def time_up(state: GameState, player: int) -> str:
+    """Online with a turn clock: a person's time for the move ran out, and the turn passes on as the rules allow."""
+    return _("{who}'s time for the move ran out: the turn passes on.").format(who=player_name(state, player))
 
 
 def _question(state: GameState, task: Task) -> str | None:
@@ -540,6 +566,8 @@ def refusal(error: Exception, state: GameState | None = None, said: Said = Said.
     """A refusal of the referee (a `RuleError`) or of the wood (a `PlacementError`), by its code, with its
     details, in the player's language: the sentence for `said` if the code has one there, else the one
     said aloud."""
+    if isinstance(error, WireError):
+        return _("The server sent something this game cannot read, and the connection closed.")
     if isinstance(error, rules.RuleError):
         fallback, values = N_("That is not allowed now."), error.params
     else:
