@@ -16,8 +16,7 @@ from villa.presentation.menus.seal_roll import SealRollScreen, colour_name
 from villa.presentation.menus.seats import SeatsScreen
 from villa.presentation.menus.settings import SettingsScreen
 from villa.presentation.menus.texts import HowToPlayScreen, RulesSummaryScreen
-from villa.presentation.menus.waiting import WaitingScreen
 
 __all__ = ["ArrangePanel", "Screen", "EndScreen", "LessonsScreen", "MainMenu", "GameChoices", "NewGameScreen",
            "PauseMenu", "SealRollScreen", "colour_name", "SeatsScreen", "SettingsScreen", "HowToPlayScreen",
-           "RulesSummaryScreen", "WaitingScreen"]
+           "RulesSummaryScreen"]
