@@ -39,7 +39,8 @@ log = logging.getLogger(__name__)
 CATALOGUE = Catalogue(m.KINDS)
 CONNECT_S = 10.0           # s a server has to answer a connection before the player gives up
 PING_S = 15.0              # s between the player's pings while it has nothing else to say
-SILENT_S = 5.0             # s without a word from the server (which pings each second): it is gone
+SILENT_S = 15.0            # s without a word from the server (which pings each second): it is gone; a host's
+                           # window that hosts the server may stall for seconds opening its game screen
 REDIRECTS = 3              # a room played elsewhere is followed this many times at most
 
 # requests after which this player's piece is drawn where the server has it, not ahead at the pointer
