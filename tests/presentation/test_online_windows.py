@@ -218,3 +218,20 @@ def test_the_host_gives_the_seat_of_a_player_who_stalls_to_a_computer_from_the_p
     assert _run(stage, lambda: front.match.seat(1).is_computer, [ben]), "a computer plays Ben's seat"
     assert front.pause_menu is None and front.screen is not None, "the game goes on"
     assert _run(stage, lambda: rules.acting_player(front.match.state) == 0, [], 60), "the computer moved for Ben"
+
+
+def test_a_floor_granted_that_cannot_be_laid_is_given_up_with_its_button(stage, table, press_button):
+    from villa.match import requests as rq
+    ben = table.seat("Ben", 0)
+    _window_sits(table, "Ann", 1)              # the second seat moves first
+    front = table.front
+    assert _run(stage, lambda: front.screen is not None and front.screen.mode == "Idle", [ben])
+    front.screen.propose_floor()               # P: no column of Ann's on the top floor yet
+    assert _run(stage, lambda: rules.acting_player(ben.state) == 0 and rules.is_question(rules.task(ben.state)),
+                [ben])
+    ben.request(rq.Answer(0, False))           # no objection: Ann gets a floor too few columns can carry
+    assert _run(stage, lambda: "give-up" in front.screen.hud.commands.buttons, [ben])
+    assert not rules.floor_to_lay(front.match.state)
+    press_button(front.screen.hud.commands.buttons["give-up"])
+    assert _run(stage, lambda: rules.acting_player(front.match.state) == 0, [ben]), "given up: Ben's turn"
+    assert not front.match.player.refusals, "the server took it"
