@@ -325,6 +325,7 @@ def test_the_host_sends_a_player_away_and_their_window_says_so(front, frames, pr
         assert until(frames, lambda: anna.poll() or isinstance(front.menu, OnlineMenu))
         assert notice(front) == "The host took you out of the room."
         assert 1 not in served.room.seating.sitters
+        assert front.settings.kept_seat is None and "rejoin" not in front.menu.widgets, "no seat left to rejoin"
     finally:
         anna.close()
 

@@ -302,6 +302,7 @@ class Front:
         """The connection ended by itself: back to the main menu, saying why in one sentence."""
         said = words.connection_ended(trouble)
         log.info("the game online ended: %s", said)
+        self.online_play.seat_gone(trouble)
         self.main_menu()
         if isinstance(self.menu, menus.MainMenu):
             self.menu.tell(said)

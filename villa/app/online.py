@@ -316,6 +316,7 @@ class OnlinePlay:
     def _ended(self, screen) -> None:
         """The server closed the connection while a step waited: its reason, in one sentence."""
         said = connection_ended(self.player.trouble)
+        self.seat_gone(self.player.trouble)
         self.close()
         if screen is self.front.menu and screen is not None:
             screen.tell(said)
@@ -365,9 +366,15 @@ class OnlinePlay:
         back to the online menu saying why in one sentence (the game screen says it on the main menu)."""
         in_lobby = self.lobby is not None and self.front.menu is self.lobby
         said = connection_ended(self.player.trouble)
+        self.seat_gone(self.player.trouble)
         self.close()
         if in_lobby:
             self.menu(said)
+
+    def seat_gone(self, trouble) -> None:
+        """The host took this player's seat (sent them away, or gave it to a computer): none is kept to rejoin."""
+        if isinstance(trouble, OnlineError) and trouble.code in (Online.SENT_AWAY, Online.SEAT_GIVEN):
+            self.forget_seat()
 
     # --- the lobby ---
 
