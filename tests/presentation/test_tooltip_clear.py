@@ -1,5 +1,6 @@
 """The tooltip beside the pointer never covers the status line along the top, nor the line along the bottom
-that tells what happened: the carried floor's tooltip, the longest, in every language, wherever the mouse is."""
+that tells what happened, nor the command buttons: the carried floor's tooltip, the longest, in every language,
+wherever the mouse is."""
 
 from __future__ import annotations
 
@@ -15,6 +16,15 @@ LANGUAGES = ("en", "de", "fr", "nl")
 
 def _box(stage, node) -> tuple[float, float, float, float]:
     low, high = node.getTightBounds(stage.aspect2d)
+    return low.x, high.x, low.z, high.z
+
+
+def _frame_box(stage, widget) -> tuple[float, float, float, float]:
+    """A DirectGUI widget's frame, as the widget itself measures it, in the window's aspect2d."""
+    from panda3d.core import Point3
+    left, right, bottom, top = widget.getBounds()
+    low = stage.aspect2d.getRelativePoint(widget, Point3(left, 0, bottom))
+    high = stage.aspect2d.getRelativePoint(widget, Point3(right, 0, top))
     return low.x, high.x, low.z, high.z
 
 
@@ -36,6 +46,7 @@ def test_the_carried_floors_tooltip_never_covers_the_status_line_or_what_happene
             i18n.install(language)
             hud.show_status("Anna: lay the yellow floor on the top columns (click), or give it up (Esc)")
             hud.flash(words.refusal(words.Refusal.NO_COLUMN_UNDER) + " " + words.connection_lost(), 0.0)
+            hud.show_commands([("give-up", "Give up the floor (Esc)", None), ("pass", "Pass", None)])
             tooltip = words.carried_floor(2, 3)
             for x in (-0.99, -0.5, -0.1, 0.0, 0.3, 0.7, 0.99):
                 for y in (0.99, 0.95, 0.9, 0.8, 0.0, -0.6, -0.7, -0.75, -0.8, -0.85, -0.9, -0.99):
@@ -44,9 +55,12 @@ def test_the_carried_floors_tooltip_never_covers_the_status_line_or_what_happene
                     where = f"the mouse at {(x, y)} in {language}"
                     assert not _overlap(shown, _box(stage, hud.message)), f"covers what happened, {where}"
                     assert not _overlap(shown, _status_box(stage, hud)), f"covers the status line, {where}"
+                    for name, button in hud.commands.buttons.items():
+                        assert not _overlap(shown, _frame_box(stage, button)), f"covers the button {name}, {where}"
                     aspect = stage.base.getAspectRatio()
                     assert -aspect <= shown[0] and shown[1] <= aspect and -1 <= shown[2] and shown[3] <= 1, where
         hud.flash("", 0.0)
+        hud.show_commands([])
         hud.show_tooltip(tooltip, (0.0, -0.8))
         low, _high = hud.tooltip.getTightBounds(stage.aspect2d)
         assert low.z < -0.8, "with nothing said along the bottom, the tooltip stays below the pointer"

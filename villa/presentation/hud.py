@@ -164,7 +164,8 @@ class Hud:
         self.commands.show(commands)
 
     def show_tooltip(self, text: str | None, mouse: tuple[float, float] | None = None) -> None:
-        shown = (text, mouse, self.message.getText(), self.status.getText()) if text and mouse is not None else None
+        shown = (text, mouse, self.message.getText(), self.status.getText(), self.commands.shown) \
+            if text and mouse is not None else None
         if shown == self._tooltip_shown:
             return  # making text anew every frame costs time
         self._tooltip_shown = shown
@@ -187,25 +188,29 @@ class Hud:
             else (v * TOOLTIP_SCALE for v in (words.getLeft(), words.getRight(), words.getBottom(), words.getTop()))
         x = max(min(x, aspect - EDGE - right), -aspect + EDGE - left)
         y = min(max(y, -1 + EDGE - bottom), 1 - EDGE - top)
-        status, message = self._lines_kept_clear()
-        if _overlap((x + left, x + right, y + bottom, y + top), message):
-            y = message[3] + CLEAR - bottom          # above the line that tells what happened
-        if _overlap((x + left, x + right, y + bottom, y + top), status):
-            y = status[2] - CLEAR - top              # below the status line
+        below, above = self._kept_clear()
+        for box in below:                            # bottom up: the line that tells what happened, the buttons
+            if _overlap((x + left, x + right, y + bottom, y + top), box):
+                y = box[3] + CLEAR - bottom
+        if _overlap((x + left, x + right, y + bottom, y + top), above):
+            y = above[2] - CLEAR - top               # below the status line
         return x, y
 
-    def _lines_kept_clear(self) -> tuple[tuple, tuple | None]:
-        """The status line's panel and the line that tells what happened (None: it says nothing now), as
-        (left, right, bottom, top) in the window's aspect2d: a tooltip never covers them."""
+    def _kept_clear(self) -> tuple[list[tuple], tuple]:
+        """What a tooltip never covers, as boxes (left, right, bottom, top) in the window's aspect2d: along the
+        bottom, the line that tells what happened (while it says something) and the command buttons, from the
+        bottom up; along the top, the status line's panel."""
         left, right, bottom, top = self.status_panel["frameSize"]
         status = (left, right, 1 + bottom, 1 + top)
-        words = self.message.textNode
-        if not self.message.getText():
-            return status, None
-        l, r, b, t = words.getCardActual() if words.hasCard() else (
-            words.getLeft(), words.getRight(), words.getBottom(), words.getTop())
-        base = -1 + MESSAGE_Y
-        return status, (l * MESSAGE_SCALE, r * MESSAGE_SCALE, base + b * MESSAGE_SCALE, base + t * MESSAGE_SCALE)
+        below = []
+        if self.message.getText():
+            words = self.message.textNode
+            l, r, b, t = words.getCardActual() if words.hasCard() else (
+                words.getLeft(), words.getRight(), words.getBottom(), words.getTop())
+            base = -1 + MESSAGE_Y
+            below.append((l * MESSAGE_SCALE, r * MESSAGE_SCALE, base + b * MESSAGE_SCALE, base + t * MESSAGE_SCALE))
+        below += self.commands.boxes()
+        return sorted(below, key=lambda box: box[2]), status
 
     def flash(self, text: str, now: float, seconds: float = 4.0) -> None:
         """The line that tells what happened (under an announcement that still stands)."""
