@@ -198,6 +198,7 @@ def test_the_status_line_counts_the_move_down_and_a_move_out_of_time_passes_on(s
     assert _run(stage, lambda: "Ann's time for the move ran out" in screen.hud.message.getText(), [ben])
     assert _run(stage, lambda: rules.acting_player(front.match.state) == 0, [ben]), "the turn passed on to Ben"
     assert screen.hud.message.getText().startswith("Ann's time for the move ran out: the turn passes on.")
+    snapshot("online-time-up")
     assert _run(stage, lambda: screen.hud.status.getText().startswith("Waiting for Ben") or "Ben" in
                 screen.hud.status.getText(), [ben])
 
@@ -235,3 +236,39 @@ def test_a_floor_granted_that_cannot_be_laid_is_given_up_with_its_button(stage, 
     press_button(front.screen.hud.commands.buttons["give-up"])
     assert _run(stage, lambda: rules.acting_player(front.match.state) == 0, [ben]), "given up: Ben's turn"
     assert not front.match.player.refusals, "the server took it"
+
+
+def test_a_roll_for_the_turns_colour_at_another_window_tumbles_here_too(stage, tmp_path, monkeypatch):
+    """Family edition, a random colour each turn: Ben rolls at his window, and Ann's shows the seal tumbling onto
+    what he rolled, as the hot seat shows everyone at its one screen; nothing is sent from Ann's window."""
+    from villa.match import requests as rq
+    from villa.presentation import panels
+    from villa.rules import RULE_SETS
+    monkeypatch.setenv("VILLA_HOME", str(tmp_path))
+    server = Server(free_port(), LOOPBACK)
+    plan = MatchSetup((Seat("Seat 1"), Seat("Seat 2")), layout_named("rings", SEED), RULE_SETS["family-random-basic"],
+                      seed=SEED)
+    server.room = server.open(Room(protocol.new_room_code(), plan))
+    server.start(stage.task_mgr)
+    front = Front(stage, Settings(language="en"))
+    ben = None
+    try:
+        ben = _sit(stage, server, "Ben", 0)                 # the first seat rolls first
+        player = _sit(stage, server, "Ann", 1)
+        front.online_play.seated(player, f"{LOOPBACK}:{server.port}", "Ann")
+        assert _run(stage, lambda: front.screen is not None and front.screen.waited_for() == 0, [ben])
+        asked = player.asked
+        ben.request(rq.Roll(0))
+        assert _run(stage, lambda: isinstance(front.screen.panel, panels.SealToss), [ben]), "it tumbles at Ann's"
+        toss = front.screen.panel
+        assert toss.rolling and front.screen.mode == "Rolling"
+        assert toss.over.getText() == "Ben rolls the Master Builder Seal"
+        rolled = server.room.match.state.log[-1]
+        assert _run(stage, lambda: front.screen.panel is None, [ben], 10), "it lands, and the game goes on"
+        assert toss.seal.colour is rolled.colour or rolled.colour is None
+        assert front.screen.mode != "Rolling" and player.asked == asked, "Ann's window sent nothing"
+    finally:
+        front.close()
+        if ben is not None:
+            ben.close()
+        server.close()
