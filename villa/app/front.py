@@ -16,6 +16,7 @@ import logging
 import random
 from dataclasses import replace
 
+from villa import rules
 from villa.app import ends, joining, saves, settings as stored
 from villa.app.keeping import Keeper, has_kept_game, latest_game
 from villa.app.logs import PlayerError
@@ -36,7 +37,6 @@ from villa.presentation.preferences import Settings
 from villa.presentation.replay_screen import ReplayScreen
 from villa.presentation.sound import Sound
 from villa.presentation.stage import WindowOptions, check_display, open_window, stage
-from villa.rules.state import Step
 
 log = logging.getLogger(__name__)
 
@@ -199,7 +199,7 @@ class Front:
         self._close_game()
         match = self.match = Match(setup)
         seat_computers(match, aside=True)   # the window thinks off the frame loop
-        if match.state.turn.step in (Step.COLOUR_ROLL, Step.COLOUR_CHOICE):
+        if rules.task(match.state) in menus.COLOUR_TASKS:
             self._open(menus.SealRollScreen(match=match, on_done=self._play))
         else:
             self._play()
@@ -261,7 +261,7 @@ class Front:
         match = self.match = OnlineMatch(player)
         self.keeper.fresh()
         self._follow_online(player, match)
-        if match.state.turn.step in (Step.COLOUR_ROLL, Step.COLOUR_CHOICE):
+        if rules.task(match.state) in menus.COLOUR_TASKS:
             self._open(menus.SealRollScreen(match=match, here=match.here, on_done=lambda: self._show_online(match)))
         else:
             self._show_online(match)

@@ -31,8 +31,9 @@ from villa.presentation.menus.base import Screen
 from villa.presentation.palette import PAINT
 from villa.presentation.stage import stage
 from villa.rules.pieces import Colour
-from villa.rules.state import Step
+from villa.rules import Task
 
+COLOUR_TASKS = (Task.COLOUR_ROLL, Task.COLOUR_CHOICE)   # the colours still to settle: this screen's
 COLOUR_NAMES = {Colour.BLUE: N_("blue"), Colour.RED: N_("red"), Colour.YELLOW: N_("yellow"),
                 Colour.GREEN: N_("green")}
 # The die's four long faces, and the pitch (rotation about its long axis) that turns each one up.
@@ -229,7 +230,7 @@ class SealRollScreen(Screen):
     def chooser(self) -> int | None:
         """The seat whose choice is awaited, or None (rolling, or all done)."""
         state = self.state
-        if self.rolling or state.turn.step is not Step.COLOUR_CHOICE:
+        if self.rolling or rules.task(state) is not Task.COLOUR_CHOICE:
             return None
         return state.turn.actor
 
@@ -239,7 +240,7 @@ class SealRollScreen(Screen):
 
     @property
     def done(self) -> bool:
-        return (self.state.turn.step not in (Step.COLOUR_ROLL, Step.COLOUR_CHOICE) and not self.rolling
+        return (rules.task(self.state) not in COLOUR_TASKS and not self.rolling
                 and not self._heard)
 
     def choose(self, colour: Colour) -> None:
@@ -273,7 +274,7 @@ class SealRollScreen(Screen):
         elif self._heard:
             self._shown, roll = self._heard.popleft()
             self._tumble(roll)
-        elif (rules.is_chance_node(state) and state.turn.step is Step.COLOUR_ROLL
+        elif (rules.is_chance_node(state) and rules.task(state) is Task.COLOUR_ROLL
               and self._played_here(rules.acting_player(state)) and self._sent_at != len(state.log)):
             self._tumble(self.match.next_roll())
         elif self.here is None and self.chooser is not None and self.match.seat(self.chooser).is_computer:
@@ -320,7 +321,7 @@ class SealRollScreen(Screen):
         if self.state.ruleset.everyone_rolls:
             words = _("Every player rolls the Master Builder Seal for a colour; a colour already taken is "
                       "rolled again.")
-        elif self.state.turn.step is Step.COLOUR_ROLL or self._rolls():
+        elif rules.task(self.state) is Task.COLOUR_ROLL or self._rolls():
             words = _("{name} rolls the Master Builder Seal for a colour.").format(name=self.players[0])
         else:
             words = _("Each player chooses a colour in turn.")
@@ -405,8 +406,9 @@ class SealRollScreen(Screen):
                                                           width=0.32, height=0.1, fill=PAINT[colour])
         elif self.done:
             w["prompt"]["text"] = _("Everyone has a colour.")
-        elif state.turn.step is Step.COLOUR_ROLL and not self._played_here(state.turn.actor):
-            w["prompt"]["text"] = _("Waiting for {name} to roll the seal …").format(name=self.players[state.turn.actor])
+        elif rules.task(state) is Task.COLOUR_ROLL and not self._played_here(state.turn.actor):
+            w["prompt"]["text"] = _("Waiting for {name} to roll the seal …").format(
+                name=self.players[state.turn.actor])
         else:
             w["prompt"]["text"] = ""
         if self.done:
