@@ -211,7 +211,7 @@ def test_the_main_menus_continue_takes_up_a_seat_kept_online(front, frames, pres
 def test_a_server_that_never_answers_says_connecting_at_once_can_be_cancelled_and_gives_up(front, frames,
                                                                                         press_button, monkeypatch):
     from villa.app import online
-    from villa.presentation.menus.online import JoinScreen
+    from villa.presentation.menus.online import JoinScreen, OnlineMenu
     mute = socket.socket()                                  # takes connections, never says a word
     mute.bind((LOOPBACK, 0))
     mute.listen(8)
@@ -224,9 +224,16 @@ def test_a_server_that_never_answers_says_connecting_at_once_can_be_cancelled_an
         assert front.menu is form and isinstance(form, JoinScreen) and front.online_play.player is None
         assert notice(front) == "" and form.widgets["cancel"].isHidden()
         assert form.widgets["code"].get() == "ABCDE", "what was typed is kept"
+        join(address, "ABCDE")
+        press_button(form.widgets["back"])                 # Back while connecting lets the server go as well
+        assert isinstance(front.menu, OnlineMenu) and front.online_play.player is None
+        press_button(front.menu.widgets["join"])
+        form = front.menu
 
         monkeypatch.setattr(online, "CONNECT_S", 1.0)      # the ten seconds, shortened
-        join(address, "ABCDE")
+        for key, text in (("address", address), ("code", "ABCDE"), ("name", "Ben")):
+            form.widgets[key].enterText(text)
+        press_button(form.widgets["join"])
         assert until(frames, lambda: "Nothing answered" in notice(front), 10)
         assert notice(front) == f"Nothing answered at {address} within 1 seconds: is the address right, and does " \
                                 "the network let the game through?"

@@ -132,13 +132,19 @@ class OnlinePlay:
 
     def where_to_host(self, plan: MatchSetup) -> None:
         self.plan = plan
+        def back() -> None:       # a server being reached is let go
+            self.close()
+            self.choose_game(plan)
         self.front._open(HostScreen(port=protocol.PORT, address=self.address, on_here=self.host_here,
-                                    on_server=self.host_on_server, on_back=lambda: self.choose_game(plan)))
+                                    on_server=self.host_on_server, on_back=back))
 
     def join_form(self) -> None:
         people = [name for name, strength in self.front.settings.last_seats if strength is None]
+        def back() -> None:       # a server being reached is let go
+            self.close()
+            self.menu()
         self.front._open(JoinScreen(address=self.address, name=self.name or (people[0] if people else ""),
-                                    on_join=self.join, on_back=self.menu))
+                                    on_join=self.join, on_back=back))
 
     def adopt(self, player: Player, address: str, name: str = "") -> None:
         """A player the command line seated (`--join`): watched as a player seated through the menus is, their seat
