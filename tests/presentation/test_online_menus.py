@@ -244,7 +244,8 @@ def test_a_server_that_never_answers_says_connecting_at_once_can_be_cancelled_an
 
 class Liar:
     """A server that welcomes the game and lets it into room ABCDE, then misbehaves: `how` is "garbled" (it
-    sends bytes that are no message), "silent" (it says nothing more) or "failed" (its room broke down)."""
+    sends bytes that are no message), "silent" (it says nothing more) or "failed" (its room broke down); or it
+    plays another version ("version") and says goodbye at once."""
 
     def __init__(self, how: str) -> None:
         self.how = how
@@ -268,7 +269,9 @@ class Liar:
         table = {"seats": [{"name": "Seat 1", "computer": None, "taken": False, "here": False}], "started": False}
         while not self.stop.is_set() and not link.closed:
             for message in link.receive():
-                if isinstance(message, m.Hello):
+                if isinstance(message, m.Hello) and self.how == "version":
+                    link.send(m.Goodbye("version", '{"game": "0.0.1", "protocol": 1}'))
+                elif isinstance(message, m.Hello):
                     link.send(m.Welcome(m.PROTOCOL, m.GAME))
                 elif isinstance(message, m.Enter):
                     link.send(m.Entered(message.code))
@@ -293,6 +296,7 @@ class Liar:
     ("garbled", "The server sent something this game cannot read, and the connection closed."),
     ("silent", "The server has stopped answering."),
     ("failed", "The room broke down on the server. Its game is kept: rejoin it later."),
+    ("version", "The server plays another version of the game (0.0.1): both must have the same version."),
 ])
 def test_a_server_that_misbehaves_leaves_the_window_on_the_menu_saying_why(front, frames, press_button, monkeypatch,
                                                                             how, said):
@@ -304,8 +308,11 @@ def test_a_server_that_misbehaves_leaves_the_window_on_the_menu_saying_why(front
     try:
         form, join = join_form(front, frames, press_button)
         join(f"127.0.0.1:{liar.port}", "ABCDE")
-        assert until(frames, lambda: isinstance(front.menu, LobbyScreen), 10)
-        assert until(frames, lambda: isinstance(front.menu, OnlineMenu), 10)
+        if how == "version":                            # told on the form, what was typed kept
+            assert until(frames, lambda: notice(front) == said, 10) and front.menu is form
+        else:
+            assert until(frames, lambda: isinstance(front.menu, LobbyScreen), 10)
+            assert until(frames, lambda: isinstance(front.menu, OnlineMenu), 10)
         assert notice(front) == said and front.online_play.player is None
     finally:
         liar.close()
