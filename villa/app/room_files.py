@@ -41,6 +41,7 @@ class RoomFiles:
         self.folder, self.replays = folder, replays
         self._queue: queue.Queue = queue.Queue()
         self._waiting: dict[str, tuple] = {}        # code -> the newest write not yet done (older ones are dropped)
+        self._writing = 0                           # writes taken from the queue and not yet on disk
         self._lock = threading.Lock()
         self._writer = threading.Thread(target=self._write_on, name="villa-room-files", daemon=True)
         self._writer.start()
@@ -62,7 +63,7 @@ class RoomFiles:
         end = time.monotonic() + seconds
         while time.monotonic() < end:
             with self._lock:
-                if not self._waiting and self._queue.empty():
+                if not self._waiting and self._queue.empty() and not self._writing:
                     return True
             time.sleep(0.01)
         return False
@@ -72,8 +73,13 @@ class RoomFiles:
             code = self._queue.get()
             with self._lock:
                 record, seats = self._waiting.pop(code, (None, None))
-            if record is not None:
-                self._write(code, record, seats)
+                self._writing += 1
+            try:
+                if record is not None:
+                    self._write(code, record, seats)
+            finally:
+                with self._lock:
+                    self._writing -= 1
 
     def _write(self, code: str, record, seats: dict) -> None:
         try:
