@@ -85,6 +85,9 @@ def test_no_server_at_the_address_is_one_sentence_before_any_window(tmp_path, mo
 
 def test_a_join_with_no_display_says_so_before_it_takes_a_seat(monkeypatch):
     """Else the seat would wait ten minutes for a window that never opened, and the next friend finds it taken."""
+    from villa.presentation.stage import stage
+    if stage.is_open:
+        pytest.skip("this test session's window is open already: there is a display")
     monkeypatch.delenv("DISPLAY", raising=False)
     server = Server(free_port(), LOOPBACK)
     room = Room(protocol.new_room_code(), MatchSetup((Seat("Seat 1"), Seat("Seat 2")), layout_named("rings")))
