@@ -74,6 +74,10 @@ class Pace:
             self.frames(count)
         return count
 
+    def reset(self) -> None:
+        """From now on (a server started after a while is not behind)."""
+        self._behind, self._last = 0.0, self._clock()
+
     def until_next(self) -> float:
         """Seconds until the next frame is due."""
         return max(0.0, FRAME - self._behind - (self._clock() - self._last))
@@ -160,10 +164,12 @@ class Server:
             self.poll()
             self._pace()
             return task.cont
+        self._pace.reset()
         self._task = task_mgr.add(run, TASK)
 
     def serve(self, until: Callable[[], bool] = lambda: False) -> None:
         """Run in real time with no window: the network and the rooms' frames, until `until()`."""
+        self._pace.reset()
         while not until():
             self.poll(min(self._pace.until_next(), 0.05))
             self._pace()
