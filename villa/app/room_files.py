@@ -50,7 +50,7 @@ class RoomFiles:
 
     def __call__(self, room: Room) -> None:
         """Keep the room as it stands (its record and seats as one pair), off the caller's loop."""
-        record, seats = room.match.record, room.seats_json()
+        record, seats = room.kept()
         with self._lock:
             fresh = room.code not in self._waiting
             self._waiting[room.code] = (record, seats)

@@ -17,6 +17,7 @@ from dataclasses import replace
 from villa import rules
 from villa.match import Accepted, Match, MatchSetup, Record, RoundStarted, Seat, Strength, TurnSettled
 from villa.match import events as ev
+from villa.match.record import state_at
 from villa.match import requests as rq
 from villa.match.computer import ComputerSeat, reseat_computers, seat_computers
 from villa.online import protocol
@@ -331,9 +332,15 @@ class Room:
         except OSError as error:
             log.warning("room %s: could not write its autosave: %s", self.code, error)
 
-    def seats_json(self) -> dict:
-        """Who sits where, with their tokens (kept beside the autosave, so a restarted server knows them)."""
-        return {"room": self.code, "seats": self.seating.to_json(), "clock": self.clock.seconds}
+    def kept(self) -> tuple[Record, dict]:
+        """What the room's autosave holds, as one pair: the game up to its last settled turn (a turn under way is
+        played again from there when the room is taken up, as a save cannot hold a piece in hand), and who sits
+        where with their tokens (so a restarted server knows them)."""
+        record = self.match.record
+        settled = record.turns[-1]
+        if settled.actions != len(record.state.log):
+            record = replace(record, state=state_at(record, settled))
+        return record, {"room": self.code, "seats": self.seating.to_json(), "clock": self.clock.seconds}
 
     @classmethod
     def taken_up(cls, record: Record, seats: dict, keep: Keep | None = None, **options) -> "Room":
