@@ -102,6 +102,17 @@ def run(server: Server, done, frames: int | None = None, seconds: float = 60.0) 
     return True
 
 
+def players_until(done, seconds: float = 10.0) -> bool:
+    """The players polled (no server here: a closed one, or one in another thread or process) until `done()`."""
+    end = time.monotonic() + seconds
+    while not done():
+        if time.monotonic() > end:
+            return False
+        poll_players()
+        time.sleep(0.002)
+    return True
+
+
 def connected(server: Server, count: int = 1) -> list[Player]:
     players = [Player(LOOPBACK, server.port) for _ in range(count)]
     assert run(server, lambda: all(p.ready for p in players), seconds=10), [p.trouble for p in players]
