@@ -24,7 +24,8 @@ from villa.online.server import REJOIN_S, Room, Server
 from villa.presentation import words
 from villa.presentation.preferences import Settings
 from villa.rules.state import Step
-from tests.online.conftest import LOOPBACK, Kept, connected, joined, killed, players_until, refused, run, three_seats, two_seats
+from tests.online.conftest import (LOOPBACK, Kept, connected, joined, killed, players_until, refused, run, three_seats,
+                                   two_seats)
 
 
 def _a_person_to_move(server, room, players) -> int:

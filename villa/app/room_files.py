@@ -141,7 +141,8 @@ class RoomFiles:
             if record.state.over:
                 return None
             return Room.taken_up(record, seats, keep=self, **options)
-        except (saves.SaveError, records.RecordError, OSError, ValueError, KeyError, TypeError, AttributeError) as error:
+        except (saves.SaveError, records.RecordError, OSError, ValueError, KeyError, TypeError,
+                AttributeError) as error:
             print(f"villa-paletti-server: the room {code} was not taken up: {error}", file=sys.stderr, flush=True)
             return None
 
