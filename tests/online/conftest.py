@@ -40,7 +40,8 @@ def three_seats(seed: int = 3) -> MatchSetup:
 
 def two_seats(seed: int = 3) -> MatchSetup:
     """Two people's seats, the colours dealt."""
-    return replace(three_seats(seed), seats=three_seats(seed).seats[:2])
+    plan = three_seats(seed)
+    return replace(plan, seats=plan.seats[:2])
 
 
 class Kept:

@@ -92,7 +92,7 @@ class Server:
         self.store, self.aside, self._clock = store, aside, clock
         self.rooms: dict[str, Room] = {}
         self.visitors: dict[int, Visitor] = {}
-        self.tries = tries or Tries(clock=clock)
+        self.tries = tries if tries is not None else Tries(clock=clock)     # (an empty one is falsy: it has a length)
         self.door = Door(address, port, CATALOGUE, welcome=self._welcome, on_message=self._heard,
                          on_gone=self._gone, limits=limits or Limits(), clock=clock)
         self.port = self.door.port
@@ -117,7 +117,10 @@ class Server:
                 visitor.room = None
             if why is not None:
                 self.door.close(client, why.value, room=room.code)
-        room.close()
+        try:
+            room.close()
+        except Exception:
+            log.exception("room %s: its game could not be closed", room.code)
 
     def _room_failed(self, room: Room) -> None:
         log.exception("room %s broke down: its game is kept, and it is closed", room.code)
@@ -211,6 +214,9 @@ class Server:
             handler(self, client, visitor, message)
         except (OnlineError, rules.RuleError) as refusal:
             self.door.send(client, m.Refused(*protocol.refusal_parts(refusal)))
+        except Exception:  # noqa: BLE001 - the server's own fault on a message it should have refused: that one ends
+            log.exception("a %s from connection %d could not be carried out", type(message).__name__, client)
+            self.door.close(client, Online.MALFORMED.value)
 
     def _in_room(self, room: Room, do: Callable[[], object]):
         """Something done in a room: what goes wrong there ends that room only."""
