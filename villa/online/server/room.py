@@ -272,11 +272,11 @@ class Room:
     def frames(self, count: int = 1) -> None:
         """Let the match run `count` frames of 1/60 s, then tell the room what changed."""
         for seat in self.seating.waited_too_long():
-            if self.match is not None:
-                self.computer_plays(seat)
-            else:
-                self.seating.free(seat)
+            if self.match is None:
+                self.seating.free(seat)           # the lobby: the seat is free again
                 self._table_changed()
+            elif self.seating.anyone_here:
+                self.computer_plays(seat)         # the others play on (with nobody here, the room is kept instead)
         if self.match is None:
             return
         self._watch_the_clock()
