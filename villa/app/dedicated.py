@@ -113,7 +113,7 @@ def _serve(args) -> int:
             for room in rooms:
                 how = f"taken up at turn {room.match.turn}" if room.match else "open"
                 server.open(room)
-                print(f"room {room.code} on port {server.port}: {how} ({', '.join(s.name for s in room.seats)})",
+                print(f"room {room.code} on port {server.port}: {how} ({', '.join(s.name for s in room.seating.seats)})",
                       flush=True)
             print(f"autosaves go to {shown_path(files.folder)}", flush=True)
             server.serve()
