@@ -28,7 +28,7 @@ from tests.online.conftest import HELLO, LOOPBACK, Kept, Raw, joined, pump, run,
 
 PHASES = ("before hello", "after hello", "in a room", "seated")
 WIDTH = 6                            # clients sent at once (each seated one in a room of its own)
-END = m.OpenRoom(b"end")             # after the message fuzzed: its answer (a bad plan) says the message was read
+END = m.Enter("")                    # after the message fuzzed: its answer (no such room) says the message was read
 
 
 @pytest.fixture
@@ -86,7 +86,7 @@ class Tables:
 def _read(client: Raw, phase: str) -> bool:
     if client.closed or phase == "before hello":
         return client.closed
-    return any(isinstance(s, m.Refused) and s.code == Online.BAD_PLAN.value for s in client.heard)
+    return any(isinstance(s, m.Refused) and s.code == Online.WRONG_ROOM.value for s in client.heard)
 
 
 def fuzz(server: Server, tables: Tables, sent: list[tuple[str, bytes]]) -> None:

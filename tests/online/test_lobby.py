@@ -4,13 +4,14 @@ after the start, is refused with a code; the table shows it all."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 
 from villa import rules
 from villa.match import Seat, Strength
 from villa.online import protocol
 from villa.online.protocol import Online
-from villa.online.server.server import OPENED_EACH
+from villa.online.server.server import OPENED_EACH, PLANS_EACH_MINUTE
 from villa.online.wire import messages as m
 from tests.online.conftest import HELLO, Raw, connected, joined, pump, refused, run, three_seats, two_seats
 
@@ -90,3 +91,13 @@ def test_a_plan_that_is_no_game_is_refused_and_a_connection_opens_a_few_rooms_at
     opened = next(message.code for message in mallory.heard if isinstance(message, m.Opened))
     (anna,) = joined(server, opened, "Anna")   # a room opened is a room like any other
     assert anna.table["seats"][0]["name"] == "Anna"
+
+
+def test_plans_cost_the_server_a_check_each_so_an_address_has_a_few_a_minute(server):
+    mallory = Raw(server.port)
+    broken = m.OpenRoom(b'{"seats": "everyone"}')
+    mallory.say(HELLO, *[broken] * PLANS_EACH_MINUTE, m.OpenRoom(protocol.pack_plan(two_seats())))
+    assert pump(server, [mallory], lambda: mallory.kinds().count(m.Refused) == PLANS_EACH_MINUTE + 1)
+    codes = [message.code for message in mallory.heard if isinstance(message, m.Refused)]
+    assert codes == [Online.BAD_PLAN.value] * PLANS_EACH_MINUTE + [Online.TOO_MANY_PLANS.value]
+    assert 55 <= json.loads(mallory.heard[-1].values)["seconds"] <= 60 and len(server.rooms) == 0

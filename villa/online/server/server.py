@@ -35,6 +35,7 @@ log = logging.getLogger(__name__)
 CATALOGUE = Catalogue(m.KINDS)
 MAX_ROOMS = 200             # rooms a server plays at once (every one a villa in Bullet)
 OPENED_EACH = 4             # rooms one connection may open
+PLANS_EACH_MINUTE = 20      # plans one address may have read (each ~10 ms: can its villa stand?), then a pause
 MAX_BEHIND = 0.1            # s: a server that fell behind slows its villas down rather than piling up work
 LOOK_EVERY_S = 1.0          # how often the rooms' lives are looked over (done with, deserted)
 TASK = "villa-online-server"
@@ -64,11 +65,12 @@ class Pace:
         self.frames, self._clock = frames, clock
         self._behind, self._last = 0.0, clock()
 
-    def __call__(self) -> int:
+    def __call__(self, most: int | None = None) -> int:
+        """The frames due now (at most `most` of them: the others are due at once after)."""
         now = self._clock()
         self._behind = min(self._behind + now - self._last, MAX_BEHIND)
         self._last = now
-        count = int(self._behind / FRAME)
+        count = int(self._behind / FRAME) if most is None else min(int(self._behind / FRAME), most)
         self._behind -= count * FRAME
         if count:
             self.frames(count)
@@ -93,6 +95,7 @@ class Server:
         self.rooms: dict[str, Room] = {}
         self.visitors: dict[int, Visitor] = {}
         self.tries = tries if tries is not None else Tries(clock=clock)     # (an empty one is falsy: it has a length)
+        self.plans = Tries(per_minute=PLANS_EACH_MINUTE, clock=clock)
         self.door = Door(address, port, CATALOGUE, welcome=self._welcome, on_message=self._heard,
                          on_gone=self._gone, limits=limits or Limits(), clock=clock)
         self.port = self.door.port
@@ -175,7 +178,7 @@ class Server:
         self._pace.reset()
         while not until():
             self.poll(min(self._pace.until_next(), 0.05))
-            self._pace()
+            self._pace(most=1)          # a server behind catches up a frame at a time, the network heard between
 
     def close(self) -> None:
         """Stop: every room kept (a game under way is taken up at the next start), every connection told."""
@@ -240,6 +243,7 @@ class Server:
         """A room opened for the asker, its game waiting for its host (who sits first) to begin."""
         if len(self.rooms) >= MAX_ROOMS or visitor.opened >= OPENED_EACH:
             raise OnlineError(Online.SERVER_FULL)
+        self._plan_read(visitor)
         setup = protocol.unpack_plan(message.plan)
         code = protocol.new_room_code()
         while code in self.rooms:
@@ -289,7 +293,14 @@ class Server:
 
     def _set_plan(self, client: int, visitor: Visitor, message: m.SetPlan) -> None:
         room = self._room_of(visitor)
+        self._plan_read(visitor)
         self._in_room(room, lambda: room.set_plan(client, message.plan))
+
+    def _plan_read(self, visitor: Visitor) -> None:
+        """A plan is to be read: it costs the server a check of its villa, so an address has so many a minute."""
+        if not self.plans.allow(visitor.address):
+            raise OnlineError(Online.TOO_MANY_PLANS, seconds=round(self.plans.wait(visitor.address)))
+        self.plans.spent(visitor.address)
 
     def _begin(self, client: int, visitor: Visitor, _message: m.Begin) -> None:
         room = self._room_of(visitor)
