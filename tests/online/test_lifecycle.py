@@ -161,3 +161,16 @@ def test_whatever_a_connection_held_is_freed_when_it_goes():
         assert len(server.tries) == 0
     finally:
         server.close()
+
+
+def test_a_room_the_server_was_started_with_waits_for_its_players_as_long_as_it_runs():
+    server, clock = _server()
+    try:
+        standing = server.open(Room(protocol.new_room_code(), two_seats(), clock=clock))    # no host to wait for
+        hosted = server.open(Room(protocol.new_room_code(), two_seats(4), clock=clock, waits_for_host=True))
+        _looked_over(server, clock, NOBODY_S + 1)
+        assert standing.code in server.rooms and hosted.code not in server.rooms
+        players = joined(server, standing.code, "Anna", "Ben")
+        assert run(server, lambda: standing.match is not None and all(p.state for p in players), seconds=10)
+    finally:
+        server.close()

@@ -113,8 +113,8 @@ def _serve(args) -> int:
             for room in rooms:
                 how = f"taken up at turn {room.match.turn}" if room.match else "open"
                 server.open(room)
-                print(f"room {room.code} on port {server.port}: {how} ({', '.join(s.name for s in room.seating.seats)})",
-                      flush=True)
+                names = ", ".join(seat.name for seat in room.seating.seats)
+                print(f"room {room.code} on port {server.port}: {how} ({names})", flush=True)
             print(f"autosaves go to {shown_path(files.folder)}", flush=True)
             server.serve()
         finally:

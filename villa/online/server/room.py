@@ -285,13 +285,16 @@ class Room:
     @property
     def closable(self) -> bool:
         """Done with: a finished game every player has the record of (or that waited long enough for a late one), a
-        room nobody has been in for a while, or a room opened for a host nobody came back to."""
+        game nobody has been at for a while, or a room opened for a host nobody came back to. (A room the server was
+        started with, which has no host to wait for, waits for its players as long as the server runs.)"""
         now = self._clock()
         if self.ended_at is not None:
-            people = {n for n, seat in enumerate(self.seating.seats) if not seat.is_computer and n in self.seating.sitters}
+            people = {n for n, seat in enumerate(self.seating.seats)
+                      if not seat.is_computer and n in self.seating.sitters}
             return people <= self.record_had or now - self.ended_at > RECORD_KEPT_S
-        return self.nobody_since is not None and now - self.nobody_since > (
-            REJOIN_S if self.match is None else NOBODY_S)
+        if self.nobody_since is None or (self.match is None and not self.waits_for_host):
+            return False
+        return now - self.nobody_since > (REJOIN_S if self.match is None else NOBODY_S)
 
     def keep(self) -> None:
         """The autosave; a failed write never ends the game (the next settled turn tries again)."""
