@@ -12,6 +12,7 @@ from dataclasses import fields
 from villa.online import protocol
 from villa.online.protocol import Online
 from villa.online.server import Room, Server
+from villa.online.server.server import network_of
 from villa.online.wire import messages as m
 from villa.online.wire.door import Tries
 from tests.online.conftest import HELLO, LOOPBACK, Raw, Skipping, connected, joined, pump, run, two_seats
@@ -76,3 +77,10 @@ def test_a_rooms_code_goes_to_no_one_who_did_not_type_it(server):
     assert m.Entered in watcher.kinds() and lobby.kinds() == [m.Welcome]
     for client in (lobby, watcher):
         assert all(code.encode() not in _said(message) for message in client.heard)
+
+
+def test_tries_are_counted_by_address_and_an_ipv6_homes_whole_network():
+    assert network_of("203.0.113.7") == "203.0.113.7"
+    assert network_of("::ffff:203.0.113.7") == "203.0.113.7"
+    assert network_of("2001:db8:1:2:aaaa::1") == network_of("2001:db8:1:2:bbbb::9") == "2001:db8:1:2::/64"
+    assert network_of("2001:db8:1:3::1") != network_of("2001:db8:1:2::1")

@@ -14,6 +14,7 @@ players are told, and every other room plays on.
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 import time
 from collections.abc import Callable
@@ -50,11 +51,26 @@ class RoomStore(Protocol):
 
 @dataclass
 class Visitor:
-    """A connection: the room it is in (its code), and how many rooms it opened."""
+    """A connection: where it comes from (its address's network: an IPv6 /64, which one home holds whole, or an
+    IPv4 address), the room it is in (its code), and how many rooms it opened."""
 
     address: str
     room: str | None = None
     opened: int = 0
+
+
+def network_of(address: str) -> str:
+    """Where a connection comes from, as tries are counted: an IPv6 address's /64 (a home or a server is given a
+    whole one, to change addresses in at will), an IPv4 address as it is."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if ip.version == 4:
+        return str(ip)
+    if ip.ipv4_mapped is not None:
+        return str(ip.ipv4_mapped)
+    return str(ipaddress.ip_network(f"{ip}/64", strict=False))
 
 
 class Pace:
@@ -194,7 +210,7 @@ class Server:
     # --- the door's news ----------------------------------------------------------------------------------
 
     def _welcome(self, client: int) -> None:
-        self.visitors[client] = Visitor(self.door.address_of(client))
+        self.visitors[client] = Visitor(network_of(self.door.address_of(client) or ""))
 
     def _gone(self, client: int) -> None:
         visitor = self.visitors.pop(client, None)
