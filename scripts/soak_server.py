@@ -18,8 +18,9 @@ over loopback, for `--minutes`:
 Figures: `rss_growth_mb` (the server's resident memory at the end, every game over and its room closed, less
 that once the first few games were played: what stays behind), `open_files_growth` (its open files, likewise),
 `rooms_open_at_end` (rooms still open once the games ended, but the prober's own, which is still played),
-`slowest_answer_ms_p99` (the 99th percentile of the prober's answers), with the counts of what was done, and
-`server_tracebacks` (anything the server logged as broken: none expected).
+`slowest_answer_ms_p99` (the 99th percentile of the prober's answers), with the counts of what was done,
+`games_broken` (a player's connection lost, or `games_stalled`: nothing happened in a game for a minute, said on
+the standard error) and `server_tracebacks` (anything the server logged as broken): none expected.
 """
 
 from __future__ import annotations
@@ -50,6 +51,7 @@ from villa.online import protocol  # noqa: E402
 from villa.online.client import Player  # noqa: E402
 from villa.online.server import CATALOGUE, Room, Server  # noqa: E402
 from villa.online.wire import messages as m  # noqa: E402
+from villa.online.wire.door import Tries  # noqa: E402
 from villa.online.wire.frames import frame  # noqa: E402
 
 LOOPBACK = "127.0.0.1"
@@ -58,6 +60,7 @@ WARM_GAMES = 3        # games played before the server's memory is first read
 SHOVES = 60           # aims through the villa before giving up the column
 AIM_S = 0.03          # between two aims (the door allows 90 messages a second)
 PROBE_S = 0.1         # between the prober's questions
+STALL_S = 60.0        # a game in which nothing happened for this long is given up, and said
 DRAIN_S = 30.0        # at most, after the last game, for its room to close
 
 
@@ -76,6 +79,7 @@ def serve() -> None:
     raise_open_files()
     files = RoomFiles(rooms_dir())
     server = Server(0, LOOPBACK, store=files, aside=True)
+    server.plans = Tries(per_minute=10**6)     # every game here is set up from this one machine
     plan = MatchSetup((Seat("Prober"), Seat("Computer", Strength.EASY)), layout_named("random", 7), seed=7)
     probed = server.open(Room(protocol.new_room_code(), plan, keep=files, aside=True))
     print(server.port, probed.code, flush=True)
@@ -113,15 +117,30 @@ class Game:
         self.asked: tuple[int, int, float] | None = None    # the log's and the refusals' length when we asked
         self.done = False
         self.trouble: str | None = None
+        self.heard, self.heard_at = None, time.monotonic()     # the last news of the game, and when it came
 
     def poll(self) -> None:
         for player in self.players:
             player.poll()
+        news = (self.step.__name__, len(self.host.state.log) if self.host.state else 0, len(self.host.refusals))
+        if news != self.heard:
+            self.heard, self.heard_at = news, time.monotonic()
         if any(p.lost for p in self.players):
             self.trouble = str(next(p.trouble for p in self.players if p.lost))
             self.end()
+        elif time.monotonic() - self.heard_at > STALL_S:
+            self.trouble = f"stalled at {self.step.__name__}: {self._where()}"
+            print(f"soak: a game {self.trouble}", file=sys.stderr, flush=True)
+            self.end()
         elif not self.done:
             self.step()
+
+    def _where(self) -> str:
+        state = self.host.state
+        if state is None:
+            return f"no state; rooms {self.host.room} {self.guest.room}, refusals {self.host.refusals[-2:]}"
+        return (f"{state.turn}, task {rules.task(state).value}, passing {rules.passing_moves(state)}, refusals "
+                f"{[p.refusals[-2:] for p in self.players]}, same state {self.guest.state == state}")
 
     def end(self) -> None:
         for player in self.players:
@@ -316,12 +335,14 @@ def soak(minutes: float, rooms: int, cycles: int, seed: int) -> dict:
         log.seek(0)
         said = log.read()
         log.close()
-    return {"minutes": round((time.monotonic() - began) / 60, 2), "rooms_played": sum(g.done for g in games),
+    return {"minutes": round((time.monotonic() - began) / 60, 2),
+            "rooms_played": sum(g.done and not g.trouble for g in games),
             "games_broken": len(troubles), "cycles": cycled,
             "rss_first_mb": round(first[0], 1), "rss_warm_mb": round(warm[0], 1), "rss_end_mb": round(last[0], 1),
             "rss_growth_mb": round(last[0] - warm[0], 1),
             "open_files_warm": warm[1], "open_files_end": last[1], "open_files_growth": last[1] - warm[1],
             "rooms_open_at_end": len([c for c in stats["rooms"] if c != code]), "rooms_still_played": 1,
+            "games_stalled": sum("stalled" in t for t in troubles),
             "visitors_at_end": stats["visitors"], "door_at_end": stats["door"],
             "slowest_answer_ms_p99": round(answers[int(0.99 * (len(answers) - 1))], 2) if answers else None,
             "answer_ms_p50": round(statistics.median(answers), 2) if answers else None, "answers": len(answers),
