@@ -511,6 +511,7 @@ REFUSALS: dict[Rule | Refusal | Online, dict[Said, str]] = {
     # online: what the server refused before the rules saw it
     Online.WRONG_ROOM: {Said.ALOUD: N_("No room has that code.")},
     Online.TOO_MANY_TRIES: {Said.ALOUD: N_("Too many wrong room codes came from here: try again in {seconds} s.")},
+    Online.TOO_MANY_PLANS: {Said.ALOUD: N_("Too many games were set up from here: try again in {seconds} s.")},
     Online.NOT_IN_ROOM: {Said.ALOUD: N_("Enter a room first.")},
     Online.NO_SUCH_SEAT: {Said.ALOUD: N_("There is no such seat at this table.")},
     Online.SEAT_TAKEN: {Said.ALOUD: N_("Someone else sits there.")},

@@ -53,7 +53,9 @@ class Player:
         """`lag`: seconds each message is held before it goes (a slow network, simulated for measuring)."""
         self.address, self.port, self.lag, self._clock = address, port, lag, clock
         self.first = (address, port)             # where the player first went: the way back if a server is gone
+        self._timeout = timeout
         self._dialling = dial(address, port, CATALOGUE, timeout)
+        self._deadline = clock() + timeout       # to be welcomed by then: a server that never answers is given up
         self.link: Link | None = None
         self.welcomed = False
         self.trouble: Exception | None = None    # why the connection failed or ended (a refusal's code, or the wire's)
@@ -99,7 +101,8 @@ class Player:
         return self.room_code
 
     def poll(self) -> None:
-        """What the network has: the connection's progress, the messages heard, the messages to go."""
+        """What the network has: the connection's progress, the messages heard, the messages to go. Whatever the
+        server sends, nothing escapes from here: the connection ends, and `trouble` says why."""
         if self.lost:
             return
         try:
@@ -108,7 +111,7 @@ class Player:
             if self.link is not None:
                 self._send_held()
                 for message in self.link.receive():
-                    self._heard(message)
+                    _HEARD.get(type(message), _not_from_a_server)(self, message)
                     if self.lost:
                         return
                 self._keep_alive()
@@ -118,6 +121,9 @@ class Player:
         except (WireError, OSError) as trouble:
             log.warning("the connection to %s:%s broke: %s", self.address, self.port, trouble)
             self._end(trouble if isinstance(trouble, WireError) else WireError(str(trouble)))
+        except Exception:  # noqa: BLE001 - a server's message that broke what reads it: that server is not trusted
+            log.exception("a message from %s:%s could not be read", self.address, self.port)
+            self._end(WireError("a message that does not read"))
 
     def _dial(self) -> None:
         result = self._dialling.poll()
@@ -131,9 +137,14 @@ class Player:
 
     def _keep_alive(self) -> None:
         now = self._clock()
-        if self.welcomed and now - self._spoke_at > PING_S:
+        if not self.welcomed:
+            if now > self._deadline:         # connected, but no game server answers there
+                self.failed = True
+                self._end(WireError("timed out"))
+            return
+        if now - self._spoke_at > PING_S:
             self._send(m.Ping())
-        if now - self.link.heard_at > SILENT_S and self.welcomed:
+        if now - self.link.heard_at > SILENT_S:
             self._end(OnlineError(Online.SILENT))
 
     def _end(self, trouble: Exception) -> None:
@@ -230,118 +241,6 @@ class Player:
         elif kind in LETTING_GO:
             self.smoothing.let_go(now)
 
-    # --- what the server says ------------------------------------------------------------------------------
-
-    def _heard(self, message) -> None:
-        handler = _HEARD.get(type(message))
-        if handler is None:
-            raise WireError(f"a message a server does not send: {type(message).__name__}")
-        handler(self, message)
-
-    def _welcome(self, message: m.Welcome) -> None:
-        self.welcomed = True
-        if self._to_enter is not None:
-            code, self._to_enter = self._to_enter, None
-            self.enter(code)
-
-    def _goodbye(self, message: m.Goodbye) -> None:
-        try:
-            trouble = protocol.refusal_from("online", message.code, message.values)
-        except WireError:
-            trouble = OnlineError(Online.CLOSING)
-        self._end(trouble)
-
-    def _refused(self, message: m.Refused) -> None:
-        refusal = protocol.refusal_from(message.kind, message.code, message.values)
-        self.refusals.append(refusal)
-        self.smoothing.let_go(self._clock())    # a hand refused (or not as we thought): the server's word
-        self.news.append(("refused", refusal))
-
-    def _opened(self, message: m.Opened) -> None:
-        self.enter(message.code)
-
-    def _entered(self, message: m.Entered) -> None:
-        self.room = self.room_code = message.code
-
-    def _redirect(self, message: m.Redirect) -> None:
-        """The room is played on another server: the player goes there (a few times at most)."""
-        host, _colon, port = message.address.rpartition(":")
-        if self._redirects >= REDIRECTS or not port.isdigit() or not host:
-            raise WireError("sent on too often, or to no address")
-        self._redirects += 1
-        self.link.close()
-        self.link, self.welcomed = None, False
-        self.address, self.port = host, int(port)
-        self._dialling = dial(host, int(port), CATALOGUE, CONNECT_S)
-        self._to_enter = message.code
-
-    def _seated(self, message: m.Seated) -> None:
-        self.seats[message.seat] = message.token
-
-    def _table(self, message: m.Table) -> None:
-        self.table = protocol.unpack_table(message.table)
-
-    def _state(self, message: m.State) -> None:
-        before, self.state = self.state, protocol.unpack_state(message.state)
-        self.news.append(("state", before, self.state))
-        self._turn_passed()
-
-    def _moves(self, message: m.Moves) -> None:
-        """The referee's moves, applied here by the same rules to the state heard so far."""
-        if self.state is None or message.at != len(self.state.log):
-            raise WireError("moves that do not follow the state heard")
-        for move in protocol.unpack_moves(message.moves):
-            before = self.state
-            try:
-                self.state = rules.apply(before, move)
-            except rules.RuleError as error:
-                raise WireError(f"a move the rules here refuse: {error}") from None
-            self.news.append(("moves", before, move, self.state))
-        self._turn_passed()
-
-    def _turn_passed(self) -> None:
-        if self.state.over or rules.acting_player(self.state) not in self.seats:
-            self.smoothing.let_go(self._clock())      # the turn has passed on: no hand of ours
-
-    def _event(self, message: m.Event) -> None:
-        self.news.append(("event", protocol.unpack_event(message.event)))
-
-    def _villa(self, message: m.Villa) -> None:
-        self.villas += 1
-        poses = protocol.unpack_poses(message.poses)
-        self.poses.update(poses)
-        self.smoothing.heard(message.tick, poses, self._clock())
-        self.news.append(("villa", poses))
-
-    def _poses(self, message: m.Poses) -> None:
-        poses = protocol.unpack_poses(message.poses)
-        self.poses.update(poses)
-        self.smoothing.heard(message.tick, poses, self._clock(), message.done if message.holder in self.seats else None)
-        self.pose_updates += 1
-
-    def _hand(self, message: m.Hand) -> None:
-        steadied = floor_id(message.steadied) if 1 <= message.steadied <= TOP_FLOOR_LEVEL else None
-        grip = message.grip if message.grip in protocol.GRIPS else ""
-        self.hand_holder, self.hand_done = message.holder, message.done
-        self.hand = protocol.HandNews(grip, message.strain, steadied, protocol.unpack_touching(message.touching),
-                                      message.tilt)
-        self.hand_updates += 1
-
-    def _record(self, message: m.Record) -> None:
-        if message.part == 0:
-            self._record_parts = {}
-        self._record_parts[message.part] = message.data
-        if len(self._record_parts) < message.parts or set(self._record_parts) != set(range(message.parts)):
-            return
-        whole, self._record_parts = b"".join(self._record_parts[n] for n in range(message.parts)), {}
-        try:
-            self.finished = protocol.unpack_record(whole)
-        except (RecordError, ValueError, WireError, zlib.error) as error:
-            log.warning("the server's record of the finished game does not read: %s", error)
-
-    def _ping(self, _message: m.Ping) -> None:
-        pass
-
     @property
     def plan(self) -> MatchSetup | None:
         """The room's game as its host set it (the table's `plan`)."""
@@ -353,9 +252,137 @@ class Player:
         return self.table.get("host")
 
 
+# --- what the server says: each message heard, by its kind ---------------------------------------------
+
+def _not_from_a_server(_player: Player, message) -> None:
+    raise WireError(f"a message a server does not send: {type(message).__name__}")
+
+
+def _welcome(player: Player, message: m.Welcome) -> None:
+    player.welcomed = True
+    if player._to_enter is not None:
+        code, player._to_enter = player._to_enter, None
+        player.enter(code)
+
+
+def _goodbye(player: Player, message: m.Goodbye) -> None:
+    try:
+        trouble = protocol.refusal_from("online", message.code, message.values)
+    except WireError:
+        trouble = OnlineError(Online.CLOSING)
+    player._end(trouble)
+
+
+def _refused(player: Player, message: m.Refused) -> None:
+    refusal = protocol.refusal_from(message.kind, message.code, message.values)
+    player.refusals.append(refusal)
+    player.smoothing.let_go(player._clock())    # a hand refused (or not as we thought): the server's word
+    player.news.append(("refused", refusal))
+
+
+def _opened(player: Player, message: m.Opened) -> None:
+    player.enter(message.code)
+
+
+def _entered(player: Player, message: m.Entered) -> None:
+    player.room = player.room_code = message.code
+
+
+def _redirect(player: Player, message: m.Redirect) -> None:
+    """The room is played on another server: the player goes there (a few times at most)."""
+    host, _colon, port = message.address.rpartition(":")
+    if player._redirects >= REDIRECTS or not port.isdigit() or not host:
+        raise WireError("sent on too often, or to no address")
+    player._redirects += 1
+    player.link.close()
+    player.link, player.welcomed = None, False
+    player.address, player.port = host, int(port)
+    player._dialling = dial(host, int(port), CATALOGUE, player._timeout)
+    player._deadline = player._clock() + player._timeout
+    player._to_enter = message.code
+
+
+def _seated(player: Player, message: m.Seated) -> None:
+    player.seats[message.seat] = message.token
+
+
+def _table(player: Player, message: m.Table) -> None:
+    player.table = protocol.unpack_table(message.table)
+
+
+def _state(player: Player, message: m.State) -> None:
+    before, player.state = player.state, protocol.unpack_state(message.state)
+    player.news.append(("state", before, player.state))
+    _turn_passed(player)
+
+
+def _moves(player: Player, message: m.Moves) -> None:
+    """The referee's moves, applied here by the same rules to the state heard so far."""
+    if player.state is None or message.at != len(player.state.log):
+        raise WireError("moves that do not follow the state heard")
+    for move in protocol.unpack_moves(message.moves):
+        before = player.state
+        try:
+            player.state = rules.apply(before, move)
+        except rules.RuleError as error:
+            raise WireError(f"a move the rules here refuse: {error}") from None
+        player.news.append(("moves", before, move, player.state))
+    _turn_passed(player)
+
+
+def _turn_passed(player: Player) -> None:
+    if player.state.over or rules.acting_player(player.state) not in player.seats:
+        player.smoothing.let_go(player._clock())      # the turn has passed on: no hand of ours
+
+
+def _event(player: Player, message: m.Event) -> None:
+    player.news.append(("event", protocol.unpack_event(message.event)))
+
+
+def _villa(player: Player, message: m.Villa) -> None:
+    player.villas += 1
+    poses = protocol.unpack_poses(message.poses)
+    player.poses.update(poses)
+    player.smoothing.heard(message.tick, poses, player._clock())
+    player.news.append(("villa", poses))
+
+
+def _poses(player: Player, message: m.Poses) -> None:
+    poses = protocol.unpack_poses(message.poses)
+    player.poses.update(poses)
+    done = message.done if message.holder in player.seats else None     # the echo of this player's own requests
+    player.smoothing.heard(message.tick, poses, player._clock(), done)
+    player.pose_updates += 1
+
+
+def _hand(player: Player, message: m.Hand) -> None:
+    steadied = floor_id(message.steadied) if 1 <= message.steadied <= TOP_FLOOR_LEVEL else None
+    grip = message.grip if message.grip in protocol.GRIPS else ""
+    player.hand_holder, player.hand_done = message.holder, message.done
+    player.hand = protocol.HandNews(grip, message.strain, steadied, protocol.unpack_touching(message.touching),
+                                    message.tilt)
+    player.hand_updates += 1
+
+
+def _record(player: Player, message: m.Record) -> None:
+    if message.part == 0:
+        player._record_parts = {}
+    player._record_parts[message.part] = message.data
+    if len(player._record_parts) < message.parts or set(player._record_parts) != set(range(message.parts)):
+        return
+    whole, player._record_parts = b"".join(player._record_parts[n] for n in range(message.parts)), {}
+    try:
+        player.finished = protocol.unpack_record(whole)
+    except (RecordError, ValueError, WireError, zlib.error) as error:
+        log.warning("the server's record of the finished game does not read: %s", error)
+
+
+def _ping(player: Player, _message: m.Ping) -> None:
+    pass
+
+
 _HEARD: dict[type, Callable] = {
-    m.Welcome: Player._welcome, m.Goodbye: Player._goodbye, m.Ping: Player._ping, m.Refused: Player._refused,
-    m.Opened: Player._opened, m.Entered: Player._entered, m.Redirect: Player._redirect, m.Seated: Player._seated,
-    m.Table: Player._table, m.State: Player._state, m.Moves: Player._moves, m.Event: Player._event,
-    m.Villa: Player._villa, m.Poses: Player._poses, m.Hand: Player._hand, m.Record: Player._record,
+    m.Welcome: _welcome, m.Goodbye: _goodbye, m.Ping: _ping, m.Refused: _refused, m.Opened: _opened,
+    m.Entered: _entered, m.Redirect: _redirect, m.Seated: _seated, m.Table: _table, m.State: _state,
+    m.Moves: _moves, m.Event: _event, m.Villa: _villa, m.Poses: _poses, m.Hand: _hand, m.Record: _record,
 }
