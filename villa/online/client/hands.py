@@ -19,8 +19,11 @@ class HeldColumn:
     """A column in this player's hand: pulled until the server has it clear of the floors above, then carried,
     then set down."""
 
-    def __init__(self, villa, seat: int, column: str, point: Point3, from_level: int) -> None:
+    def __init__(self, villa, seat: int, column: str, point: Point3, from_level: int,
+                 taking_out: bool = False) -> None:
+        """`taking_out`: a failed objection's penalty pull, whose column leaves the villa once it comes free."""
         self.villa, self.seat, self.column = villa, seat, column
+        self.taking_out = taking_out
         self.grab_z = point.z
         self.from_level = from_level
         self.state = Grip.PULLING
@@ -54,6 +57,9 @@ class HeldColumn:
             return
         if news.grip in (Grip.CARRYING, Grip.LOWERING, Grip.HELD) and self.state in IN_HAND:
             self.state = Grip(news.grip)     # set down, held, lifted, or taken up again after a refused spot
+        elif not news.grip and self.state in IN_HAND:
+            # the server's hand holds nothing, yet the rules still wait: what it let go settles to be judged
+            self.state = Grip.TAKEN_OUT if self.taking_out else Grip.PLACED
         self.strain = news.strain
         self.steadied = news.steadied if self.state == Grip.PULLING else None
 
@@ -93,3 +99,5 @@ class HeldFloor:
             self.state = Laying(news.grip)
             self.confirmed = self.state == Laying.HELD
             self._news = news
+        elif news is not None and not news.grip and self.state in (Laying.CARRYING, Laying.LOWERING, Laying.HELD):
+            self.state = Laying.LAID     # let go, settling to be judged

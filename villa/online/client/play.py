@@ -53,6 +53,7 @@ class OnlineMatch:
         self.villa = Puppet()
         self.hand: HeldColumn | HeldFloor | None = None
         self._hand_asked = 0          # the player's request that last changed the hand: news older than it is stale
+        self._hand_heard = player.hand_updates    # the server's words on the hand heard so far
         self._aimed_at = -1.0
         self._heard = player.pose_updates
         self._heard_at = clock()
@@ -164,7 +165,8 @@ class OnlineMatch:
         standing = node.getZ() - COLUMN_HEIGHT / 2
         from_level = max([lv for lv in self.villa.floor_levels if self.villa.nodes[floor_id(lv)].getZ() < standing],
                          default=0)
-        self.hand = HeldColumn(self.villa, request.seat, request.column, point, from_level)
+        self.hand = HeldColumn(self.villa, request.seat, request.column, point, from_level,
+                               taking_out=rules.task(self.state) is rules.Task.TAKE_OUT)
 
     def _check_hand(self, _request) -> Exception | None:
         return rq.not_now(self.state, "moving the hand") if self.hand is None else None
@@ -215,9 +217,16 @@ class OnlineMatch:
         self.hand.state = Grip.PLACED if isinstance(self.hand, HeldColumn) else Laying.LAID
 
     def _check_give_up(self, _request: rq.GiveUp) -> Exception | None:
-        if self.hand is None and not rules.floor_to_lay(self.state) and rules.task(self.state) is not rules.Task.PLACE:
-            return rq.not_now(self.state, "giving up")
-        return None
+        """What is in hand may always be given up; with nothing in hand, a granted floor (laid or not) or a build
+        whose column no hand holds any more, as the match allows."""
+        if self.hand is not None:
+            return None
+        task = rules.task(self.state)
+        if task is rules.Task.LAY_FLOOR:
+            return _refusal_of(self.state, rules.GiveUpFloor())
+        if task is rules.Task.PLACE and not self.collapsed:
+            return _refusal_of(self.state, rules.Abort())
+        return rq.not_now(self.state, "giving up")
 
     def _check_roll(self, _request: rq.Roll) -> Exception | None:
         return rq.not_now(self.state, "rolling the seal") if self.next_roll() is None or self.busy else None
@@ -259,7 +268,9 @@ class OnlineMatch:
         self.state = after
 
     def _heard_event(self, event) -> None:
-        if isinstance(event, ev.Collapsed):
+        if isinstance(event, ev.Refused) and self.hand is not None:
+            self._taken_up_again()
+        elif isinstance(event, ev.Collapsed):
             self._collapsed = True
             self._drop_hand()
         elif isinstance(event, ev.RoundStarted):
@@ -267,6 +278,16 @@ class OnlineMatch:
         elif isinstance(event, ev.TurnSettled):
             self._turn = event.record.turn
         self.events.emit(event)
+
+    def _taken_up_again(self) -> None:
+        """The referee refused where the piece let go came to rest: a column still in hand for the rules is taken
+        up again by the server's hands, to be set down better (or given up); a floor is not."""
+        hand = self.hand
+        if isinstance(hand, HeldColumn) and self._still_in_hand(self.state):
+            hand.state = Grip.CARRYING
+            self.player.smoothing.hold(hand.column, None, self.player.asked, self.clock())
+        else:
+            self._drop_hand()
 
     def _heard_refusal(self, refusal: Exception) -> None:
         """The server refused what was asked: the piece shown in hand goes back to what the rules' state says."""
@@ -298,9 +319,12 @@ class OnlineMatch:
         return state.turn.column == self.hand.column
 
     def _hand_news(self):
-        """The server's word on this player's hand, once it carried out the request that last changed it; None:
-        another's hand, or older news."""
+        """The server's word on this player's hand, new since the last frame, once it carried out the request that
+        last changed it; None: nothing new, another's hand, or older news."""
         player = self.player
+        if player.hand_updates == self._hand_heard:
+            return None
+        self._hand_heard = player.hand_updates
         if player.hand_holder not in self.here or player.hand_done < self._hand_asked:
             return None
         return player.hand
