@@ -27,6 +27,7 @@ from villa.match import requests as rq
 from villa.match import MatchSetup, Seat, Strength, layout_named
 from villa.match.face import is_floor
 from villa.match.table import seal_roll
+from villa.online import protocol
 from villa.online.client.hands import HeldColumn, HeldFloor
 from villa.online.client.player import Player
 from villa.online.client.puppet import Puppet
@@ -38,6 +39,7 @@ from villa.rules.pieces import floor_id
 
 log = logging.getLogger(__name__)
 
+MOVABLE = frozenset(protocol.PIECES)     # the villa's pieces (not the table, nor the base plate)
 RESTS_AFTER = 0.3            # s without a pose heard: the villa lies still
 AIMS_EVERY = 1.0 / 30.0      # s between aims sent: the server's frames take one in two, its door caps the rate
 
@@ -256,8 +258,11 @@ class OnlineMatch:
         return 1
 
     def _heard_move(self, before: rules.GameState, move, after: rules.GameState) -> None:
-        """A move of the referee, told as the match tells it."""
+        """A move of the referee, told as the match tells it. A floor given up goes back in the box: it has no pose
+        any more (the server's villa no longer holds it, and says nothing of it)."""
         self.state = after
+        if isinstance(move, rules.GiveUpFloor):
+            self.player.poses.pop(floor_id(before.top_level + 1), None)
         if self.hand is not None and not self._still_in_hand(after):
             self._drop_hand()
         for event in ev.of_change(before, move, after):
@@ -345,7 +350,8 @@ class OnlineMatch:
             return      # drawn as it lies already: RESTS_AFTER outlasts the smoothing's delay and blends
         smoothing = self.player.smoothing
         poses = {piece: pose for piece in self.player.poses if (pose := smoothing.pose(piece, now)) is not None}
-        self.villa.show(poses, self.state.out)
+        unheard = frozenset(piece for piece in self.villa.nodes if piece in MOVABLE and piece not in poses)
+        self.villa.show(poses, self.state.out | unheard)
         self._shown_at_rest = self.state if self.villa.resting else None
         self._log_pull()
 

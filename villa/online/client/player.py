@@ -308,7 +308,7 @@ class Player:
     def _villa(self, message: m.Villa) -> None:
         self.villas += 1
         poses = protocol.unpack_poses(message.poses)
-        self.poses.update(poses)
+        self.poses = dict(poses)        # the villa whole: a piece it does not hold is no longer there
         self.smoothing.heard(message.tick, poses, self._clock())
         self.news.append(("villa", poses))
 
