@@ -16,7 +16,7 @@ from villa.rules import Task
 from villa.rules.pieces import Colour
 from villa.rules.rulesets import FamilyMode, Scoring, family
 
-from tests.conformance.lockstep import Ask, Step, Until, ask
+from tests.conformance.lockstep import Ask, Frames, Step, Until, ask
 from tests.conformance.moves import (at_rest, build, carry_to, check, give_up_at_once, lay_floor, over_and_still,
                                      knock_down, pull_out, roll, set_down, set_down_held, slide_to, take)
 
@@ -67,8 +67,12 @@ OBJECTIONS = Game("objections", square_on_blue(), (
     check(lambda g: task_is(Task.TAKE_OUT)(g) and g.actor == 1, "the proof given up: Ben's penalty pull"),
     *pull_out("yellow-thick"), Until(at_rest, 900, both=True),
     check(lambda g: "yellow-thick" in g.state.out and task_is(Task.LAY_FLOOR)(g), "taken out: Ben lays the floor"),
+    ask(rq.LayFloor), Frames(30), ask(rq.GiveUp), Until(at_rest, 300, both=True),
+    check(lambda g: isinstance(g.state.log[-1], rules.GiveUpFloor) and "floor-2" not in g.villa.nodes,
+          "Ben thought better of it: the green floor goes back in the box"),
+    ask(rq.Propose), answer(False),
     *lay_floor(),
-    check(lambda g: g.state.top_level == 2 and g.actor == 0, "the green floor is on"),
+    check(lambda g: g.state.top_level == 2 and g.actor == 1, "Anna laid the green floor"),
     ask(rq.Propose), answer(False),
     check(lambda g: task_is(Task.LAY_FLOOR)(g) and not g.can_lay_floor(), "no columns on the green floor"),
     ask(rq.GiveUp), Until(at_rest, 300, both=True),

@@ -3,17 +3,24 @@ would send, with the frames they take, made from the hot seat's game as it stand
 
 from __future__ import annotations
 
+import math
+
 from panda3d.core import Point3, Vec3
 
 from villa import rules
 from villa.match import requests as rq
 from villa.match.face import is_floor
+from villa.physics import geometry
+from villa.physics.dimensions import FLOORS, column_spec
 from villa.physics.pulling import Grip
 from villa.rules.pieces import floor_id
 
 from tests.conformance.lockstep import Ask, Check, Frames, Repeat, Step, Then, Until, ask
 
-DRAWN_EACH = 1.5      # cm the pointer leads a column drawn out, every three frames
+AIM_FRAMES = 3        # frames between two aims at the least: a window sends one every 1/30 s
+DRAWN_FIRST = 2.0     # cm the pointer is drawn out from where the column stood, at first
+DRAWN_EACH = 0.05     # cm further each frame
+DRAWN_MOST = 20.0
 OVER_SPOT = 0.05      # cm from the spot a carried column is set down at
 
 
@@ -35,12 +42,14 @@ def take(column: str, steady: bool = False, refused: str | None = None) -> Ask:
     return Ask(lambda seat, game: rq.Take(seat, column, tuple(_middle(game, column)), steady), refused)
 
 
-def _outward(column: str):
+def _outward(column: str, start: dict):
+    """Aims drawing the column straight away from the villa's middle, the pointer leading it further and further
+    (a loaded column needs the pull to grow)."""
     def make(seat: int, game) -> rq.Aim:
-        at = _middle(game, column)
+        at, frames = start["at"], round((game.villa.time - start["time"]) * 60)
         away = Vec3(at.x, at.y, 0)
         away = away / away.length() if away.length() > 0.5 else Vec3(1, 0, 0)
-        return rq.Aim(seat, tuple(Point3(at.x, at.y, game.hand.grab_z) + away * DRAWN_EACH))
+        return rq.Aim(seat, tuple(at + away * min(DRAWN_FIRST + DRAWN_EACH * frames, DRAWN_MOST)))
     return make
 
 
@@ -50,8 +59,18 @@ def _pulled(game) -> bool:
 
 def pull_out(column: str, steady: bool = False) -> tuple[Step, ...]:
     """Take `column` and draw it straight away from the villa's middle until it comes free (a penalty pull: out)."""
-    return (take(column, steady), Frames(2),
-            Repeat((Ask(_outward(column)), Frames(3)), _pulled, why=f"{column} never came free"))
+    start: dict = {}
+
+    def taken(seat: int, game) -> rq.Take:
+        start.update(at=_middle(game, column), time=game.villa.time)
+        return rq.Take(seat, column, tuple(start["at"]), steady)
+    return (Ask(taken), Frames(2),
+            Repeat((Ask(_outward(column, start)), Frames(AIM_FRAMES)), _pulled, why=f"{column} never came free"))
+
+
+def _carrying(game) -> bool:
+    return game.hand is not None and not is_floor(game.hand) and game.hand.state == Grip.CARRYING \
+        and not game.collapsed
 
 
 def _spot(game, dx: float, dy: float) -> Point3:
@@ -60,12 +79,15 @@ def _spot(game, dx: float, dy: float) -> Point3:
 
 
 def carry_to(dx: float, dy: float) -> tuple[Step, ...]:
-    """Carry the free column over the top floor, (dx, dy) from its middle."""
+    """Carry the free column over the top floor, (dx, dy) from its middle, until it is there (online: drawn there,
+    the server's word on it blended in, as a person sees it before setting it down)."""
     def there(game) -> bool:
+        if not _carrying(game):
+            return True      # nothing left to carry: the villa fell
         spot, at = _spot(game, dx, dy), _middle(game, game.hand.column)
         return abs(at.x - spot.x) < OVER_SPOT and abs(at.y - spot.y) < OVER_SPOT
-    return (Ask(lambda seat, game: rq.Aim(seat, tuple(_spot(game, dx, dy)))), Until(there, 600, "over the spot"),
-            Frames(10))
+    return (Ask(lambda seat, game: rq.Aim(seat, tuple(_spot(game, dx, dy)))),
+            Until(there, 600, "over the spot", both=True, must=False), Frames(10))
 
 
 def set_down_held() -> tuple[Step, ...]:
@@ -119,7 +141,8 @@ def _sideways(column: str):
 
 def yank(column: str) -> tuple[Step, ...]:
     """Take `column` and tear it sideways out of the villa: the floor it carries may come down."""
-    return take(column), Frames(1), Ask(_sideways(column)), Until(lambda game: game.collapsed or _pulled(game), 300)
+    return (take(column), Frames(AIM_FRAMES), Ask(_sideways(column)), Frames(AIM_FRAMES),
+            Until(lambda game: game.collapsed or _pulled(game), 300, "torn out, or the villa down"))
 
 
 def knock_down(tries: int = 8) -> Repeat:
@@ -147,28 +170,39 @@ def set_down_somewhere(spots=None) -> tuple[Step, ...]:
     """Carry the column over the free spots of the top floor in turn, and set it down on the first the referee
     would accept it on."""
     def next_spot(game) -> tuple[Step, ...]:
-        left = free_spots(game) if spots is None else spots
+        if not _carrying(game):
+            return ()
+        left = free_spots(game, game.hand.column) if spots is None else spots
         assert left, "no room left on the top floor"
-        return *carry_to(*left[0]), Then(lambda g: set_down() if g.landing_refusal() is None
-                                         else set_down_somewhere(left[1:]))
+        return *carry_to(*left[0]), Then(lambda g: () if not _carrying(g) else set_down()
+                                         if g.landing_refusal() is None else set_down_somewhere(left[1:]))
     return (Then(next_spot),)
 
 
-def free_spots(game) -> tuple[tuple[float, float], ...]:
-    """Spots on the top floor, from its middle, clear of the columns standing there."""
+def free_spots(game, column: str = "green-thick") -> tuple[tuple[float, float], ...]:
+    """Spots on the top floor for `column`, from the floor's middle, nearest first: its foot inside the floor's
+    edge and clear of the columns standing there."""
     top = game.state.top_level
-    middle = _middle(game, floor_id(top))
-    standing = [_middle(game, c) for c, level in game.state.levels.items()
+    if top == 0:
+        return ((0.0, 0.0),)
+    floor = game.villa.nodes[floor_id(top)]
+    middle, room = floor.getPos(), column_spec(column).radius + EDGE
+    standing = [(game.villa.nodes[c].getPos(), column_spec(c).radius) for c, level in game.state.levels.items()
                 if level == top and c in game.villa.nodes and c not in game.villa.in_hand]
-    return tuple((dx, dy) for dx, dy in SPOTS
-                 if all((Vec3(middle.x + dx, middle.y + dy, 0) - Vec3(at.x, at.y, 0)).length() > CLEAR
-                        for at in standing))
+    spots = []
+    for dx, dy in GRID:
+        x, y = middle.x + dx, middle.y + dy
+        local = floor.getRelativePoint(game.villa.root, Point3(x, y, middle.z))
+        if geometry.signed_distance(FLOORS[top].outline, local.x, local.y) < room:
+            continue
+        if all(math.hypot(x - at.x, y - at.y) > room + radius + EDGE for at, radius in standing):
+            spots.append((dx, dy))
+    return tuple(spots)
 
 
-SPOTS = ((0.0, 0.0), (2.5, 0.0), (-2.5, 0.0), (0.0, 2.5), (0.0, -2.5), (2.5, 2.5), (-2.5, -2.5), (2.5, -2.5),
-         (-2.5, 2.5), (4.5, 0.0), (-4.5, 0.0), (0.0, 4.5), (0.0, -4.5), (4.5, 2.5), (-4.5, -2.5), (4.5, -2.5),
-         (-4.5, 2.5))
-CLEAR = 3.6     # cm between two columns' middles on a floor: two thick ones, and room for the hand
+EDGE = 0.4      # cm kept from a floor's edge, and between two columns (and the hand's fingers)
+GRID = tuple(sorted(((x * 1.5, y * 1.5) for x in range(-5, 6) for y in range(-5, 6)),
+                    key=lambda spot: (math.hypot(*spot), spot)))
 
 
 def roll() -> tuple[Step, ...]:
