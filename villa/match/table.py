@@ -248,10 +248,9 @@ class Match:
             hand.abort()
             self.hand = None
             return None
-        if hand is None and self.state.turn.step is Step.LAY_FLOOR:
-            return self._apply(rules.GiveUpFloor())
-        if hand is None and self.state.turn.step is Step.IN_HAND and not self.collapsed:
-            return self._apply(rules.Abort())     # a build whose column is no longer in any hand
+        giving_up = rules.giving_up(self.state) if hand is None and not self.collapsed else None
+        if giving_up is not None:
+            return self._apply(giving_up)     # a floor granted, or a build whose column is no longer in any hand
         return self._not_now("giving up")
 
     def _lay_floor(self, _request: rq.LayFloor) -> Exception | None:

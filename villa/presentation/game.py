@@ -44,7 +44,6 @@ from villa.presentation.stage import give_back_free_memory
 from villa.presentation.view import VillaView
 from villa.presentation.words import Button
 from villa.rules.pieces import level_of_floor
-from villa.rules.state import Step
 
 log = logging.getLogger(__name__)
 
@@ -236,7 +235,8 @@ class GameScreen:
               and self.humans() > 1 and self._last_human is not None and player != self._last_human):
             self.open_panel(Mode.HAND_OVER, sentence)   # an answer, a proof or a penalty decided something
         elif sentence:
-            self.hud.flash(sentence, self.now, seconds=8.0 if event.before.turn.step is Step.ASK else 4.0)
+            answered = rules.is_question(rules.task(event.before))
+            self.hud.flash(sentence, self.now, seconds=8.0 if answered else 4.0)
         else:
             self._tell_waiting()
         if self.human_acts():

@@ -219,15 +219,9 @@ class OnlineMatch:
         self.hand.state = Grip.PLACED if isinstance(self.hand, HeldColumn) else Laying.LAID
 
     def _check_give_up(self, _request: rq.GiveUp) -> Exception | None:
-        """What is in hand may always be given up; with nothing in hand, a granted floor (laid or not) or a build
-        whose column no hand holds any more, as the match allows."""
-        if self.hand is not None:
+        """What is in hand may always be given up; with nothing in hand, what the rules say giving up means now."""
+        if self.hand is not None or (rules.giving_up(self.state) is not None and not self.collapsed):
             return None
-        task = rules.task(self.state)
-        if task is rules.Task.LAY_FLOOR:
-            return _refusal_of(self.state, rules.GiveUpFloor())
-        if task is rules.Task.PLACE and not self.collapsed:
-            return _refusal_of(self.state, rules.Abort())
         return rq.not_now(self.state, "giving up")
 
     def _check_roll(self, _request: rq.Roll) -> Exception | None:

@@ -6,6 +6,7 @@ lowers and lifts it."""
 
 from __future__ import annotations
 
+from villa import rules
 from villa.match import requests as rq
 from villa.match.face import is_floor
 from villa.physics.dimensions import BASE, COLUMN_HEIGHT, FLOORS
@@ -17,7 +18,6 @@ from villa.presentation.i18n import _
 from villa.presentation.modes import Mode
 from villa.presentation.modes.base import SUPPORT_GLOW, Glow, ModeBase
 from villa.rules.pieces import floor_id
-from villa.rules.state import Step
 
 
 class InHand(ModeBase):
@@ -52,7 +52,7 @@ class InHand(ModeBase):
             pass
         elif is_floor(hand):
             screen.hud.flash(_("The floor goes back in the box"), screen.now)
-        elif match.state.turn.step is not Step.TAKE_OUT:
+        elif rules.task(match.state) is not rules.Task.TAKE_OUT:
             screen.hud.flash(_("{column} goes back, and may not be chosen again").format(
                 column=words.column_words(hand.column)), screen.now)
         screen.follow()
@@ -97,7 +97,7 @@ class Pulling(InHand):
         return {}, _("drag it out; hold Space to steady the floor above")
 
     def headline(self) -> str:
-        if self.match.state.turn.step is Step.IN_HAND:
+        if rules.task(self.match.state) is rules.Task.PLACE:
             return words.pulling_headline(self.match.state)
         return super().headline()
 
