@@ -40,7 +40,7 @@ OPEN = Limits(rate=1e6, burst=1e6, silent_s=1e6)   # the script's pace is the te
 QUIET_ROUNDS = 3        # network rounds in a row with nothing heard: the player has heard everything
 ROUNDS = 2000           # network rounds at most to hear it (of 1 ms at most each)
 HEARD_CM = 2 * STILL_CM        # a piece's pose heard is within what the server leaves unsaid of the last one
-HAND_NEWS_EVERY = POSES_EVERY   # frames: online, a hand's new phase may trail the hot seat's by as long
+HAND_NEWS_EVERY = POSES_EVERY   # frames: online, a hand's new phase (or a pose) may trail the hot seat's by as long
 
 
 # --- the script's steps ----------------------------------------------------------------------------------------
@@ -101,6 +101,10 @@ class Check:
 Step = Ask | Frames | Until | Repeat | Then | Check
 
 
+class Reached(Exception):
+    """Raised by a `watch` to end the script where it is."""
+
+
 def ask(make: Callable[[int], rq.Request] | type, refused: str | None = None) -> Ask:
     """`ask(rq.Propose)`, `ask(lambda seat: rq.Answer(seat, True))`: a request needing nothing of the game."""
     return Ask(lambda seat, _match: make(seat), refused)
@@ -158,17 +162,24 @@ class Clock:
 
 
 class Lockstep:
-    """`online`: False plays the hot seat's game alone (to find a script's way, or to build screens on its steps)."""
+    """`online` False: the hot seat's game alone (to find a script's way, or to build screens on its steps);
+    `hot_seat` False: the online game alone, the script reading the server's match (to bring a room to a step).
+    `watch(tables)`, if given, is called after every step (it may raise `Reached` to end the script there)."""
 
-    def __init__(self, setup: MatchSetup, online: bool = True) -> None:
-        self.setup = setup
-        self.local = Match(setup)
+    def __init__(self, setup: MatchSetup, online: bool = True, hot_seat: bool = True,
+                 watch: Callable[["Lockstep"], None] | None = None) -> None:
+        assert online or hot_seat, "a game is played somewhere"
+        self.setup, self.hot_seat, self.watch = setup, hot_seat, watch
         self.heard: dict[str, list] = {"hot seat": [], "server": [], "online": []}
-        self.local.events.subscribe(None, self.heard["hot seat"].append)
         self.steps = 0
         self.online: OnlineMatch | None = None
+        if hot_seat:
+            self.local = Match(setup)
+            self.local.events.subscribe(None, self.heard["hot seat"].append)
         if online:
             self._open()
+            if not hot_seat:
+                self.local = self.room.match     # what the script reads: the server's game
             self.compare("the game's start")
 
     def _open(self) -> None:
@@ -219,6 +230,8 @@ class Lockstep:
                 continue
             if self.online is not None:
                 self.compare(f"step {self.steps} ({_named(step)})")
+            if self.watch is not None:
+                self.watch(self)
 
     def _repeat(self, step: Repeat) -> None:
         for _ in range(step.times):
@@ -231,7 +244,7 @@ class Lockstep:
         seat = rules.acting_player(self.local.state)
         assert seat is not None, f"step {self.steps}: nobody is asked, the game is over"
         request = step.make(seat, self.local)
-        here = self.local.request(request)
+        here = self.local.request(request) if self.hot_seat else _expected(step.refused)
         assert here.code == step.refused, f"step {self.steps}: {request} -> {here} on the hot seat"
         if self.online is None:
             return
@@ -259,7 +272,8 @@ class Lockstep:
 
     def frame(self) -> None:
         """One frame of both villas; the online window hears what the server had to say of it."""
-        self.local.frame()
+        if self.hot_seat:
+            self.local.frame()
         if self.online is None:
             return
         self._hands.append((face(self.local)["hand"], self.local.holding))
@@ -293,6 +307,8 @@ class Lockstep:
 
     def compare(self, where: str) -> None:
         self.hear_everything()
+        if not self.hot_seat:
+            return
         local, server, online = ([told(e) for e in self.heard[k]] for k in ("hot seat", "server", "online"))
         assert server == local, f"{where}: the server's match told another game than the hot seat's"
         first = next((n for n, (a, b) in enumerate(itertools.zip_longest(local, online)) if a != b), None)
@@ -315,6 +331,7 @@ class Lockstep:
         record in the window)."""
         if self.online is None:
             return
+        self.frames(HAND_NEWS_EVERY)      # the server's last poses go out with its next pose news
         self.compare("the end")
         local, server = self.local, self.room.match
         assert _rounded(server.villa.poses()) == _rounded(local.villa.poses()), "the server's villa stands otherwise"
@@ -335,11 +352,24 @@ class Lockstep:
             self.player.close()
             self.server.close()
             self.online.close()
-        self.local.close()
+        if self.hot_seat:
+            self.local.close()
 
 
 def _pieces(villa) -> frozenset[str]:
     return frozenset(piece for piece in villa.nodes if piece in MOVABLE)
+
+
+class _Expected(Exception):
+    """Online alone: the refusal the script expects, for the window's own to be compared with."""
+
+    def __init__(self, code: str) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+def _expected(refused: str | None) -> rq.Reply:
+    return rq.Reply(None if refused is None else _Expected(refused))
 
 
 def _rounded(poses: dict) -> dict:

@@ -154,11 +154,13 @@ def knock_down(tries: int = 8) -> Repeat:
         grabbable = rules.grabbable_columns(game.state)
         column = min([c for c in grabbable if "thin" in c] or grabbable,
                      key=lambda c: _middle(game, c).getXy().length())
-        return (*yank(column), Frames(30), Then(_put_away))
+        return (*yank(column), Frames(30), Then(put_away))
     return Repeat((Then(attempt),), lambda game: game.collapsed, tries, "the villa never fell")
 
 
-def _put_away(game) -> tuple[Step, ...]:
+def put_away(game) -> tuple[Step, ...]:
+    """What is left in hand after a yank that brought nothing down: given up, or (the family edition, which gives
+    nothing up) set down on top."""
     if game.collapsed:
         return ()
     if rules.Abort() in rules.legal_actions(game.state):
