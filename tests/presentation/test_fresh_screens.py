@@ -15,6 +15,9 @@ import pytest
 from villa import rules
 from villa.match import Match
 from villa.match import record as records
+from villa.match.face import is_floor
+from villa.physics.laying import Laying
+from villa.physics.pulling import Grip
 from villa.presentation import words
 from villa.presentation.modes import Mode
 from villa.presentation.words import Button
@@ -164,6 +167,14 @@ def at(task: Task, layable: bool = False):
     return reached
 
 
+def in_hand(floor: bool):
+    def reached(tables: Lockstep) -> None:
+        hand = tables.local.hand
+        if hand is not None and is_floor(hand) == floor and hand.state in (Grip.PULLING, Laying.CARRYING):
+            raise Reached
+    return reached
+
+
 REJOINS = {
     "the floor question": (games.OBJECTIONS, at(Task.ANSWER_OBJECTION)),
     "a challenge's question": (games.NEUTRAL_CHALLENGE, at(Task.ANSWER_CHALLENGE)),
@@ -172,7 +183,10 @@ REJOINS = {
     "the seal rolled for a colour": (games.COLOURS, at(Task.COLOUR_ROLL)),
     "a colour to choose": (games.COLOURS, at(Task.COLOUR_CHOICE)),
     "the family's roll for the turn": (games.FAMILY_ROUNDS, at(Task.SEAL_ROLL)),
+    "a column being pulled": (games.OBJECTIONS, in_hand(floor=False)),
+    "a floor being carried": (games.OBJECTIONS, in_hand(floor=True)),
 }
+HELD = {Grip.PULLING: Mode.PULLING, Laying.CARRYING: Mode.LAYING}     # the server's hands hold the window's piece
 
 
 @pytest.mark.parametrize("step", REJOINS)
@@ -205,8 +219,10 @@ def test_a_window_back_online_at_a_step_shows_what_it_asks_and_answers_its_keys(
             serve()
             window.poll()
         window.rejoin(tables.player.seats[seat], tables.room.code)
+        held = tables.local.hand
         for _ in range(600):
-            if window.seats and window.state is not None and window.poses:
+            if window.seats and window.state is not None and window.poses and (
+                    held is None or window.hand_holder == seat):
                 break
             serve()
             window.poll()
@@ -214,6 +230,10 @@ def test_a_window_back_online_at_a_step_shows_what_it_asks_and_answers_its_keys(
         match = OnlineMatch(window)
         screen = GameScreen(stage, match, here=match.here)
         frames(30)       # the window's villa is heard at rest
+        if held is not None:     # the window takes the piece up where the server's hands hold it
+            assert match.hand is not None and screen.mode is HELD[held.state], f"{screen.mode}, {match.hand}"
+            answers_its_key(match, "Escape", type(rules.giving_up(match.state)), mouse, frames)
+            return
         shows_what_is_asked(screen, match, online=True)
         if rules.task(match.state) is Task.COLOUR_CHOICE:
             before = len(match.state.log)

@@ -55,7 +55,7 @@ class OnlineMatch:
         self.villa = Puppet()
         self.hand: HeldColumn | HeldFloor | None = None
         self._hand_asked = 0          # the player's request that last changed the hand: news older than it is stale
-        self._hand_heard = player.hand_updates    # the server's words on the hand heard so far
+        self._hand_heard = -1         # the server's words on the hand taken in so far (what was heard is news)
         self._aimed_at = -1.0
         self._heard = player.pose_updates
         self._heard_at = clock()
@@ -65,6 +65,7 @@ class OnlineMatch:
         self._turn = int(player.table.get("turn", 0))
         player.news.clear()           # what came before is in the state and the villa heard
         self._show_villa()
+        self._follow_hand()           # back in the middle of a move: the piece in the server's hands is taken up
 
     # --- what is going on -----------------------------------------------------------------------------
 
@@ -164,11 +165,14 @@ class OnlineMatch:
     def _took(self, request: rq.Take) -> None:
         node = self.villa.nodes[request.column]
         point = Point3(*request.point) if request.point is not None else node.getPos()
-        standing = node.getZ() - COLUMN_HEIGHT / 2
-        from_level = max([lv for lv in self.villa.floor_levels if self.villa.nodes[floor_id(lv)].getZ() < standing],
-                         default=0)
-        self.hand = HeldColumn(self.villa, request.seat, request.column, point, from_level,
+        self.hand = HeldColumn(self.villa, request.seat, request.column, point, self._standing_on(request.column),
                                taking_out=rules.task(self.state) is rules.Task.TAKE_OUT)
+
+    def _standing_on(self, column: str) -> int:
+        """The level of the floor under the column's foot, as the villa drawn here has it (0: the base plate)."""
+        standing = self.villa.nodes[column].getZ() - COLUMN_HEIGHT / 2
+        return max([lv for lv in self.villa.floor_levels if self.villa.nodes[floor_id(lv)].getZ() < standing],
+                   default=0)
 
     def _check_hand(self, _request) -> Exception | None:
         return rq.not_now(self.state, "moving the hand") if self.hand is None else None
@@ -329,11 +333,30 @@ class OnlineMatch:
         return player.hand
 
     def _follow_hand(self) -> None:
+        news = self._hand_news()
+        if self.hand is None and news is not None:
+            self._take_up(news)
         hand = self.hand
         if isinstance(hand, HeldColumn):
-            hand.heard(self._hand_news(), hand.is_free(self.player.poses.get(hand.column)))
+            hand.heard(news, hand.is_free(self.player.poses.get(hand.column)))
         elif isinstance(hand, HeldFloor):
-            hand.heard(self._hand_news())
+            hand.heard(news)
+
+    def _take_up(self, news) -> None:
+        """The server's hands hold this player's piece, and this window holds none: it came back online (or was
+        opened) in the middle of the move. The piece the rules have in hand is taken up where those hands hold it:
+        the column being built, or the floor being laid. (A penalty pull's column is not named by the rules until
+        it is out: that one the window leaves to the server's hands.)"""
+        task, seat, now = rules.task(self.state), self.player.hand_holder, self.clock()
+        if task is rules.Task.PLACE and news.grip in (Grip.PULLING, Grip.CARRYING, Grip.LOWERING, Grip.HELD):
+            column = self.state.turn.column
+            if column in self.villa.nodes:
+                point = self.villa.nodes[column].getPos()
+                self.hand = HeldColumn(self.villa, seat, column, point, self._standing_on(column))
+                self.player.smoothing.hold(column, tuple(point), self.player.asked, now)
+        elif task is rules.Task.LAY_FLOOR and news.grip in (Laying.CARRYING, Laying.LOWERING, Laying.HELD):
+            self.hand = HeldFloor(self.villa, seat, self.state.top_level + 1)
+            self.player.smoothing.hold(self.hand.piece, None, self.player.asked, now)
 
     def _show_villa(self) -> None:
         now = self.clock()
