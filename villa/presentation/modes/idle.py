@@ -33,7 +33,7 @@ class Idle(ModeBase):
     def escape(self) -> None:
         """Esc gives up what the rules hold in hand with nothing in the hand (a floor granted that cannot be laid, a
         build taken up again from a save or back online), as its button says; else the pause menu."""
-        if rules.giving_up(self.match.state) is not None and self.screen.human_acts():
+        if rules.giving_up(self.match.state) is not None and self.screen.acting.person():
             self.give_up()
         elif self.screen.on_pause is not None:
             self.screen.on_pause()
@@ -63,13 +63,13 @@ class Idle(ModeBase):
             self.screen.open_panel(Mode.ROLLING, roll)
 
     def exit(self) -> None:
-        self.screen.hide_eye()
+        self.screen.overlay.hide_eye()
 
     def hints(self, mouse) -> tuple[Glow, str | None]:
         """The columns that may be taken glow; the one under the pointer says why it may or may not."""
         screen, match = self.screen, self.match
         screen.ghost.hide()
-        screen.show_eye()
+        screen.overlay.show_eye()
         takeable = set(rules.grabbable_columns(match.state)) & set(match.villa.columns)
         glow = {c: TAKEABLE_GLOW for c in takeable}
         hit = screen.pick(mouse) if mouse else None
