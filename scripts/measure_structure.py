@@ -6,8 +6,10 @@ a column travels to the villa, in the hot seat and online.
     python scripts/measure_structure.py --hops     # and the press's way, traced in a real window (Xvfb if need be)
 
 "Naming a rule step": an attribute `Step.<MEMBER>` of the rules' `Step` enum, or a string literal equal to
-one of its values ("take out", "in hand" ...), in any module of `villa/` outside `villa/rules`. Methods are
-the functions defined directly in a class body; a function's length is its lines from `def` to its last line.
+one of its values ("take out", "in hand" ...), in any module of `villa/` outside `villa/rules`. The literal
+counts whatever it names (a button called "start" too); `rule_step_meant` counts only the places where a step is
+meant: the enum's members, and literals compared with something or given to `Step(...)`. Methods are the
+functions defined directly in a class body; a function's length is its lines from `def` to its last line.
 
 "Hops": the calls Python makes (`sys.setprofile`) from the game screen's press handler (`GameScreen.press`) to
 the physics call that takes the column in hand (`Villa.grab`), counted as the frames between the two; "files":
@@ -51,7 +53,9 @@ def measure() -> dict:
     longest = ("", 0)
     classes: list[tuple[int, str]] = []
     step_names: list[str] = []
+    meant: list[str] = []
     for path, tree in _modules():
+        compared = _compared_literals(tree)
         outside_rules = "rules" not in path.relative_to(ROOT / "villa").parts[:1]
         for node in ast.walk(tree):
             if isinstance(node, ast.ClassDef):
@@ -69,8 +73,11 @@ def measure() -> dict:
                     (isinstance(node.value, ast.Name) and node.value.id == "Step")
                     or (isinstance(node.value, ast.Attribute) and node.value.attr == "Step")):
                 step_names.append(_where(path, node))
+                meant.append(_where(path, node))
             elif isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in STEP_VALUES:
                 step_names.append(_where(path, node))
+                if id(node) in compared:
+                    meant.append(_where(path, node))
     layers = {layer: sum(1 for place in step_names if place.startswith(f"villa/{layer}/"))
               for layer in ("match", "online", "presentation", "app")}
     return {
@@ -79,8 +86,24 @@ def measure() -> dict:
         "longest_function": longest[0], "longest_function_lines": longest[1],
         "rule_step_named_outside_rules": len(step_names),
         "rule_step_named_by_layer": layers,
+        "rule_step_meant_outside_rules": len(meant),
+        "rule_step_meant_by_layer": {layer: sum(1 for place in meant if place.startswith(f"villa/{layer}/"))
+                                     for layer in layers},
         "rule_step_places": step_names,
     }
+
+
+def _compared_literals(tree: ast.AST) -> set[int]:
+    """The string literals of a module that are compared with something (`==`, `in` ...) or given to `Step(...)`."""
+    found: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Compare):
+            for side in (node.left, *node.comparators):
+                parts = side.elts if isinstance(side, (ast.Tuple, ast.List, ast.Set)) else (side,)
+                found |= {id(part) for part in parts if isinstance(part, ast.Constant)}
+        elif isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", "")) == "Step":
+            found |= {id(arg) for arg in node.args if isinstance(arg, ast.Constant)}
+    return found
 
 
 # --- a press's way to the villa ----------------------------------------------------------------------------------
