@@ -20,14 +20,12 @@ Refer = Callable[[object], Exception | None]    # an action or fact to the refer
 
 
 class CarryingOut:
-    """`refer`: the match's way to the referee (the verdict becomes its state, and the news goes out)."""
+    """`refer`: the match's way to the referee (the verdict becomes its state, and the news goes out). The match
+    calls a request's handler from `HANDLERS`."""
 
     def __init__(self, match, refer: Refer) -> None:
         self.match, self.refer = match, refer
         self.touched = False     # the held piece has touched down since it was last lowered
-
-    def __call__(self, request: rq.Request) -> Exception | None:
-        return _HANDLERS[type(request)](self, request)
 
     def _not_now(self, what: str) -> rules.RuleError:
         return rq.not_now(self.match.state, what)
@@ -167,7 +165,7 @@ class CarryingOut:
         return self.refer(action)
 
 
-_HANDLERS: dict[type, Callable] = {
+HANDLERS: dict[type, Callable] = {    # each request's handler, a method of `CarryingOut`
     rq.Take: CarryingOut.take, rq.Aim: CarryingOut.aim, rq.Steady: CarryingOut.steady,
     rq.TurnFloor: CarryingOut.turn_floor, rq.SetDown: CarryingOut.set_down, rq.LayFloor: CarryingOut.lay_floor,
     rq.Lower: CarryingOut.lower, rq.Lift: CarryingOut.lift, rq.LetGo: CarryingOut.let_go,

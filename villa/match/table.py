@@ -26,7 +26,7 @@ from typing import Protocol
 from villa import rules
 from villa.match import events as ev
 from villa.match import requests as rq
-from villa.match.carrying_out import CarryingOut
+from villa.match.carrying_out import HANDLERS, CarryingOut
 from villa.match.record import Record, TurnRecord
 from villa.match.setup import MatchSetup, Seat, Strength
 from villa.physics import layouts, survey
@@ -158,7 +158,7 @@ class Match:
         if request.seat != rules.acting_player(self.state):
             refusal = rq.not_now(self.state, type(request).__name__)
         else:
-            refusal = self._carrying_out(request)
+            refusal = HANDLERS[type(request)](self._carrying_out, request)
         self.events.hand_out()
         return rq.Reply(refusal)
 
