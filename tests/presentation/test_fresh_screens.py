@@ -135,7 +135,8 @@ class EveryRest:
             loaded.close()
 
 
-@pytest.mark.parametrize("game", [games.OBJECTIONS, games.NEUTRAL_CHALLENGE, games.FAMILY_ROUNDS],
+@pytest.mark.parametrize("game", [games.OBJECTIONS, games.NEUTRAL_CHALLENGE,
+                                  pytest.param(games.FAMILY_ROUNDS, marks=pytest.mark.slow)],
                          ids=lambda game: game.name)
 def test_a_screen_built_on_a_save_made_at_any_step_shows_what_it_asks_and_answers_its_keys(game, stage, frames,
                                                                                            mouse):
@@ -175,6 +176,11 @@ def in_hand(floor: bool):
     return reached
 
 
+def over(tables: Lockstep) -> None:
+    if tables.local.over and tables.local.villa.settled:
+        raise Reached
+
+
 REJOINS = {
     "the floor question": (games.OBJECTIONS, at(Task.ANSWER_OBJECTION)),
     "a challenge's question": (games.NEUTRAL_CHALLENGE, at(Task.ANSWER_CHALLENGE)),
@@ -185,6 +191,7 @@ REJOINS = {
     "the family's roll for the turn": (games.FAMILY_ROUNDS, at(Task.SEAL_ROLL)),
     "a column being pulled": (games.OBJECTIONS, in_hand(floor=False)),
     "a floor being carried": (games.OBJECTIONS, in_hand(floor=True)),
+    "the end, the villa fallen": (games.FAMILY_ROUNDS, over),
 }
 HELD = {Grip.PULLING: Mode.PULLING, Laying.CARRYING: Mode.LAYING}     # the server's hands hold the window's piece
 
@@ -212,6 +219,7 @@ def test_a_window_back_online_at_a_step_shows_what_it_asks_and_answers_its_keys(
             return task.cont if task is not None else None
         stage.task_mgr.add(serve, "tests: the server", sort=-30)
         seat = rules.acting_player(tables.local.state)
+        seat = 0 if seat is None else seat      # the game over: anyone of it comes back
         window = Player(LOOPBACK, server.port)
         for _ in range(600):
             if window.ready:
@@ -235,6 +243,8 @@ def test_a_window_back_online_at_a_step_shows_what_it_asks_and_answers_its_keys(
             answers_its_key(match, "Escape", type(rules.giving_up(match.state)), mouse, frames)
             return
         shows_what_is_asked(screen, match, online=True)
+        if match.over:
+            return
         if rules.task(match.state) is Task.COLOUR_CHOICE:
             before = len(match.state.log)
             press_button(next(button for name, button in screen.hud.commands.buttons.items()
