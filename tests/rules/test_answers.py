@@ -77,3 +77,17 @@ def test_an_ending_given_as_text_is_the_ending_itself():
     from villa.rules import Result
     result = Result(None, "nobody could build any further", ending="no more building")
     assert result.ending is Ending.NO_MORE_BUILDING
+
+
+def test_giving_up_with_nothing_in_hand_is_a_granted_floor_back_in_the_box_or_a_build_given_up():
+    state = turn_of(four_players(), BLUE)
+    assert rules.giving_up(state) is None, "nothing to give up at the start of a turn"
+    taken = apply(state, TakeColumn(rules.grabbable_columns(state)[0]))
+    assert rules.giving_up(taken) == Abort(), "a build whose column no hand holds (a save made mid-turn)"
+    granted = apply(apply(apply(apply(state, ProposeFloor()), rules.Decline()), rules.Decline()), rules.Decline())
+    assert rules.task(granted) is Task.LAY_FLOOR and rules.giving_up(granted) == rules.GiveUpFloor()
+    assert rules.giving_up(failed_objection()) is None, "a penalty pull is forgone, not given up"
+    family = rules.new_game(rules.GameSetup(rules.family(rules.FamilyMode.FREESTYLE, rules.Scoring.BASIC),
+                                            ("Anna", "Ben")))
+    taken = apply(family, TakeColumn(rules.grabbable_columns(family)[0]))
+    assert rules.task(taken) is Task.PLACE and rules.giving_up(taken) is None, "the family edition gives nothing up"

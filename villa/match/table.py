@@ -12,8 +12,9 @@
 Every change of the rules' state goes through `rules.apply`; what the villa did reaches the
 referee only as a fact, once the villa has settled. People, computers, lessons and the server
 send the same request values (`villa.match.requests`) to `request`, the one way in, which
-answers with a `Reply`: accepted, or refused with the referee's or the wood's code. The window
-calls `advance` once per drawn frame, `--headless` as fast as it can.
+answers with a `Reply`: accepted, or refused with the referee's or the wood's code (each request is
+carried out in `villa.match.carrying_out`). The window calls `advance` once per drawn frame,
+`--headless` as fast as it can.
 """
 
 from __future__ import annotations
@@ -22,11 +23,10 @@ import random
 from dataclasses import replace
 from typing import Protocol
 
-from panda3d.core import Point3
-
 from villa import rules
 from villa.match import events as ev
 from villa.match import requests as rq
+from villa.match.carrying_out import HANDLERS, CarryingOut
 from villa.match.record import Record, TurnRecord
 from villa.match.setup import MatchSetup, Seat, Strength
 from villa.physics import layouts, survey
@@ -81,7 +81,7 @@ class Match:
         self._settling_since: float | None = None
         self._collapse_seen = False
         self._fell_at = 0.0
-        self._touched = False   # the held piece has touched down since it was last lowered
+        self._carrying_out = CarryingOut(self, self._apply)
         if record is None:
             self.start = self.state = opening_state(setup)
             self.villa = self._build_villa()
@@ -156,66 +156,11 @@ class Match:
         script or the server: carried out, or refused with the referee's or the wood's code. A seat the rules
         do not ask now is refused as the referee refuses a move out of turn."""
         if request.seat != rules.acting_player(self.state):
-            refusal = self._not_now(type(request).__name__)
+            refusal = rq.not_now(self.state, type(request).__name__)
         else:
-            refusal = self._HANDLERS[type(request)](self, request)
-        self._finish()
+            refusal = HANDLERS[type(request)](self._carrying_out, request)
+        self.events.hand_out()
         return rq.Reply(refusal)
-
-    def _take(self, request: rq.Take) -> Exception | None:
-        """Take hold of a column (at a world point on it): for a build, a proof or a challenge the referee is
-        told it is chosen; at a failed objection's penalty it is the column to pull out of the game."""
-        column = request.column
-        if self.hand is not None or self.collapsed or self.over:
-            return self._not_now("taking a column")
-        if column not in self.villa.nodes:
-            return PlacementError(Refusal.NOT_IN_VILLA, column=column)
-        if rules.task(self.state) is rules.Task.TAKE_OUT:
-            refusal = rules.why_not_grabbable(self.state, column)
-            if refusal is not None:
-                return refusal
-        else:
-            refusal = self._apply(rules.TakeColumn(column))
-            if refusal is not None:
-                return refusal
-        point = None if request.point is None else Point3(*request.point)
-        self.hand = self.villa.grab(column, point, request.steady)
-        return None
-
-    def _aim(self, request: rq.Aim) -> Exception | None:
-        """The piece in hand moves toward the point (a pulled column's grabbed point, a carried column's spot,
-        a floor's middle)."""
-        if self.hand is None:
-            return self._not_now("aiming")
-        self.hand.aim(Point3(*request.point))
-        return None
-
-    def _steady(self, request: rq.Steady) -> Exception | None:
-        if not isinstance(self.hand, Pull):
-            return self._not_now("steadying")
-        self.hand.steady = request.on
-        return None
-
-    def _turn_floor(self, request: rq.TurnFloor) -> Exception | None:
-        if not isinstance(self.hand, FloorLay):
-            return self._not_now("turning a floor")
-        self.hand.turn(request.degrees)
-        return None
-
-    def _set_down(self, request: rq.SetDown) -> Exception | None:
-        """Set the carried column down straight below it, if the referee would accept it there; held, the hand
-        keeps it upright once it touches down, until let go (or lifted)."""
-        pull = self.hand
-        if not isinstance(pull, Pull) or pull.state != Grip.CARRYING:
-            return PlacementError(Refusal.NOT_FREE_TO_SET_DOWN)
-        refusal = self.landing_refusal()
-        if refusal is None:
-            try:
-                pull.place(hold=request.hold)
-                self._touched = False
-            except PlacementError as error:
-                refusal = error
-        return refusal
 
     def landing_refusal(self) -> Exception | None:
         """Why the carried column may not be set down straight below it now (None: it may): the
@@ -229,89 +174,6 @@ class Match:
         except rules.RuleError as refusal:
             return refusal
         return None
-
-    def _give_up(self, _request: rq.GiveUp) -> Exception | None:
-        """Give up what is in hand: the column goes back (blocked for the rest of the game), the floor
-        goes back in the box; a penalty pull goes back and another of the objector's may be tried."""
-        hand = self.hand
-        if isinstance(hand, FloorLay):
-            refusal = self._apply(rules.GiveUpFloor())
-            if refusal is None:
-                hand.cancel()
-                self.hand = None
-            return refusal
-        if isinstance(hand, Pull) and hand.state in (Grip.PULLING, Grip.CARRYING, Grip.HELD):
-            if self.state.turn.step is not Step.TAKE_OUT:
-                refusal = self._apply(rules.Abort())
-                if refusal is not None:
-                    return refusal
-            hand.abort()
-            self.hand = None
-            return None
-        if hand is None and self.state.turn.step is Step.LAY_FLOOR:
-            return self._apply(rules.GiveUpFloor())
-        if hand is None and self.state.turn.step is Step.IN_HAND and not self.collapsed:
-            return self._apply(rules.Abort())     # a build whose column is no longer in any hand
-        return self._not_now("giving up")
-
-    def _lay_floor(self, _request: rq.LayFloor) -> Exception | None:
-        """Bring the next floor over the top columns, to be carried, turned and lowered."""
-        if self.hand is not None or self.collapsed or not self.can_lay_floor():
-            return self._not_now("laying a floor")
-        try:
-            self.hand = self.villa.lay_floor()
-        except PlacementError as error:
-            return error
-        return None
-
-    def _lower(self, request: rq.Lower) -> Exception | None:
-        """Lower the carried floor onto the columns beneath it and let go on touching them; held, the hands
-        keep it (at the world point `grip` on it; its middle if None) until let go. A held floor lifted clear
-        is lowered again, held."""
-        lay = self.hand
-        if not isinstance(lay, FloorLay) or lay.state not in (Laying.CARRYING, Laying.HELD):
-            return self._not_now("lowering a floor")
-        try:
-            lay.lower(hold=request.hold, grip=None if request.grip is None else Point3(*request.grip))
-        except PlacementError as error:
-            return error
-        self._touched = False
-        return None
-
-    def _lift(self, _request: rq.Lift) -> Exception | None:
-        """Lift the held floor or column clear again: it is carried, to be moved and lowered elsewhere."""
-        if not self.holding:
-            return self._not_now("lifting")
-        self.hand.lift()
-        return None
-
-    def _let_go(self, _request: rq.LetGo) -> Exception | None:
-        """Let go of the held floor or column: it counts as laid or placed once the villa settles."""
-        hand = self.hand
-        if not self.holding:
-            return self._not_now("letting go")
-        hand.let_go()
-        self.events.emit(ev.LetGo(hand.piece if isinstance(hand, FloorLay) else hand.column))
-        return None
-
-    def _roll(self, _request: rq.Roll) -> Exception | None:
-        """Roll the seal: what `next_roll()` says it shows, applied."""
-        roll = self.next_roll()
-        if roll is None or self.busy:
-            return self._not_now("rolling the seal")
-        return self._apply(roll)
-
-    def _choose(self, request) -> Exception | None:
-        """A choice the referee decides at once: propose, answer, forgo, pass, a colour."""
-        action = rq.rules_action(self.state, request)
-        if action is None:
-            return self._not_now(type(request).__name__)
-        return self._apply(action)
-
-    _HANDLERS = {rq.Take: _take, rq.Aim: _aim, rq.Steady: _steady, rq.TurnFloor: _turn_floor, rq.SetDown: _set_down,
-                 rq.LayFloor: _lay_floor, rq.Lower: _lower, rq.Lift: _lift, rq.LetGo: _let_go, rq.GiveUp: _give_up,
-                 rq.Roll: _roll, rq.Propose: _choose, rq.Answer: _choose, rq.Forgo: _choose, rq.Pass: _choose,
-                 rq.ChooseColour: _choose}
 
     # --- held in the hands: felt ---
 
@@ -331,9 +193,6 @@ class Match:
         moves so far: the same game rolls the same way, taken up again or not); None: no roll is due."""
         return seal_roll(self.setup.seed, self.state)
 
-    def _not_now(self, what: str) -> rules.RuleError:
-        return rq.not_now(self.state, what)
-
     def _apply(self, action) -> Exception | None:
         """An action or fact to the referee: the verdict is the new state, and the news goes out."""
         before = self.state
@@ -342,7 +201,7 @@ class Match:
         except rules.RuleError as refusal:
             return refusal
         self._accepted(before, action)
-        self._finish()
+        self.events.hand_out()
         return None
 
     # --- time -------------------------------------------------------------------------------
@@ -372,11 +231,11 @@ class Match:
         for driver in list(self._drivers):
             held |= driver.before_frame() is False
         if held:
-            self._finish()
+            self.events.hand_out()
             return 0
         self.villa.step(FRAME)
         self._judge()
-        self._finish()
+        self.events.hand_out()
         return 1
 
     def _judge(self) -> None:
@@ -401,8 +260,8 @@ class Match:
         hand = self.hand
         if isinstance(hand, Pull) and hand.state is Grip.CARRYING and self.state.turn.step is Step.TAKE_OUT:
             hand.take_out()   # out of the villa: out of the game
-        if not self._touched and self.holding and (isinstance(hand, Pull) or hand.touching()):
-            self._touched = True
+        if not self._carrying_out.touched and self.holding and (isinstance(hand, Pull) or hand.touching()):
+            self._carrying_out.touched = True
             self.events.emit(ev.Touched(hand.piece if isinstance(hand, FloorLay) else hand.column))
         if hand is not None and hand.state in (Grip.ABORTED, Laying.CANCELLED, Grip.DROPPED):
             self.hand = hand = None
@@ -464,9 +323,6 @@ class Match:
         self.turns.append(record)
         self._mark = self._turn_mark()
         self.events.emit(ev.TurnSettled(record))
-
-    def _finish(self) -> None:
-        self.events.hand_out()
 
     def close(self) -> None:
         """Let go of everything (a game left for the menu)."""

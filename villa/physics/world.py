@@ -47,6 +47,8 @@ BUILD_RAMP_S = 0.2          # a villa built from a layout takes up its weight ov
 TABLE_ROLL_DECAY = 3.0      # 1/s: a column rolling on the table loses speed like wood on a cloth
                             # (Bullet 2.84 in Panda3D has no rolling friction; without this a
                             # fallen round column rolls for metres)
+OFF_THE_TABLE_Z = -10.0     # cm: a piece this far below the table's top went over its edge: it lies on
+                            # the floor beside the table (flung from a fall, it would fall for ever)
 CRAWL = 1.0                 # cm/s: a column lying on the table that moves and rolls slower than
                             # this is stopped: a cylinder on its side touches the table at one
                             # point a step, which wanders along it, and it would crawl for minutes
@@ -252,6 +254,7 @@ class Villa:
                 else:
                     self.anchors.check(self.watch.floor_tilts)
             self._roll_to_rest()
+            self._catch_the_fallen()
         for controller in list(self._controllers):
             controller.after_check()
         if not self._asleep:
@@ -270,6 +273,19 @@ class Villa:
                 spin, speed = Vec3(0, 0, 0), Vec3(0, 0, 0)
             body.setAngularVelocity(spin)
             body.setLinearVelocity(speed)
+
+    def _catch_the_fallen(self) -> None:
+        """A piece that went over the table's edge stops on the floor beside it, where a game's record can hold it."""
+        edge = bodies.TABLE_HALF
+        for piece, np in self.nodes.items():
+            body = np.node()
+            if piece in ("table", "base"):
+                continue
+            if np.getZ() < OFF_THE_TABLE_Z and not body.isKinematic():
+                np.setPos(min(max(np.getX(), -edge), edge), min(max(np.getY(), -edge), edge), OFF_THE_TABLE_Z)
+                body.setLinearVelocity(Vec3(0, 0, 0))
+                body.setAngularVelocity(Vec3(0, 0, 0))
+                body.setKinematic(True)
 
     def hold(self, piece: str) -> None:
         """A piece is taken in hand: no longer anchored, watched for collapse, nor counted for "settled"."""

@@ -1,10 +1,14 @@
-"""The game screen: a thin controller over the match. The mouse goes to the match's hand; what the
-match's events and its current step say goes to the screen.
+"""The game screen: a thin controller over a game in play (`villa.match.face.GameInPlay`: the hot seat's
+`Match`, or a window's `OnlineMatch`). The mouse goes to the match's hand; what the rules ask now goes to
+the screen.
 
 The screen is always in one mode (`villa.presentation.modes.Mode`), a class each in
 `villa/presentation/modes/`: what a press, Esc or a frame does is found in the mode's own file.
-`change_mode` is the one way from one mode to the next; the match's step calls for the hands,
-Idle, Settling and Computer (`mode_now`), its events open panels and the fall.
+`change_mode` is the one way from one mode to the next; `mode_now` is the mode the state asks for (what the
+rules ask, the hand's phase, whose seat is at this screen), which the screen follows each frame; only what
+ends by itself (a panel opened over it, the fall) lies over it a while. Beside it: `Acting` (who acts, as this
+screen sees it), `Telling` (the match's events and state in words, panels and the HUD), `Overlay` (what the
+hands' modes draw over the villa), `Hearing` (its sounds).
 
 Each frame: the person's pointer aims the hand, the match advances (its villa steps and
 its referee judges), the scene takes the poses, and the hints follow the pointer.
@@ -12,45 +16,34 @@ its referee judges), the scene takes the poses, and the hints follow the pointer
 
 from __future__ import annotations
 
-import logging
 from typing import Callable
 
 from panda3d.core import Point3, Vec3
 
 from villa import rules
-from villa.match import Accepted, Collapsed, Refused, RoundStarted
 from villa.match import requests as rq
-from villa.match.face import FloorInHand, GameInPlay, is_floor
-from villa.physics import geometry
-from villa.physics.dimensions import FLOORS, column_spec
+from villa.match.face import GameInPlay, is_floor
 from villa.physics.laying import Laying
 from villa.physics.pulling import Grip
 from villa.presentation import panels, words
-from villa.presentation.builders_eye import BuildersEye
+from villa.presentation.acting import Acting
 from villa.presentation.camera import mouse_ray
 from villa.presentation.collapse_replay import CollapseRecorder
 from villa.presentation.controls import Controls, Handlers
-from villa.presentation.gauge import StrainGauge
-from villa.presentation.ghost import Ghost
 from villa.presentation.holding import Hands
 from villa.presentation.hud import Hud
 from villa.presentation.i18n import _
-from villa.presentation.impacts import Impacts
+from villa.presentation.impacts import Hearing
 from villa.presentation.modes import Mode, asking, ended, falling, hands, idle, paused, waiting
 from villa.presentation.modes.base import ModeBase, Off
+from villa.presentation.overlay import Overlay
 from villa.presentation.preferences import COMPUTER_SPEEDS
-from villa.presentation.sight import FloorSight
 from villa.presentation.stage import give_back_free_memory
+from villa.presentation.telling import Telling
 from villa.presentation.view import VillaView
 from villa.presentation.words import Button
-from villa.rules.pieces import level_of_floor
-from villa.rules.state import Step
-
-log = logging.getLogger(__name__)
 
 MAX_FRAME_DT = 0.1          # a stalled frame slows the villa down instead of jumping it
-NO_GLOW = Vec3(0, 0, 0)
-BLOCKED_SHADE = (0.55, 0.55, 0.55, 1.0)
 MODES: dict[Mode, type[ModeBase]] = {cls.mode: cls for cls in (
     idle.Idle, hands.Pulling, hands.Carrying, hands.Laying, waiting.Settling, waiting.Computer,
     asking.Asking, asking.HandOver, asking.Rolling, falling.Falling, falling.Replay, paused.Paused,
@@ -61,7 +54,7 @@ class GameScreen:
     """`on_end(result)` once the game is over (after the collapse's replay); `play_again()` from the end
     panel (None: no button); `on_pause()` for Esc with nothing in hand; `end_panel` False: the caller
     shows its own end; `sound`: a `villa.presentation.sound.Sound`, or None for silence; `here`: the seats
-    played at this screen (a game online, over a `villa.online.remote.RemoteMatch`: the others are waited
+    played at this screen (a game online, over a `villa.online.client.OnlineMatch`: the others are waited
     for), None: every person's seat (the hot seat)."""
 
     def __init__(self, stage, match: GameInPlay, on_end: Callable[[rules.Result], None] | None = None,
@@ -73,37 +66,33 @@ class GameScreen:
         self.on_pause, self.end_panel, self.on_speed = on_pause, end_panel, on_speed
         self.view = VillaView(stage)
         self.hud = Hud(stage)
-        self.ghost = Ghost(self.view.scene.root)
-        self.sight = FloorSight(stage.render)
-        self.eye = BuildersEye(stage.render) if match.setup.builders_eye else None
+        self.overlay = Overlay(stage, self.view, self.hud, match)
+        self.ghost, self.sight, self.gauge, self.eye = (self.overlay.ghost, self.overlay.sight, self.overlay.gauge,
+                                                        self.overlay.eye)
         self.hands = Hands(match, lambda: self.now, self.request)
-        self.gauge = StrainGauge(stage.base.a2dBottomLeft)
         self.controls = Controls(stage, self.view.camera, Handlers(
-            press=self.press, release=self.release, wheel=self.wheel, give_up=self.give_up, escape=self.escape,
-            turn_floor=self.turn_floor, propose_floor=self.propose_floor, answer=self.answer,
-            focus_top=self.view.focus_top, look_down=self.look_down, toggle_help=self.hud.toggle_controls,
-            roll=self.roll, faster=self.faster))
+            press=self.press, release=lambda moved: self.current.release(moved),
+            wheel=lambda notches: self.current.wheel(notches), give_up=lambda: self.current.give_up(),
+            escape=self.escape, turn_floor=lambda degrees: self.current.turn_floor(degrees),
+            propose_floor=lambda: self.current.propose_floor(), answer=lambda objects: self.current.answer(objects),
+            focus_top=self.view.focus_top, look_down=lambda: self.view.look_down(self.match.state.top_level),
+            toggle_help=self.hud.toggle_controls, roll=lambda: self.current.roll(), faster=self.faster))
         self.panel: panels.Panel | None = None
         self.recorder = CollapseRecorder()
-        self.impacts = Impacts()
+        self.hearing = Hearing(sound)
         self.hover: str | None = None
         self.hint: str | None = None              # what the hand's tooltip says
         self.computer_speed = 1.0                  # how fast computer players' hands move
         self.fell_at = 0.0                         # the villa's time when it fell
-        self._glow: dict[str, Vec3] = {}
-        self._last_human: int | None = None       # who had the mouse last (hot seat: hand it over)
-        self._last_waited: tuple[int | None, bool] = (None, False)   # online: the person last waited for, and away
-        self._stops = [match.events.subscribe(Accepted, self._on_accepted),
-                       match.events.subscribe(Refused, self._on_refused),
-                       match.events.subscribe(Collapsed, self._on_collapsed),
-                       match.events.subscribe(RoundStarted, self._on_round)]
+        self.acting = Acting(match, here)
+        self.telling = Telling(self)
         self.view.show_poses(match.villa.poses())
         self.view.focus_top(snap=True)
-        self._show_state()
+        self.telling.show_state()
         self.current: ModeBase = Off(self)
         self._changes: list[tuple[Mode, tuple]] = []   # asked for while a mode was being left or entered
         self.change_mode(self.mode_now())
-        self._tell_waiting()
+        self.telling.waiting()
         stage.task_mgr.add(self._frame_task, "villa frame", sort=-10)
         self._shown: tuple = ()                    # the mode and the match's state last drawn
         self._stop_moving = stage.moves_while(self._moving)
@@ -113,18 +102,13 @@ class GameScreen:
         self.stage.task_mgr.remove("villa frame")
         self._stop_moving()
         self.change_mode(Mode.OFF)   # leave the mode first: its exit (a collapse's replay ends) still draws on the view
-        for stop in self._stops:
-            stop()
+        self.telling.stop()
         self.close_panel()
         if self.sound is not None:
             self.sound.stop_creak()
         self.controls.close()
         self.hud.close()
-        self.ghost.hide()
-        self.sight.close()
-        self.gauge.close()
-        if self.eye is not None:
-            self.eye.close()
+        self.overlay.close()
         self.view.close()
         give_back_free_memory()
 
@@ -157,7 +141,7 @@ class GameScreen:
             return Mode.ENDED
         if match.collapsed:
             return Mode.FALLING
-        if not self.human_acts():
+        if not self.acting.person():
             return Mode.COMPUTER
         hand = match.hand
         if hand is not None:
@@ -194,125 +178,15 @@ class GameScreen:
     def villa(self):
         return self.match.villa
 
-    def human_acts(self) -> bool:
-        """Does a person at this screen act now?"""
-        player = self.acting_player()
-        if self.here is not None:
-            return player in self.here
-        seat = self.match.seat(player)
-        return seat is not None and not seat.is_computer
-
-    def waited_for(self) -> int | None:
-        """The person at another screen the rules ask now (online), or None."""
-        player = self.acting_player()
-        seat = self.match.seat(player)
-        if self.here is None or player in self.here or seat is None or seat.is_computer:
-            return None
-        return player
-
-    def acting_player(self) -> int | None:
-        """Who acts now, chance included (who rolls the seal); None once the game is over."""
-        return rules.acting_player(self.match.state)
-
-    def humans(self) -> int:
-        """The people at this screen (more than one: the mouse is handed over)."""
-        if self.here is not None:
-            return len(self.here)
-        return sum(not seat.is_computer for seat in self.match.setup.seats)
-
-    # --- the match's events -------------------------------------------------------------------
-
-    def _on_accepted(self, event: Accepted) -> None:
-        self._show_state()
-        sentence = words.narrate(event.before, event.action, event.after)
-        if event.after.over:
-            return
-        player = self.acting_player()
-        guide = words.guidance(event.after)
-        if guide.asks and self.human_acts():
-            question = f"{sentence}\n\n{guide.question}" if sentence else guide.question
-            self.open_panel(Mode.ASKING, question)
-        elif (sentence and rules.mouse_changes_hands(event.before, event.after) and self.human_acts()
-              and self.humans() > 1 and self._last_human is not None and player != self._last_human):
-            self.open_panel(Mode.HAND_OVER, sentence)   # an answer, a proof or a penalty decided something
-        elif sentence:
-            self.hud.flash(sentence, self.now, seconds=8.0 if event.before.turn.step is Step.ASK else 4.0)
-        else:
-            self._tell_waiting()
-        if self.human_acts():
-            self._last_human = player
-        if self.here is not None and isinstance(event.action, rules.SealRoll) \
-                and rules.acting_player(event.before) not in self.here and not self.current.ends_itself:
-            self.open_panel(Mode.ROLLING, event.action, False)   # online: the seal tumbles at every window
-
-    def _tell_waiting(self) -> None:
-        """Online, where the hot seat hands the mouse over: who the game waits for, said once."""
-        waited = self.waited_for()
-        away = waited is not None and self.match.away(waited)
-        if waited is not None and (waited, away) != self._last_waited:
-            self.hud.flash(words.waiting_for(self.match.state, waited, away), self.now)
-            log.info("waiting for %s%s", self.match.state.players[waited], " to come back" if away else "")
-        self._last_waited = (waited, away)
-
-    def _on_refused(self, event: Refused) -> None:
-        self.hud.flash(words.refusal(event.error, self.match.state), self.now)
-
-    def _on_collapsed(self, event: Collapsed) -> None:
-        self.close_panel()
-        self.hud.flash(_("The villa collapses!"), self.now, seconds=8.0)
-        self.fell_at = self.match.villa.time
-        self.recorder.fell(self.match.villa.time)
-        if self.sound is not None:
-            self.sound.crash()
-        self.change_mode(Mode.FALLING)
-
-    def _on_round(self, event: RoundStarted) -> None:
-        self.recorder.stop()   # the fallen villa lay still: it is built anew for the next round
-        for piece in self.view.scene.pieces.values():
-            piece.clearColorScale()
-        if self.mode == Mode.FALLING and self.recorder.fell_at is None:
-            # the fall was shown again (or skipped) before the fallen pieces lay still
-            self.change_mode(self.mode_now())
-            self.view.focus_top()
-
     # --- the player's requests: each to the mode the screen is in ------------------------------
 
     def press(self, mouse) -> bool:
         """A left press: True if the mode took it (False: the drag turns the view)."""
         return self.current.press(mouse)
 
-    def release(self, moved: bool) -> None:
-        """The left button comes up after a press the mode took (moved: a drag, not a click)."""
-        self.current.release(moved)
-
-    def wheel(self, notches: int) -> bool:
-        """The wheel: True if the mode used it (else it zooms)."""
-        return self.current.wheel(notches)
-
-    def look_down(self) -> None:
-        """T: straight down on the top floor, and back."""
-        self.view.look_down(self.match.state.top_level)
-
     def escape(self) -> None:
         """Esc: give up what is in hand (or skip the replay); with nothing in hand, the pause menu."""
         self.current.escape()
-
-    def give_up(self) -> None:
-        """Esc or a right click: give up what is in hand."""
-        self.current.give_up()
-
-    def turn_floor(self, degrees: float) -> bool:
-        return self.current.turn_floor(degrees)
-
-    def propose_floor(self) -> None:
-        self.current.propose_floor()
-
-    def answer(self, objects: bool) -> None:
-        """Y / N, or a panel's buttons: object (or challenge), or not; N also forgoes a penalty pull."""
-        self.current.answer(objects)
-
-    def roll(self) -> None:
-        self.current.roll()
 
     def faster(self) -> None:
         """C: computer players' hands go faster, x1 -> x2 -> x4 -> x1."""
@@ -352,17 +226,13 @@ class GameScreen:
 
     def ask(self, make: Callable[[int], rq.Request]) -> rq.Reply:
         """A request, as `request`; a refusal is said."""
-        reply = self.request(make)
+        reply = rq.ask(self.match, make)
         self.say(reply.refusal)
         return reply
 
-    # --- the mouse ---
-
-    def mouse_ray(self, mouse: tuple[float, float]) -> tuple[Point3, Vec3]:
-        return mouse_ray(self.stage, mouse)
-
     def pick(self, mouse: tuple[float, float]) -> tuple[str, Point3] | None:
-        return self.match.villa.pick(*self.mouse_ray(mouse))
+        """The piece under the pointer, and where."""
+        return self.match.villa.pick(*mouse_ray(self.stage, mouse))
 
     # --- every frame: the mode runs it (`ModeBase.frame`) with these ---------------------------------
 
@@ -371,11 +241,8 @@ class GameScreen:
         return self.stage.clock.getFrameTime()
 
     def _frame_task(self, task):
-        self.frame(min(self.stage.clock.getDt(), MAX_FRAME_DT))
+        self.current.frame(min(self.stage.clock.getDt(), MAX_FRAME_DT))
         return task.cont
-
-    def frame(self, dt: float) -> None:
-        self.current.frame(dt)
 
     def take_input(self, dt: float):
         """The controls' keys and drags for this frame; where the pointer is (None: off the window)."""
@@ -387,12 +254,12 @@ class GameScreen:
         villa = self.match.villa
         poses = villa.poses()
         self.recorder.add(villa.time, poses, at_rest=villa.settled)
-        self._listen(poses, dt)
+        self.hearing.frame(self.match, poses, dt)
         self.view.show_poses(poses)
 
     def finish_frame(self, dt: float) -> None:
         if self.here is not None:
-            self._tell_waiting()     # a person waited for may leave or come back while nothing else changes
+            self.telling.waiting()    # a person waited for may leave or come back while nothing else changes
         self.hud.update(self.now)
         self.view.before_frame(dt)
 
@@ -401,17 +268,6 @@ class GameScreen:
         turn (the view tells of the pieces and the camera)."""
         shown, self._shown = self._shown, (self.mode, self.match.state)
         return self.current.moving or shown != self._shown
-
-    def _listen(self, poses, dt: float) -> None:
-        """Sounds: a creak while a loaded column is pulled, clacks where pieces hit."""
-        if self.sound is None:
-            return
-        pull = self.match.hand
-        loaded = pull is not None and not is_floor(pull) and pull.state == Grip.PULLING and not pull.is_free()
-        self.sound.creak(0.6 if loaded else 0.0)
-        for speed in self.impacts.hits(poses, dt, moving=not self.match.villa.settled):
-            self.sound.clack(speed)
-        self.sound.update()
 
     # --- panels ---------------------------------------------------------------------------------------
 
@@ -427,64 +283,6 @@ class GameScreen:
 
     # --- what the player sees ---------------------------------------------------------------------------
 
-    def _show_state(self) -> None:
-        """The HUD for the state now: standings, seal, floors left, the buttons, blocked columns."""
-        state = self.match.state
-        guide = words.guidance(state)
-        self.hud.show_game(guide, neutral=state.neutral, family=state.ruleset.family)
-        human = self.human_acts()
-        shown = [(c.name, c.label, lambda name=c.name: self.command(name))
-                 for c in guide.commands if c.name is not Button.CHOOSE]
-        if self.here is not None:   # online the colours are chosen in the game (the hot seat: before it)
-            shown += [(f"{Button.CHOOSE.value} {a.colour.value}", _(a.colour.value).capitalize(),
-                       lambda a=a: self.ask(lambda seat, a=a: rq.request_for(seat, a)))
-                      for c in guide.commands if c.name is Button.CHOOSE for a in c.actions]
-        self.hud.show_commands([] if state.over or guide.asks or not human else shown)
-        for column in state.blocked:
-            if column in self.view.scene.pieces:
-                self.view.scene.pieces[column].setColorScale(BLOCKED_SHADE)
-
-    def headline(self) -> str:
-        """The status line: the turn's task (a mode may say more: drawing a column out, a computer's doing)."""
-        state = self.match.state
-        return _("The game is over") if state.over else words.guidance(state).headline
-
     def show_hints(self, glow: dict[str, Vec3], tooltip: str | None, mouse) -> None:
         self.hint = tooltip
-        self._set_glow(glow)
-        self.hud.show_tooltip(tooltip, mouse)
-
-    def show_eye(self, pulled: str | None = None) -> None:
-        """The builder's eye, in a game played with it: the floor being laid over the columns it would
-        rest on, or the villa's floors over their supports (`pulled`: as they would stand without it)."""
-        if self.eye is None:
-            return
-        hand = self.match.hand
-        if is_floor(hand):
-            self.eye.show_laying(hand)
-        else:
-            self.eye.show_villa(self.villa, pulled)
-
-    def hide_eye(self) -> None:
-        if self.eye is not None:
-            self.eye.hide()
-
-    def show_sight(self, lay: FloorInHand, columns) -> None:
-        """The floor in hand see-through, its outline at the tops' height, and the tops of `columns`."""
-        outline = geometry.transform(FLOORS[lay.level].outline, lay.x, lay.y, lay.yaw)
-        tops = [(self.villa.nodes[c].getX(), self.villa.nodes[c].getY(), column_spec(c).radius) for c in columns]
-        self.sight.show(self.view.scene.pieces[lay.piece], outline, lay.rest_z, tops)
-
-    def show_held_floor(self, floor: str) -> None:
-        """Space: the floor held steady above the column is outlined, so it shows held."""
-        node, level = self.villa.nodes[floor], level_of_floor(floor)
-        outline = geometry.transform(FLOORS[level].outline, node.getX(), node.getY(), node.getH())
-        self.sight.show_held(outline, node.getZ() + FLOORS[level].thickness / 2)
-
-    def _set_glow(self, glow: dict[str, Vec3]) -> None:
-        pieces = self.view.scene.pieces
-        for piece in set(self._glow) | set(glow):
-            wanted = glow.get(piece, NO_GLOW)
-            if self._glow.get(piece, NO_GLOW) != wanted:
-                pieces[piece].setShaderInput("glow", wanted)
-        self._glow = glow
+        self.overlay.show_hints(glow, tooltip, mouse)

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import math
 
+from villa.match.face import is_floor
+from villa.physics.pulling import Grip
+
 HIT_LOSS = 0.5         # a piece losing more than half its speed in one frame has hit something
 MIN_SPEED = 4.0        # cm/s: slower pieces make no sound (matches the sound's quiet speed)
 
@@ -30,3 +33,23 @@ class Impacts:
             self._speed[piece] = speed
             self._last[piece] = pos
         return found
+
+
+class Hearing:
+    """What the game screen plays of the villa each frame: a creak while a loaded column is pulled, a clack where a
+    piece hits wood (`sound`: a `villa.presentation.sound.Sound`, or None for silence)."""
+
+    def __init__(self, sound) -> None:
+        self.sound = sound
+        self.impacts = Impacts()
+
+    def frame(self, match, poses, dt: float) -> None:
+        sound = self.sound
+        if sound is None:
+            return
+        pull = match.hand
+        loaded = pull is not None and not is_floor(pull) and pull.state == Grip.PULLING and not pull.is_free()
+        sound.creak(0.6 if loaded else 0.0)
+        for speed in self.impacts.hits(poses, dt, moving=not match.villa.settled):
+            sound.clack(speed)
+        sound.update()

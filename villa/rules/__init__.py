@@ -4,6 +4,7 @@
     state = apply(state, SealRoll(Colour.RED))   # chance, with its result written down
     legal_actions(state)                          # what the player to move may do
     task(state), grabbable_columns(state)         # what now, and which columns the hand may take
+    acting_player(state), giving_up(state)        # who acts, chance included; what giving up means now
     why_not_grabbable(state, column)              # the refusal (a `Rule` code), or None
     state = apply(state, ColumnPlaced(...))       # physics facts go in the same way
 """
@@ -11,7 +12,7 @@
 from .actions import (Abort, Action, AssignColoursAtRandom, Challenge, ChooseColour, Decline, ForgoPenalty,
                       GiveUpFloor, Object, Pass, ProposeFloor, SealRoll, SetUpHigher, TakeColumn)
 from .answers import (Because, EndReason, Placement, Task, acting_player, answer_for, end_reasons, floor_to_lay,
-                      grabbable_columns, is_question, mouse_changes_hands, passing_moves, placement, proof_columns,
+                      giving_up, grabbable_columns, is_question, mouse_changes_hands, passing_moves, placement, proof_columns,
                       seal_contested, task, turn_colours, why_not_grabbable)
 from .engine import (apply, blamed_for_collapse, check_survey, expected_facts, is_chance_node, legal_actions, replay,
                      takeable_columns, whose_move)
@@ -34,7 +35,7 @@ __all__ = [
     "apply", "blamed_for_collapse", "check_survey", "expected_facts", "is_chance_node", "legal_actions", "replay",
     "takeable_columns", "whose_move",
     "Because", "EndReason", "Placement", "Task", "acting_player", "answer_for", "end_reasons", "floor_to_lay",
-    "grabbable_columns", "is_question", "mouse_changes_hands", "passing_moves", "placement", "proof_columns",
+    "giving_up", "grabbable_columns", "is_question", "mouse_changes_hands", "passing_moves", "placement", "proof_columns",
     "seal_contested", "task", "turn_colours", "why_not_grabbable",
     "can_propose", "floor_can_be_laid", "neutral_takeable", "objector_columns_in_villa", "takeable",
     "DocumentError", "GameOver", "IllegalBuild", "IllegalProposal", "IllegalSetup", "MalformedAction", "NotYourMove",

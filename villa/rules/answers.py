@@ -126,6 +126,18 @@ def floor_to_lay(state: GameState) -> bool:
     return state.turn.step is Step.LAY_FLOOR and any(isinstance(f, FloorLaid) for f in expected_facts(state))
 
 
+def giving_up(state: GameState):
+    """What giving up stands for now with nothing in the hand: a floor granted (whether it can be laid or not) goes
+    back in the box, or a build whose column no hand holds any more (a game taken up again from a save made then,
+    a window come back online) is given up. None: nothing is there to give up, or the rules allow none (the family
+    edition knows no given-up build)."""
+    legal = queries.legal_actions(state)
+    for action in (GiveUpFloor(), Abort()):
+        if action in legal:
+            return action
+    return None
+
+
 def mouse_changes_hands(before: GameState, after: GameState) -> bool:
     """At one table: must the mouse be handed over in person after this move, because it decided something for
     another player (an answer, a proof or challenge under way, a failed objection's penalty)? Their turn

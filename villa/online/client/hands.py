@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from panda3d.core import Point3
 
+from villa import rules
 from villa.online.protocol import HandNews
 from villa.physics import laying, pulling
 from villa.physics.dimensions import COLUMN_HEIGHT, FLOOR_THICKNESS
@@ -19,8 +20,11 @@ class HeldColumn:
     """A column in this player's hand: pulled until the server has it clear of the floors above, then carried,
     then set down."""
 
-    def __init__(self, villa, seat: int, column: str, point: Point3, from_level: int) -> None:
+    def __init__(self, villa, seat: int, column: str, point: Point3, from_level: int,
+                 taking_out: bool = False) -> None:
+        """`taking_out`: a failed objection's penalty pull, whose column leaves the villa once it comes free."""
         self.villa, self.seat, self.column = villa, seat, column
+        self.taking_out = taking_out
         self.grab_z = point.z
         self.from_level = from_level
         self.state = Grip.PULLING
@@ -54,6 +58,9 @@ class HeldColumn:
             return
         if news.grip in (Grip.CARRYING, Grip.LOWERING, Grip.HELD) and self.state in IN_HAND:
             self.state = Grip(news.grip)     # set down, held, lifted, or taken up again after a refused spot
+        elif not news.grip and self.state in IN_HAND:
+            # the server's hand holds nothing, yet the rules still wait: what it let go settles to be judged
+            self.state = Grip.TAKEN_OUT if self.taking_out else Grip.PLACED
         self.strain = news.strain
         self.steadied = news.steadied if self.state == Grip.PULLING else None
 
@@ -93,3 +100,39 @@ class HeldFloor:
             self.state = Laying(news.grip)
             self.confirmed = self.state == Laying.HELD
             self._news = news
+        elif news is not None and not news.grip and self.state in (Laying.CARRYING, Laying.LOWERING, Laying.HELD):
+            self.state = Laying.LAID     # let go, settling to be judged
+
+
+def standing_on(villa, column: str) -> int:
+    """The level of the floor under the column's foot, as the villa drawn here has it (0: the base plate)."""
+    standing = villa.nodes[column].getZ() - COLUMN_HEIGHT / 2
+    return max([level for level in villa.floor_levels if villa.nodes[floor_id(level)].getZ() < standing], default=0)
+
+
+def held_piece(hand: HeldColumn | HeldFloor) -> str:
+    return hand.column if isinstance(hand, HeldColumn) else hand.piece
+
+
+def still_in_hand(hand: HeldColumn | HeldFloor, state: rules.GameState) -> bool:
+    """Is the piece in hand still in hand for the rules (a floor: still to be laid; a column taken out: still to
+    go)?"""
+    if isinstance(hand, HeldFloor):
+        return rules.task(state) is rules.Task.LAY_FLOOR
+    if rules.task(state) is rules.Task.TAKE_OUT:
+        return hand.column not in state.out
+    return state.turn.column == hand.column
+
+
+def taken_up(villa, state: rules.GameState, seat: int, news: HandNews) -> HeldColumn | HeldFloor | None:
+    """The piece the server's hands hold for this window's `seat` (`news`), taken up in the window: the column
+    being built, or the floor being laid. None: nothing the rules name (a penalty pull's column is not named until
+    it is out: that one the window leaves to the server's hands)."""
+    task = rules.task(state)
+    if task is rules.Task.PLACE and news.grip in (Grip.PULLING, Grip.CARRYING, Grip.LOWERING, Grip.HELD):
+        column = state.turn.column
+        if column in villa.nodes:
+            return HeldColumn(villa, seat, column, villa.nodes[column].getPos(), standing_on(villa, column))
+    elif task is rules.Task.LAY_FLOOR and news.grip in (Laying.CARRYING, Laying.LOWERING, Laying.HELD):
+        return HeldFloor(villa, seat, state.top_level + 1)
+    return None

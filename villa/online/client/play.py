@@ -8,8 +8,8 @@
 The server's `Match` decides everything. What a window hears is the game's own news: the referee's moves,
 which the same rules apply here and which this module tells as the match tells them (`events.of_change`), and
 the events the moves do not tell, passed on by the server in the order the game had them. A request is checked
-here as the match would check it (whose move, the rules' verdict, the spot under the carried column), so a
-refusal is said at once; the server's own refusal comes back as an event.
+here as the match would check it (`checks`: whose move, the rules' verdict, the spot under the carried column),
+so a refusal is said at once; the server's own refusal comes back as an event.
 """
 
 from __future__ import annotations
@@ -27,10 +27,11 @@ from villa.match import requests as rq
 from villa.match import MatchSetup, Seat, Strength, layout_named
 from villa.match.face import is_floor
 from villa.match.table import seal_roll
-from villa.online.client.hands import HeldColumn, HeldFloor
+from villa.online import protocol
+from villa.online.client import checks
+from villa.online.client.hands import HeldColumn, HeldFloor, held_piece, still_in_hand, taken_up
 from villa.online.client.player import Player
 from villa.online.client.puppet import Puppet
-from villa.physics.dimensions import COLUMN_HEIGHT
 from villa.physics.laying import Laying
 from villa.physics.pulling import Grip
 from villa.physics.refusals import PlacementError, Refusal
@@ -38,6 +39,7 @@ from villa.rules.pieces import floor_id
 
 log = logging.getLogger(__name__)
 
+MOVABLE = frozenset(protocol.PIECES)     # the villa's pieces (not the table, nor the base plate)
 RESTS_AFTER = 0.3            # s without a pose heard: the villa lies still
 AIMS_EVERY = 1.0 / 30.0      # s between aims sent: the server's frames take one in two, its door caps the rate
 
@@ -53,6 +55,7 @@ class OnlineMatch:
         self.villa = Puppet()
         self.hand: HeldColumn | HeldFloor | None = None
         self._hand_asked = 0          # the player's request that last changed the hand: news older than it is stale
+        self._hand_heard = -1         # the server's words on the hand taken in so far (what was heard is news)
         self._aimed_at = -1.0
         self._heard = player.pose_updates
         self._heard_at = clock()
@@ -62,6 +65,7 @@ class OnlineMatch:
         self._turn = int(player.table.get("turn", 0))
         player.news.clear()           # what came before is in the state and the villa heard
         self._show_villa()
+        self._follow_hand()           # back in the middle of a move: the piece in the server's hands is taken up
 
     # --- what is going on -----------------------------------------------------------------------------
 
@@ -130,14 +134,14 @@ class OnlineMatch:
         preview = self.hand.preview() if isinstance(self.hand, HeldColumn) else None
         if preview is None:
             return PlacementError(Refusal.NO_FLOOR_UNDER)
-        return _refusal_of(self.state, preview)
+        return checks.verdict(self.state, preview)
 
     # --- requests: checked here as the match would, then sent ---------------------------------------------
 
     def request(self, request: rq.Request) -> rq.Reply:
         if request.seat not in self.here or request.seat != rules.acting_player(self.state) or not self.connected:
             return rq.Reply(rq.not_now(self.state, type(request).__name__))
-        refusal = _CHECKS[type(request)](self, request)
+        refusal = checks.refusal(self, request)
         if refusal is not None:
             return rq.Reply(refusal)
         if type(request) is rq.Aim:
@@ -147,86 +151,11 @@ class OnlineMatch:
         self.player.request(request)
         if type(request) in rq.HAND_REQUESTS:
             self._hand_asked = self.player.asked
-        _AFTER.get(type(request), _nothing)(self, request)
+        checks.sent(self, request)
         return rq.SENT
 
-    def _check_take(self, request: rq.Take) -> Exception | None:
-        if self.hand is not None or self.collapsed or request.column not in self.villa.nodes:
-            return rq.not_now(self.state, "taking a column") if request.column in self.villa.nodes \
-                else PlacementError(Refusal.NOT_IN_VILLA, column=request.column)
-        if rules.task(self.state) is rules.Task.TAKE_OUT:
-            return rules.why_not_grabbable(self.state, request.column)
-        return _refusal_of(self.state, rules.TakeColumn(request.column))
-
-    def _took(self, request: rq.Take) -> None:
-        node = self.villa.nodes[request.column]
-        point = Point3(*request.point) if request.point is not None else node.getPos()
-        standing = node.getZ() - COLUMN_HEIGHT / 2
-        from_level = max([lv for lv in self.villa.floor_levels if self.villa.nodes[floor_id(lv)].getZ() < standing],
-                         default=0)
-        self.hand = HeldColumn(self.villa, request.seat, request.column, point, from_level)
-
-    def _check_hand(self, _request) -> Exception | None:
-        return rq.not_now(self.state, "moving the hand") if self.hand is None else None
-
-    def _check_column(self, _request) -> Exception | None:
-        return rq.not_now(self.state, "steadying") if not isinstance(self.hand, HeldColumn) else None
-
-    def _check_floor(self, _request) -> Exception | None:
-        return rq.not_now(self.state, "turning a floor") if not isinstance(self.hand, HeldFloor) else None
-
-    def _check_set_down(self, _request: rq.SetDown) -> Exception | None:
-        if not isinstance(self.hand, HeldColumn) or self.hand.state != Grip.CARRYING:
-            return PlacementError(Refusal.NOT_FREE_TO_SET_DOWN)
-        return self.landing_refusal()
-
-    def _set_down(self, _request: rq.SetDown) -> None:
-        self.hand.state = Grip.LOWERING
-
-    def _check_lay(self, _request: rq.LayFloor) -> Exception | None:
-        if self.hand is not None or self.collapsed or not self.can_lay_floor():
-            return rq.not_now(self.state, "laying a floor")
-        return None
-
-    def _laid(self, request: rq.LayFloor) -> None:
-        self.hand = HeldFloor(self.villa, request.seat, self.state.top_level + 1)
-
-    def _check_lower(self, _request: rq.Lower) -> Exception | None:
-        lay = self.hand
-        if not isinstance(lay, HeldFloor) or lay.state not in (Laying.CARRYING, Laying.HELD):
-            return rq.not_now(self.state, "lowering a floor")
-        if lay.state == Laying.CARRYING and not lay.columns_under():
-            return PlacementError(Refusal.NO_COLUMN_UNDER, level=lay.level)    # the server's own check, here at once
-        return None
-
-    def _lowered(self, request: rq.Lower) -> None:
-        """From now on the floor is drawn where the server has it: sitting, or tipping in the hands."""
-        if self.hand.state == Laying.CARRYING:
-            self.hand.state, self.hand.confirmed = (Laying.HELD if request.hold else Laying.LOWERING), False
-
-    def _check_holding(self, _request) -> Exception | None:
-        return None if self.holding else rq.not_now(self.state, "holding")
-
-    def _lifted(self, _request: rq.Lift) -> None:
-        if isinstance(self.hand, HeldColumn):
-            self.hand.state = Grip.CARRYING
-
-    def _let_go(self, _request: rq.LetGo) -> None:
-        self.hand.state = Grip.PLACED if isinstance(self.hand, HeldColumn) else Laying.LAID
-
-    def _check_give_up(self, _request: rq.GiveUp) -> Exception | None:
-        if self.hand is None and rules.task(self.state) not in (rules.Task.LAY_FLOOR, rules.Task.PLACE):
-            return rq.not_now(self.state, "giving up")    # a floor granted is given up, whether it can be laid or not
-        return None
-
-    def _check_roll(self, _request: rq.Roll) -> Exception | None:
-        return rq.not_now(self.state, "rolling the seal") if self.next_roll() is None or self.busy else None
-
-    def _check_choice(self, request) -> Exception | None:
-        action = rq.rules_action(self.state, request)
-        return rq.not_now(self.state, type(request).__name__) if action is None else _refusal_of(self.state, action)
-
-    def _drop_hand(self, _request=None) -> None:
+    def drop_hand(self) -> None:
+        """Nothing in this window's hand any more."""
         self.hand = None
         self.villa.in_hand = set()
 
@@ -236,7 +165,7 @@ class OnlineMatch:
         self.villa.clock += seconds
         self.player.poll()
         if not self.connected:
-            self._drop_hand()       # nothing in hand can be moved any more
+            self.drop_hand()       # nothing in hand can be moved any more
         news = self.player.news
         while news:
             kind, *what = news.popleft()
@@ -247,10 +176,13 @@ class OnlineMatch:
         return 1
 
     def _heard_move(self, before: rules.GameState, move, after: rules.GameState) -> None:
-        """A move of the referee, told as the match tells it."""
+        """A move of the referee, told as the match tells it. A floor given up goes back in the box: it has no pose
+        any more (the server's villa no longer holds it, and says nothing of it)."""
         self.state = after
-        if self.hand is not None and not self._still_in_hand(after):
-            self._drop_hand()
+        if isinstance(move, rules.GiveUpFloor):
+            self.player.poses.pop(floor_id(before.top_level + 1), None)
+        if self.hand is not None and not still_in_hand(self.hand, after):
+            self.drop_hand()
         for event in ev.of_change(before, move, after):
             self.events.emit(event)
 
@@ -259,14 +191,26 @@ class OnlineMatch:
         self.state = after
 
     def _heard_event(self, event) -> None:
-        if isinstance(event, ev.Collapsed):
+        if isinstance(event, ev.Refused) and self.hand is not None:
+            self._taken_up_again()
+        elif isinstance(event, ev.Collapsed):
             self._collapsed = True
-            self._drop_hand()
+            self.drop_hand()
         elif isinstance(event, ev.RoundStarted):
             self._collapsed = False     # the villa built anew came before it
         elif isinstance(event, ev.TurnSettled):
             self._turn = event.record.turn
         self.events.emit(event)
+
+    def _taken_up_again(self) -> None:
+        """The referee refused where the piece let go came to rest: a column still in hand for the rules is taken
+        up again by the server's hands, to be set down better (or given up); a floor is not."""
+        hand = self.hand
+        if isinstance(hand, HeldColumn) and still_in_hand(self.hand, self.state):
+            hand.state = Grip.CARRYING
+            self.player.smoothing.hold(hand.column, None, self.player.asked, self.clock())
+        else:
+            self.drop_hand()
 
     def _heard_refusal(self, refusal: Exception) -> None:
         """The server refused what was asked: the piece shown in hand goes back to what the rules' state says."""
@@ -276,41 +220,46 @@ class OnlineMatch:
         elif isinstance(hand, HeldColumn):
             if hand.state == Grip.LOWERING:
                 hand.state = Grip.CARRYING       # not there: still in hand, to be set down better
-            elif not self._still_in_hand(self.state):
-                self._drop_hand()
+            elif not still_in_hand(self.hand, self.state):
+                self.drop_hand()
         elif isinstance(hand, HeldFloor):
             if hand.state == Laying.LOWERING or (hand.state == Laying.HELD and not hand.confirmed):
                 hand.state = Laying.CARRYING
             elif not rules.floor_to_lay(self.state):
-                self._drop_hand()
+                self.drop_hand()
         self.events.emit(ev.Refused(None, refusal))
 
     def _heard_villa(self, _poses) -> None:
         pass    # drawn by `_show_villa` from the smoothing, which heard it whole
 
-    def _still_in_hand(self, state: rules.GameState) -> bool:
-        """Is the piece in hand still in hand for the rules (a floor: still to be laid; a column taken out:
-        still to go)?"""
-        if isinstance(self.hand, HeldFloor):
-            return rules.task(state) is rules.Task.LAY_FLOOR
-        if rules.task(state) is rules.Task.TAKE_OUT:
-            return self.hand.column not in state.out
-        return state.turn.column == self.hand.column
-
     def _hand_news(self):
-        """The server's word on this player's hand, once it carried out the request that last changed it; None:
-        another's hand, or older news."""
+        """The server's word on this player's hand, new since the last frame, once it carried out the request that
+        last changed it; None: nothing new, another's hand, or older news."""
         player = self.player
+        if player.hand_updates == self._hand_heard:
+            return None
+        self._hand_heard = player.hand_updates
         if player.hand_holder not in self.here or player.hand_done < self._hand_asked:
             return None
         return player.hand
 
     def _follow_hand(self) -> None:
+        news = self._hand_news()
+        if self.hand is None and news is not None:
+            self._take_up(news)
         hand = self.hand
         if isinstance(hand, HeldColumn):
-            hand.heard(self._hand_news(), hand.is_free(self.player.poses.get(hand.column)))
+            hand.heard(news, hand.is_free(self.player.poses.get(hand.column)))
         elif isinstance(hand, HeldFloor):
-            hand.heard(self._hand_news())
+            hand.heard(news)
+
+    def _take_up(self, news) -> None:
+        """The server's hands hold this player's piece, and this window holds none: it came back online (or was
+        opened) in the middle of the move. The piece is taken up where those hands hold it (`hands.taken_up`)."""
+        self.hand = taken_up(self.villa, self.state, self.player.hand_holder, news)
+        if self.hand is not None:
+            point = tuple(self.villa.nodes[self.hand.column].getPos()) if isinstance(self.hand, HeldColumn) else None
+            self.player.smoothing.hold(held_piece(self.hand), point, self.player.asked, self.clock())
 
     def _show_villa(self) -> None:
         now = self.clock()
@@ -321,7 +270,8 @@ class OnlineMatch:
             return      # drawn as it lies already: RESTS_AFTER outlasts the smoothing's delay and blends
         smoothing = self.player.smoothing
         poses = {piece: pose for piece in self.player.poses if (pose := smoothing.pose(piece, now)) is not None}
-        self.villa.show(poses, self.state.out)
+        unheard = frozenset(piece for piece in self.villa.nodes if piece in MOVABLE and piece not in poses)
+        self.villa.show(poses, self.state.out | unheard)
         self._shown_at_rest = self.state if self.villa.resting else None
         self._log_pull()
 
@@ -342,39 +292,13 @@ class OnlineMatch:
     def close(self) -> None:
         """Off the screen: the events stop (the player's connection is its owner's to close)."""
         self.events.clear()
-        self._drop_hand()
+        self.drop_hand()
 
 
-def _nothing(_match, _request) -> None:
-    pass
-
-
-_CHECKS: dict[type, Callable] = {
-    rq.Take: OnlineMatch._check_take, rq.Aim: OnlineMatch._check_hand, rq.Steady: OnlineMatch._check_column,
-    rq.TurnFloor: OnlineMatch._check_floor, rq.SetDown: OnlineMatch._check_set_down,
-    rq.LayFloor: OnlineMatch._check_lay, rq.Lower: OnlineMatch._check_lower, rq.Lift: OnlineMatch._check_holding,
-    rq.LetGo: OnlineMatch._check_holding, rq.GiveUp: OnlineMatch._check_give_up, rq.Roll: OnlineMatch._check_roll,
-    rq.Propose: OnlineMatch._check_choice, rq.Answer: OnlineMatch._check_choice, rq.Forgo: OnlineMatch._check_choice,
-    rq.Pass: OnlineMatch._check_choice, rq.ChooseColour: OnlineMatch._check_choice,
-}
-_AFTER: dict[type, Callable] = {
-    rq.Take: OnlineMatch._took, rq.SetDown: OnlineMatch._set_down, rq.LayFloor: OnlineMatch._laid,
-    rq.Lower: OnlineMatch._lowered, rq.Lift: OnlineMatch._lifted, rq.LetGo: OnlineMatch._let_go,
-    rq.GiveUp: OnlineMatch._drop_hand,
-}
 _NEWS: dict[str, Callable] = {
     "moves": OnlineMatch._heard_move, "state": OnlineMatch._heard_state, "event": OnlineMatch._heard_event,
     "refused": OnlineMatch._heard_refusal, "villa": OnlineMatch._heard_villa,
 }
-
-
-def _refusal_of(state: rules.GameState, action) -> Exception | None:
-    """The referee's verdict on an action, without taking it."""
-    try:
-        rules.apply(state, action)
-    except rules.RuleError as refusal:
-        return refusal
-    return None
 
 
 def setup_of(player: Player) -> MatchSetup:

@@ -342,7 +342,7 @@ def _event(player: Player, message: m.Event) -> None:
 def _villa(player: Player, message: m.Villa) -> None:
     player.villas += 1
     poses = protocol.unpack_poses(message.poses)
-    player.poses.update(poses)
+    player.poses = dict(poses)        # the villa whole: a piece it does not hold is no longer there
     player.smoothing.heard(message.tick, poses, player._clock())
     player.news.append(("villa", poses))
 

@@ -28,7 +28,7 @@ class PanelMode(ModeBase):
         actor = guide.standings[guide.actor]
         ink = palette.ink(actor.colours[0]) if actor.colours else panels.INK
         return panels.hand_over(self.screen.stage, font(), player=actor.name, ink=ink, words=text, answers=answers,
-                                handed=self.screen.humans() > 1)
+                                handed=self.screen.acting.people() > 1)
 
 
 class Asking(PanelMode):

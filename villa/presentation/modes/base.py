@@ -106,7 +106,7 @@ class ModeBase:
         return {}, None
 
     def headline(self) -> str:
-        return self.screen.headline()
+        return self.screen.telling.headline()
 
 
 class Off(ModeBase):

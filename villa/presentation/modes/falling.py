@@ -29,6 +29,8 @@ class Falling(ModeBase):
             screen.view.focus_all()   # follow the pieces as they come to rest
         if screen.recorder.done:
             screen.change_mode(Mode.REPLAY)
+        elif screen.recorder.fell_at is None and self.match.over:
+            screen.change_mode(Mode.ENDED)   # a screen built on a villa fallen already: no fall seen to show again
 
 
 class Replay(ModeBase):

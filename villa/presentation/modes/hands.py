@@ -6,6 +6,7 @@ lowers and lifts it."""
 
 from __future__ import annotations
 
+from villa import rules
 from villa.match import requests as rq
 from villa.match.face import is_floor
 from villa.physics.dimensions import BASE, COLUMN_HEIGHT, FLOORS
@@ -13,11 +14,11 @@ from villa.physics.geometry import on_plane
 from villa.physics import laying
 from villa.physics.pulling import Grip
 from villa.presentation import words
+from villa.presentation.camera import mouse_ray
 from villa.presentation.i18n import _
 from villa.presentation.modes import Mode
 from villa.presentation.modes.base import SUPPORT_GLOW, Glow, ModeBase
 from villa.rules.pieces import floor_id
-from villa.rules.state import Step
 
 
 class InHand(ModeBase):
@@ -52,7 +53,7 @@ class InHand(ModeBase):
             pass
         elif is_floor(hand):
             screen.hud.flash(_("The floor goes back in the box"), screen.now)
-        elif match.state.turn.step is not Step.TAKE_OUT:
+        elif rules.task(match.state) is not rules.Task.TAKE_OUT:
             screen.hud.flash(_("{column} goes back, and may not be chosen again").format(
                 column=words.column_words(hand.column)), screen.now)
         screen.follow()
@@ -70,7 +71,7 @@ class Pulling(InHand):
     def exit(self) -> None:
         self.screen.gauge.hide()
         self.screen.sight.hide()
-        self.screen.hide_eye()
+        self.screen.overlay.hide_eye()
 
     def aim(self, mouse) -> None:
         """The pointer drags the column out on the plane it was taken hold at; Space steadies the floor above."""
@@ -81,7 +82,7 @@ class Pulling(InHand):
             self._steadying = steady = controls.steadying
             self.screen.request(lambda seat: rq.Steady(seat, steady))
         if hand.state == Grip.PULLING and mouse is not None and controls.game_drag:
-            aim_at(self.screen, on_plane(*self.screen.mouse_ray(mouse), hand.grab_z))
+            aim_at(self.screen, on_plane(*mouse_ray(self.screen.stage, mouse), hand.grab_z))
 
     def hints(self, mouse) -> tuple[Glow, str | None]:
         """The strain gauge, the builder's eye without the column; Space: the floor above shows held."""
@@ -89,15 +90,15 @@ class Pulling(InHand):
         screen.ghost.hide()
         screen.gauge.show(self.match.strain)    # online: as the server's hand felt it (`setHand`)
         column = hand is not None and not is_floor(hand)
-        screen.show_eye(pulled=hand.column if column else None)
+        screen.overlay.show_eye(pulled=hand.column if column else None)
         if column and hand.steadied:
-            screen.show_held_floor(hand.steadied)
+            screen.overlay.show_held_floor(hand.steadied)
             return {hand.steadied: SUPPORT_GLOW}, _("the floor above is held steady")
         screen.sight.hide()
         return {}, _("drag it out; hold Space to steady the floor above")
 
     def headline(self) -> str:
-        if self.match.state.turn.step is Step.IN_HAND:
+        if rules.task(self.match.state) is rules.Task.PLACE:
             return words.pulling_headline(self.match.state)
         return super().headline()
 
@@ -123,7 +124,7 @@ class Carrying(InHand):
         if hand is None or is_floor(hand):
             return
         if hand.state in (Grip.CARRYING, Grip.HELD) and mouse is not None:   # held: it slides
-            aim_at(self.screen, on_plane(*self.screen.mouse_ray(mouse), self._top_surface_z()))
+            aim_at(self.screen, on_plane(*mouse_ray(self.screen.stage, mouse), self._top_surface_z()))
 
     def _top_surface_z(self) -> float:
         villa, top = self.match.villa, self.match.state.top_level
@@ -166,7 +167,7 @@ class Laying(InHand):
 
     def exit(self) -> None:
         self.screen.sight.hide()
-        self.screen.hide_eye()
+        self.screen.overlay.hide_eye()
 
     def wheel(self, notches: int) -> bool:
         super().wheel(notches)
@@ -183,7 +184,7 @@ class Laying(InHand):
         the floor as it is lowered): what is under the pointer comes under the floor."""
         hand = self.match.hand
         if is_floor(hand) and mouse is not None:
-            aim_at(self.screen, on_plane(*self.screen.mouse_ray(mouse), hand.rest_z))
+            aim_at(self.screen, on_plane(*mouse_ray(self.screen.stage, mouse), hand.rest_z))
 
     def hints(self, mouse) -> tuple[Glow, str | None]:
         """The floor see-through over the tops it would rest on (held: the tops it touches), which glow;
@@ -193,14 +194,14 @@ class Laying(InHand):
         if not is_floor(hand) or hand.state not in (laying.Laying.CARRYING, laying.Laying.HELD):
             screen.sight.hide()
             return {}, None
-        screen.show_eye()
+        screen.overlay.show_eye()
         if hand.state == laying.Laying.HELD:
             touching = hand.touching()
-            screen.show_sight(hand, touching)
+            screen.overlay.show_sight(hand, touching)
             return {c: SUPPORT_GLOW for c in touching}, words.held_floor(
                 bool(touching), hand.tilt_deg(), lowering=screen.hands.lowering)
         under = hand.columns_under()
-        screen.show_sight(hand, under)
+        screen.overlay.show_sight(hand, under)
         return {c: SUPPORT_GLOW for c in under}, words.carried_floor(
             len(under), self.match.state.ruleset.min_support(hand.level))
 

@@ -9,7 +9,6 @@ from villa.presentation.i18n import _
 from villa.presentation.modes import Mode
 from villa.presentation.modes.base import HOVER_GLOW, TAKEABLE_GLOW, Glow, ModeBase
 from villa.presentation.words import Button
-from villa.rules.state import Step
 
 
 class Idle(ModeBase):
@@ -32,15 +31,17 @@ class Idle(ModeBase):
         return True
 
     def escape(self) -> None:
-        """Esc gives up a granted floor that cannot be laid, as its button says; else the pause menu."""
-        if self.match.state.turn.step is Step.LAY_FLOOR and self.screen.human_acts():
+        """Esc gives up what the rules hold in hand with nothing in the hand (a floor granted that cannot be laid, a
+        build taken up again from a save or back online), as its button says; else the pause menu."""
+        if rules.giving_up(self.match.state) is not None and self.screen.acting.person():
             self.give_up()
         elif self.screen.on_pause is not None:
             self.screen.on_pause()
 
     def give_up(self) -> None:
-        """The command bar's give-up: a floor granted that cannot be laid goes back in the box."""
-        if self.match.state.turn.step is Step.LAY_FLOOR:
+        """The command bar's give-up: a floor granted that cannot be laid goes back in the box, a build whose column
+        no hand holds is given up."""
+        if rules.giving_up(self.match.state) is not None:
             self.screen.ask(rq.GiveUp)
 
     def propose_floor(self) -> None:
@@ -62,13 +63,13 @@ class Idle(ModeBase):
             self.screen.open_panel(Mode.ROLLING, roll)
 
     def exit(self) -> None:
-        self.screen.hide_eye()
+        self.screen.overlay.hide_eye()
 
     def hints(self, mouse) -> tuple[Glow, str | None]:
         """The columns that may be taken glow; the one under the pointer says why it may or may not."""
         screen, match = self.screen, self.match
         screen.ghost.hide()
-        screen.show_eye()
+        screen.overlay.show_eye()
         takeable = set(rules.grabbable_columns(match.state)) & set(match.villa.columns)
         glow = {c: TAKEABLE_GLOW for c in takeable}
         hit = screen.pick(mouse) if mouse else None

@@ -37,7 +37,7 @@ class Computer(ModeBase):
     def headline(self) -> str:
         if self.match.over:
             return super().headline()
-        waited = self.screen.waited_for()
+        waited = self.screen.acting.waited_for()
         if waited is not None:
             return words.waiting_for(self.match.state, waited, self.match.away(waited))
-        return words.computer_headline(self.match.state, self.screen.acting_player(), self.match.hand)
+        return words.computer_headline(self.match.state, self.screen.acting.player(), self.match.hand)
