@@ -113,7 +113,7 @@ def test_host_here_set_the_clock_give_a_seat_to_a_computer_roll_for_colours_and_
     assert front.menu is None and player.table["started"] and front.online_play.server is not None
     frames(5)
     status = front.screen.hud.status.getText()
-    if front.screen.waited_for() is None and front.match.seat(front.match.actor).is_computer:
+    if front.screen.acting.waited_for() is None and front.match.seat(front.match.actor).is_computer:
         assert " left" not in status, "a computer player's move has no clock"
     else:
         assert status.endswith(" left") and ("1:5" in status or "2:00" in status), status

@@ -209,7 +209,7 @@ def test_the_host_gives_the_seat_of_a_player_who_stalls_to_a_computer_from_the_p
     ben = table.seat("Ben", 1)                 # who moves first, and stalls
     front = table.front
     assert _run(stage, lambda: front.screen is not None, [ben])
-    assert _run(stage, lambda: front.screen.waited_for() == 1, [ben])
+    assert _run(stage, lambda: front.screen.acting.waited_for() == 1, [ben])
     front.pause()
     stand_in = front.pause_menu.widgets["stand_in"]
     assert stand_in["text"] == "A computer plays for Ben", "Ben is here, but the game waits for him"
@@ -256,7 +256,7 @@ def test_a_roll_for_the_turns_colour_at_another_window_tumbles_here_too(stage, t
         ben = _sit(stage, server, "Ben", 0)                 # the first seat rolls first
         player = _sit(stage, server, "Ann", 1)
         front.online_play.seated(player, f"{LOOPBACK}:{server.port}", "Ann")
-        assert _run(stage, lambda: front.screen is not None and front.screen.waited_for() == 0, [ben])
+        assert _run(stage, lambda: front.screen is not None and front.screen.acting.waited_for() == 0, [ben])
         asked = player.asked
         ben.request(rq.Roll(0))
         assert _run(stage, lambda: isinstance(front.screen.panel, panels.SealToss), [ben]), "it tumbles at Ann's"

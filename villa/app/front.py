@@ -346,7 +346,7 @@ class Front:
         player = self.online
         if player is None or player.host_seat not in player.seats or self.screen is None:
             return None
-        waited = self.screen.waited_for()
+        waited = self.screen.acting.waited_for()
         if waited is not None:
             return waited
         return next((n for n in range(len(self.match.state.players)) if self.match.away(n)), None)
