@@ -17,6 +17,7 @@ finished game's record, and in `news` what the game in play on this screen has s
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 import zlib
@@ -40,7 +41,10 @@ CATALOGUE = Catalogue(m.KINDS)
 CONNECT_S = 10.0           # s a server has to answer a connection before the player gives up
 PING_S = 15.0              # s between the player's pings while it has nothing else to say
 SILENT_S = 5.0             # s without a word from the server (which pings each second): it is gone
+WELCOME_S = 3.0            # s a server has to welcome a connection it accepted
 REDIRECTS = 3              # a room played elsewhere is followed this many times at most
+RETRY_S = 0.5              # s between tries to find the game again, server after server
+REJOIN_S = 60.0            # s a player whose server went looks for its game before giving up
 
 # requests after which this player's piece is drawn where the server has it, not ahead at the pointer
 LETTING_GO = (rq.SetDown, rq.Lower, rq.GiveUp, rq.LetGo)
@@ -50,17 +54,25 @@ class Player:
     def __init__(self, address: str, port: int, lag: float = 0.0, clock: Callable[[], float] = time.monotonic,
                  timeout: float = CONNECT_S) -> None:
         """`lag`: seconds each message is held before it goes (a slow network, simulated for measuring)."""
-        self.address, self.port, self.lag, self._clock = address, port, lag, clock
+        self.lag, self._clock, self._timeout = lag, clock, timeout
         self.first = (address, port)             # where the player first went: the way back if a server is gone
-        self._dialling = dial(address, port, CATALOGUE, timeout)
+        self.addresses: list[tuple[str, int]] = [self.first]   # every server known to hold the game (a fleet's)
         self.link: Link | None = None
         self.welcomed = False
         self.trouble: Exception | None = None    # why the connection failed or ended (a refusal's code, or the wire's)
-        self.lost = False                        # the connection ended (or never came: `failed`)
+        self.lost = False                        # the connection ended for good (or never came: `failed`)
         self.failed = False
+        self.rejoining: float | None = None      # since when the player looks for its game again (a server gone)
+        self.came_back = 0                       # how often it found its game again by itself
         self._held: deque[tuple[float, object]] = deque()
+        self._waiting: list = []                 # messages asked for before the server welcomed us
         self._spoke_at = clock()
         self._redirects = 0
+        self._room_asked: list = []              # the messages that asked for the room (Enter, or Rejoins)
+        self._next_try = 0.0
+        self._tried = 0
+        self._to_reseat: set[int] = set()          # seats still to be taken back while rejoining
+        self._connect(address, port)
         # what was heard
         self.room: str | None = None             # the code of the room entered (None: none)
         self.room_code = ""                      # the room asked for (entered, opened, or to be entered)
@@ -80,40 +92,55 @@ class Player:
         self.asked = 0                           # requests sent (the server echoes how many it carried out)
         self.news: deque = deque()               # ("moves", before, move, after), ("event", e), ("refused", e) ...
         self._held_piece: str | None = None
-        self._to_enter: str | None = None        # a room opened for us, or one we were sent on to
 
     # --- the connection ---------------------------------------------------------------------------------
 
     @property
     def ready(self) -> bool:
         """Connected and welcomed: the server speaks the same game."""
-        return self.welcomed and not self.lost
+        return self.welcomed and not self.lost and self.rejoining is None
 
     @property
     def connecting(self) -> bool:
         return not self.welcomed and not self.lost
 
     @property
+    def address(self) -> str:
+        return self._where[0]
+
+    @property
+    def port(self) -> int:
+        return self._where[1]
+
+    @property
     def code(self) -> str:
         return self.room_code
+
+    def _connect(self, host: str, port: int) -> None:
+        self._where = (host, port)
+        self.link, self.welcomed = None, False
+        self._dialling = dial(host, port, CATALOGUE, self._timeout, self._clock)
 
     def poll(self) -> None:
         """What the network has: the connection's progress, the messages heard, the messages to go."""
         if self.lost:
             return
         try:
-            if self.link is None:
+            if self.rejoining is not None and self.link is None and self._dialling is None:
+                self._try_again()
+            if self.link is None and self._dialling is not None:
                 self._dial()
             if self.link is not None:
                 self._send_held()
                 for message in self.link.receive():
                     self._heard(message)
-                    if self.lost:
+                    if self.link is None or self.lost:
                         return
                 self._keep_alive()
-                self.link.flush()
-                if self.link.closed:
-                    self._end(self.trouble or OnlineError(Online.CLOSING))
+                if self.link is not None:
+                    self.link.flush()
+                    if self.link.closed:
+                        self._end(WireError(self.link.why or "the connection closed"))
         except (WireError, OSError) as trouble:
             log.warning("the connection to %s:%s broke: %s", self.address, self.port, trouble)
             self._end(trouble if isinstance(trouble, WireError) else WireError(str(trouble)))
@@ -121,12 +148,16 @@ class Player:
     def _dial(self) -> None:
         result = self._dialling.poll()
         if isinstance(result, Link):
-            self.link = result
+            self.link, self._dialling = result, None
             self.link.send(m.Hello(m.PROTOCOL, m.GAME))
             self._spoke_at = self._clock()
         elif isinstance(result, str):
-            self.failed = True
-            self._end(WireError(result))
+            self._dialling = None
+            if self.rejoining is not None:
+                self._next_try = self._clock() + RETRY_S       # not that one: the next, in a moment
+            else:
+                self.failed = True
+                self._end(WireError(result))
 
     def _keep_alive(self) -> None:
         now = self._clock()
@@ -134,22 +165,65 @@ class Player:
             self._send(m.Ping())
         if now - self.link.heard_at > SILENT_S and self.welcomed:
             self._end(OnlineError(Online.SILENT))
+        elif not self.welcomed and now - self._spoke_at > WELCOME_S:
+            self._end(OnlineError(Online.SILENT))     # connected, but no game server answers
 
-    def _end(self, trouble: Exception) -> None:
-        if self.trouble is None:
-            self.trouble = trouble
-        self.lost = True
-        self.smoothing.let_go(self._clock())
+    def _end(self, trouble: Exception | None) -> None:
+        """The connection ended: for good, or (a player in a game under way, whose server went) to look for the game
+        on the servers known to hold it."""
         if self.link is not None:
             self.link.close()
-        self._dialling.cancel()
+            self.link = None
+        if self._dialling is not None:
+            self._dialling.cancel()
+            self._dialling = None
+        self.welcomed = False
+        self.smoothing.let_go(self._clock())
+        if trouble is not None and self.rejoining is None and self._may_come_back(trouble):
+            log.info("the game's server was lost (%s): looking for the game again", trouble)
+            self.rejoining, self._tried, self._next_try = self._clock(), 0, 0.0
+            self.room = None
+            return
+        if self.rejoining is not None and self._clock() - self.rejoining < REJOIN_S:
+            self._next_try = max(self._next_try, self._clock() + RETRY_S)
+            return
+        if self.trouble is None:
+            self.trouble = trouble or OnlineError(Online.CLOSING)
+        self.lost = True
+        self.rejoining = None
+
+    def _may_come_back(self, trouble: Exception) -> bool:
+        """A game under way whose server went (gone quiet, its connection broken, or moved on): its room lives on."""
+        if not self.room_code or self.state is None or self.state.over or not self.table.get("started"):
+            return False
+        final = isinstance(trouble, OnlineError) and trouble.code not in (Online.SILENT, Online.MOVED)
+        return not final
+
+    def _try_again(self) -> None:
+        """The next known server, asked for the game with this player's tokens."""
+        if self._clock() < self._next_try:
+            return
+        if self._clock() - self.rejoining > REJOIN_S:
+            self.rejoining = None
+            self._end(self.trouble or OnlineError(Online.SILENT))
+            return
+        host, port = self.addresses[self._tried % len(self.addresses)]
+        self._tried += 1
+        self._redirects = 0
+        self._room_asked = [m.Rejoin(self.room_code, token) for _seat, token in sorted(self.seats.items())] \
+            or [m.Enter(self.room_code)]         # one who only watches comes back to watch
+        self._to_reseat = set(self.seats)
+        self._waiting = list(self._room_asked)
+        self._connect(host, port)
 
     def close(self) -> None:
         """Let the connection go (the server hears the player leave: their seat waits for the token)."""
-        if self.link is not None and not self.lost:
+        if self.link is not None and not self.lost and self.welcomed:
             self.link.send(m.Leave())
             self.link.flush()
-        self._end(OnlineError(Online.CLOSING))
+        self.rejoining = None
+        self.trouble = self.trouble or OnlineError(Online.CLOSING)
+        self._end(None)
 
     leave = close
 
@@ -158,10 +232,13 @@ class Player:
     def _send(self, message) -> None:
         if self.lost:
             return
+        if not self.welcomed:
+            self._waiting.append(message)       # said once the server welcomes us
+            return
         self._spoke_at = self._clock()
         if self.lag > 0:
             self._held.append((self._clock() + self.lag, message))
-        elif self.link is not None:
+        else:
             self.link.send(message)
             self.link.flush()
 
@@ -176,7 +253,8 @@ class Player:
         if code is None:
             return False
         self.room_code = code
-        self._send(m.Enter(code))
+        self._room_asked = [m.Enter(code)]
+        self._send(self._room_asked[0])
         return True
 
     def open_room(self, setup: MatchSetup) -> None:
@@ -190,7 +268,8 @@ class Player:
     def rejoin(self, token: str, code: str | None = None) -> None:
         """Take a seat back with its token (in the room `code`, or the one asked for already)."""
         self.room_code = protocol.room_code(code or self.room_code) or self.room_code
-        self._send(m.Rejoin(self.room_code, token))
+        self._room_asked = [m.Rejoin(self.room_code, token)]
+        self._send(self._room_asked[0])
 
     def set_plan(self, setup: MatchSetup) -> None:
         """The host: the game this room is to play (refused once it has begun, or from anyone else)."""
@@ -239,9 +318,9 @@ class Player:
 
     def _welcome(self, message: m.Welcome) -> None:
         self.welcomed = True
-        if self._to_enter is not None:
-            code, self._to_enter = self._to_enter, None
-            self.enter(code)
+        waiting, self._waiting = self._waiting, []
+        for asked in waiting:
+            self._send(asked)
 
     def _goodbye(self, message: m.Goodbye) -> None:
         try:
@@ -252,6 +331,9 @@ class Player:
 
     def _refused(self, message: m.Refused) -> None:
         refusal = protocol.refusal_from(message.kind, message.code, message.values)
+        if self.rejoining is not None:
+            self._end(None)        # not here (yet): the next server known, in a moment
+            return
         self.refusals.append(refusal)
         self.smoothing.let_go(self._clock())    # a hand refused (or not as we thought): the server's word
         self.news.append(("refused", refusal))
@@ -261,21 +343,44 @@ class Player:
 
     def _entered(self, message: m.Entered) -> None:
         self.room = self.room_code = message.code
+        self.smoothing = Smoothing()      # a server's frames count from its own start
+        if self.rejoining is not None and not self.seats:
+            self._came_back()
+
+    def _came_back(self) -> None:
+        log.info("the game was found again on %s:%s", self.address, self.port)
+        self.rejoining = None
+        self.came_back += 1
 
     def _redirect(self, message: m.Redirect) -> None:
-        """The room is played on another server: the player goes there (a few times at most)."""
+        """The room is played on another server: the player goes there (a few times at most), asking there as it
+        asked here."""
         host, _colon, port = message.address.rpartition(":")
-        if self._redirects >= REDIRECTS or not port.isdigit() or not host:
+        if self._redirects >= REDIRECTS or not port.isdigit() or not host or message.code != self.room_code:
             raise WireError("sent on too often, or to no address")
         self._redirects += 1
+        if (host, int(port)) not in self.addresses:
+            self.addresses.append((host, int(port)))
         self.link.close()
-        self.link, self.welcomed = None, False
-        self.address, self.port = host, int(port)
-        self._dialling = dial(host, int(port), CATALOGUE, CONNECT_S)
-        self._to_enter = message.code
+        self._waiting = list(self._room_asked)
+        self._connect(host, int(port))
+
+    def _servers(self, message: m.Servers) -> None:
+        """The servers of the fleet that holds the room: where to look for it if its server goes."""
+        try:
+            listed = json.loads(message.addresses)
+        except ValueError:
+            raise WireError("a list of servers that is none") from None
+        for address in listed[:16] if isinstance(listed, list) else ():
+            host, _colon, port = str(address).rpartition(":")
+            if host and port.isdigit() and 0 < int(port) < 65536 and (host, int(port)) not in self.addresses:
+                self.addresses.append((host, int(port)))
 
     def _seated(self, message: m.Seated) -> None:
         self.seats[message.seat] = message.token
+        self._to_reseat.discard(message.seat)
+        if self.rejoining is not None and not self._to_reseat:
+            self._came_back()
 
     def _table(self, message: m.Table) -> None:
         self.table = protocol.unpack_table(message.table)
@@ -355,6 +460,7 @@ class Player:
 _HEARD: dict[type, Callable] = {
     m.Welcome: Player._welcome, m.Goodbye: Player._goodbye, m.Ping: Player._ping, m.Refused: Player._refused,
     m.Opened: Player._opened, m.Entered: Player._entered, m.Redirect: Player._redirect, m.Seated: Player._seated,
+    m.Servers: Player._servers,
     m.Table: Player._table, m.State: Player._state, m.Moves: Player._moves, m.Event: Player._event,
     m.Villa: Player._villa, m.Poses: Player._poses, m.Hand: Player._hand, m.Record: Player._record,
 }
