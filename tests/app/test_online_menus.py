@@ -7,8 +7,8 @@ import pytest
 from villa.app.online import Trouble, kept_seat_waits, parse_address, parse_port
 from villa.match import Strength
 from villa.online.protocol import PORT
-from villa.online.rooms import REJOIN_S
-from villa.presentation.menus.lobby import host_seat, may_start, seat_rows
+from villa.online.server import REJOIN_S
+from villa.presentation.menus.lobby import clock_seconds, clock_words, host_seat, may_start, seat_rows
 from villa.presentation.preferences import KeptSeat
 
 
@@ -56,6 +56,12 @@ def test_the_host_starts_once_every_seat_is_sat_at_or_given_to_a_computer():
     assert host_seat(away) == 1 and not may_start(away, {1}), "a seat away is not filled"
 
 
+def test_the_turn_clock_as_the_table_says_it():
+    assert clock_seconds({}) == 0 and clock_seconds({"clock": 120}) == 120
+    assert clock_seconds({"clock": True}) == 0 and clock_seconds({"clock": "60"}) == 0, "only a number of seconds"
+    assert clock_words(0).startswith("No turn clock") and "2 min a move" in clock_words(120)
+
+
 def test_a_kept_seat_is_offered_within_the_ten_minutes_only():
     kept = KeptSeat("127.0.0.1:47170", "ABCDE", 0, "token", 1000.0)
     assert kept_seat_waits(kept, 1000.0 + REJOIN_S - 1)
@@ -101,7 +107,7 @@ def test_the_lobby_keeps_the_seat_words_refusals_starts_the_game_and_forgets_the
 
     from villa.online.protocol import Online, OnlineError
     player = SimpleNamespace(seats={}, state=None, table={"seats": [], "started": False}, refusals=[], lost=False,
-                             code="ABCDE", poses={})
+                             code="ABCDE", poses={}, poll=lambda: None)
     play, frame = watching(player)
     assert frame() == "cont" and play.front.settings.kept_seat is None, "not seated yet: nothing kept"
     player.seats[1] = "token"
@@ -126,7 +132,7 @@ def test_the_lobby_keeps_the_seat_words_refusals_starts_the_game_and_forgets_the
 def test_a_seat_at_a_server_hosted_here_is_not_kept():
     from types import SimpleNamespace
     player = SimpleNamespace(seats={0: "token"}, state=None, table={}, refusals=[], lost=False, code="ABCDE",
-                             poses={})
+                             poses={}, poll=lambda: None)
     play, frame = watching(player)
     play.server = object()
     frame()
@@ -139,7 +145,7 @@ def test_a_seat_taken_from_the_command_line_is_kept_to_rejoin(monkeypatch):
 
     from villa.app import online
     player = SimpleNamespace(seats={1: "token"}, state=None, table={"seats": [], "started": False}, refusals=[],
-                             lost=False, code="ABCDE", poses={})
+                             lost=False, code="ABCDE", poses={}, poll=lambda: None)
     tasks, lobbies = [], []
     monkeypatch.setattr(online, "LobbyScreen", lambda **kwargs: lobbies.append(kwargs) or FakeLobby())
     front = FakeFront()

@@ -1,109 +1,149 @@
-"""`villa-paletti-server --port N` runs with no display; killed mid-game and started again, it takes the game
-up from its autosave and the players rejoin their seats."""
+"""`villa-paletti-server --port N` runs with no display: it prunes old room files at start, raises its limit of
+open files, turns away a client of another version with one line in its log, ends when asked, and killed
+mid-game and started again it takes the game up from its autosave and the players rejoin their seats."""
 
 from __future__ import annotations
 
+import json
 import os
+import resource
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
 from villa import rules
-from villa.app import saves
-from villa.online import loop
+from villa.match import record as records
+from villa.match import requests as rq
 from villa.online.client import Player
+from villa.online.protocol import Online
+from villa.online.wire import messages as m
 from villa.rules.state import Step
-from tests.online.conftest import LOOPBACK, free_port
+from tests.online.conftest import LOOPBACK, free_port, players_until
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _start(home: Path, port: int, *extra: str) -> tuple[subprocess.Popen, str]:
+def _start(home: Path, port: int, *extra: str, files: int | None = None) -> tuple[subprocess.Popen, list[str]]:
+    """The server in a process of its own; the lines it printed up to its first room's."""
     env = {k: v for k, v in os.environ.items() if k != "DISPLAY"}
     env["VILLA_HOME"] = str(home)
+
+    def fewer_files() -> None:       # a machine's usual soft limit, below the hard one
+        resource.setrlimit(resource.RLIMIT_NOFILE, (files, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
     server = subprocess.Popen([sys.executable, "-m", "villa.app.dedicated", "--port", str(port), "--address", LOOPBACK,
-                               *extra], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    line = server.stdout.readline()
-    assert line.startswith("room "), (line, server.stderr.read() if server.poll() is not None else "")
-    return server, line
+                               *extra], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              preexec_fn=fewer_files if files else None)
+    lines = []
+    while not lines or not lines[-1].startswith("room "):
+        line = server.stdout.readline()
+        assert line, (lines, server.stderr.read() if server.poll() is not None else "")
+        lines.append(line)
+    return server, lines
 
 
 def _player(port: int, code: str) -> Player:
     player = Player(LOOPBACK, port)
-    assert loop.run_until(lambda: player.ready, 10)
+    assert players_until(lambda: player.ready)
     player.enter(code)
-    assert loop.run_until(lambda: player.room is not None, 10)
+    assert players_until(lambda: player.room is not None)
     return player
+
+
+def _stopped(server: subprocess.Popen) -> None:
+    server.kill()
+    server.wait(10)
+    server.stdout.close()
+    server.stderr.close()
+
+
+def test_the_dedicated_server_serves_without_a_display_and_ends_when_asked(tmp_path, monkeypatch):
+    online = tmp_path / "data" / "online"
+    online.mkdir(parents=True)
+    old, fresh = online / "QQQQQ.room.json", online / "WWWWW.room.json"
+    for path in (old, fresh):
+        path.write_text("{}", encoding="utf-8")
+    month_ago = time.time() - 31 * 86400
+    os.utime(old, (month_ago, month_ago))
+    port = free_port()
+    server, lines = _start(tmp_path, port, "--people", "2", "--keep-days", "30", files=1024)
+    try:
+        assert lines[0] == "pruned 1 room files older than 30 days\n" and not old.exists() and fresh.exists()
+        code = lines[-1].split()[1]
+        anna = _player(port, code)
+        anna.sit("Anna", 0)
+        assert players_until(lambda: anna.seats and anna.table["seats"][0]["name"] == "Anna")
+
+        monkeypatch.setattr(m, "GAME", "0.0.0-another")     # a window of another version of the game
+        other = Player(LOOPBACK, port)
+        assert players_until(lambda: other.lost)
+        assert other.trouble.code is Online.VERSION and other.trouble.values["game"] != "0.0.0-another"
+
+        limits = Path(f"/proc/{server.pid}/limits").read_text(encoding="utf-8")
+        files = next(line for line in limits.splitlines() if line.startswith("Max open files")).split()
+        assert int(files[3]) == int(files[4]) > 1024, "the soft limit raised to the hard one"
+
+        server.send_signal(signal.SIGTERM)
+        assert server.wait(10) == 128 + signal.SIGTERM
+        assert players_until(lambda: anna.lost) and anna.trouble.code is Online.CLOSING
+        said = (tmp_path / "data" / "villa.log").read_text(encoding="utf-8")
+        assert len([line for line in said.splitlines() if "closed: version" in line]) == 1
+    finally:
+        _stopped(server)
 
 
 def _colours(*players: Player) -> None:
     """The youngest rolls the seal for a colour, the others choose theirs (the computer player by itself)."""
     for _ in range(8):
-        assert loop.run_until(lambda: players[0].state.turn.step not in (Step.COLOUR_ROLL, Step.COLOUR_CHOICE)
-                              or players[0].state.turn.actor in (0, 1), 30)
+        assert players_until(lambda: players[0].state.turn.step not in (Step.COLOUR_ROLL, Step.COLOUR_CHOICE)
+                             or players[0].state.turn.actor in (0, 1), 30)
         state = players[0].state
         if state.turn.step not in (Step.COLOUR_ROLL, Step.COLOUR_CHOICE):
             return
         seat = state.turn.actor
         if rules.is_chance_node(state):
-            players[seat].ask("roll", seat)
+            players[seat].request(rq.Roll(seat))
         else:
             choice = next(a for a in rules.legal_actions(state) if isinstance(a, rules.ChooseColour))
-            players[seat].ask("chooseColour", seat, choice.colour.value)
-        assert loop.run_until(lambda: players[0].state != state, 10)
+            players[seat].request(rq.ChooseColour(seat, choice.colour))
+        assert players_until(lambda: players[0].state != state)
     raise AssertionError("the colours were never settled")
-
-
-@pytest.mark.parametrize("shards", ["0", "1"])    # its own process plays the room, or a shard of it does
-def test_the_dedicated_server_serves_without_a_display_and_ends_when_asked(tmp_path, shards):
-    port = free_port()
-    server, line = _start(tmp_path, port, "--people", "2", "--shards", shards)
-    try:
-        code = line.split()[1]
-        anna = _player(port, code)
-        anna.sit("Anna", 0)
-        assert loop.run_until(lambda: anna.seats and anna.table["seats"][0]["name"] == "Anna", 10)
-        server.send_signal(signal.SIGTERM)
-        assert server.wait(10) == 128 + signal.SIGTERM
-        assert loop.run_until(lambda: anna.lost, 10)
-    finally:
-        server.kill()
-        server.wait(10)
 
 
 @pytest.mark.slow
 def test_the_dedicated_server_killed_mid_game_takes_it_up_again(tmp_path):
     port = free_port()
-    server, line = _start(tmp_path, port, "--computers", "1", "--strength", "easy", "--seed", "3")
+    server, lines = _start(tmp_path, port, "--computers", "1", "--strength", "easy", "--seed", "3")
     try:
-        code = line.split()[1]
+        code = lines[-1].split()[1]
         anna, ben = _player(port, code), _player(port, code)
         anna.sit("Anna", 0)
         ben.sit("Ben", 1)
-        assert loop.run_until(lambda: anna.seats and ben.seats and anna.state is not None
-                              and anna.table.get("started"), 20)
+        assert players_until(lambda: anna.seats and ben.seats and anna.state is not None
+                             and anna.table.get("started"), 20)
         tokens = {0: anna.seats[0], 1: ben.seats[1]}
         _colours(anna, ben)
-        autosave = tmp_path / "data" / "online" / f"{code}.json"
-        assert loop.run_until(lambda: autosave.exists() and anna.state.turn.step is Step.START
-                              and anna.state.turn.actor in (0, 1), 120), "no turn was settled"
-        kept = saves.load(autosave)
+        autosave = tmp_path / "data" / "online" / f"{code}.room.json"
+        assert players_until(lambda: autosave.exists() and anna.state.turn.step is Step.START
+                             and anna.state.turn.actor in (0, 1), 120), "no turn was settled"
         server.send_signal(signal.SIGKILL)
         server.wait(10)
-        assert loop.run_until(lambda: anna.lost and ben.lost, 10)
+        assert players_until(lambda: anna.lost and ben.lost)
+        _stopped(server)
+        kept = records.from_document(json.loads(autosave.read_text(encoding="utf-8"))["record"])
+        assert kept.state == anna.state, "the turn settled, kept as one file"
 
-        server, line = _start(tmp_path, port)
-        assert line.startswith(f"room {code} on port {port}: taken up at turn {kept.turn}"), line
+        server, lines = _start(tmp_path, port)
+        assert lines[-1].startswith(f"room {code} on port {port}: taken up at turn {kept.turn} "), lines
         back = _player(port, code)
-        seat = kept.state.turn.actor
+        seat = anna.state.turn.actor
         back.rejoin(tokens[seat])
-        assert loop.run_until(lambda: back.seats and back.poses and back.state is not None, 10)
-        assert back.seats == {seat: tokens[seat]} and back.state == kept.state
-        back.ask("answer", seat, "propose")      # the rules' answer, from the game taken up
-        assert loop.run_until(lambda: back.refusals or back.state != kept.state, 10)
+        assert players_until(lambda: back.seats and back.poses and back.state is not None)
+        assert back.seats.keys() == {seat} and back.state == anna.state
+        back.request(rq.Propose(seat))      # the rules' answer, from the game taken up
+        assert players_until(lambda: back.refusals or back.state != anna.state)
     finally:
-        server.kill()
-        server.wait(10)
+        _stopped(server)

@@ -8,7 +8,7 @@ import math
 import pytest
 
 from villa.match import FRAME
-from villa.online.smoothing import BLEND_S, Smoothing
+from villa.online.client.smoothing import BLEND_S, Smoothing
 
 STILL = (1.0, 0.0, 0.0, 0.0)
 TURNED = (math.cos(math.pi / 4), 0.0, 0.0, math.sin(math.pi / 4))   # 90 degrees about z

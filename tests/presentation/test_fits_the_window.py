@@ -138,16 +138,17 @@ def _online_menus(noop):
 
     from villa.presentation.menus.lobby import LobbyScreen
     from villa.presentation.menus.online import TROUBLES, HostScreen, JoinScreen, OnlineMenu, trouble_words
-    longest = max((trouble_words(t, address="192.168.100.200:47170", port=47170, code="K7QXM") for t in TROUBLES),
-                  key=len)
+    longest = max((trouble_words(t, address="192.168.100.200:47170", port=47170, code="K7QXM", seconds=10,
+                                 unused="O, I, 0, 1") for t in TROUBLES), key=len)
     table = {"seats": [{"name": "Maximiliane-Josephine vW", "computer": None, "taken": True, "here": True},
                        {"name": "Ben", "computer": None, "taken": True, "here": False},
                        {"name": "Seat 3", "computer": None, "taken": False, "here": False},
                        {"name": "Computer 1", "computer": "medium", "taken": False, "here": False}],
-             "started": False, "host": 0}
+             "started": False, "host": 0, "clock": 120}
     host, guest = (SimpleNamespace(table=table, seats=seats, code="K7QXM") for seats in ({0: "t"}, {}))
     lobbies = [LobbyScreen(player=player, address="192.168.100.200:47170", on_sit=noop, on_computer=noop,
-                           on_start=noop, on_rules=noop, on_leave=noop) for player in (host, guest)]
+                           on_start=noop, on_rules=noop, on_leave=noop, on_clock=noop, on_send_away=noop)
+               for player in (host, guest)]
     for lobby in lobbies:
         lobby.tell(longest)
     return [OnlineMenu(on_host=noop, on_join=noop, on_rejoin=noop, on_back=noop, rejoin_code="K7QXM", notice=longest),

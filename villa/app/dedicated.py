@@ -9,6 +9,10 @@ per room with its code, which friends type to sit down. Players may also open ro
 game's menu. Every settled turn is kept on disk (`villa.app.room_files`) by a writer thread; a finished game is
 kept as a replay. A write that fails never ends a game. Stopped from outside (Ctrl+C, `kill`), the server
 keeps every room and tells its players.
+
+Each connection is a file open in the process: the soft limit on open files is raised to the hard one (best
+effort; the usual soft limit of 1024 would hold fewer connections than the door lets in), and the server says
+so when even the hard limit is short of them.
 """
 
 from __future__ import annotations
@@ -16,6 +20,11 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+
+try:
+    import resource                 # POSIX: the process's limits
+except ImportError:                 # Windows: no such limit to raise
+    resource = None
 
 from villa.app import ends, frozen
 from villa.app.logs import PlayerError, run_guarded
@@ -25,6 +34,9 @@ from villa.match import LAYOUT_NAMES, MatchSetup, Seat, Strength, layout_named
 from villa.online import protocol
 from villa.online.fleet import Fleet, Timings
 from villa.online.server import Room, Server
+from villa.online.wire.door import Limits
+
+FILES_BESIDE = 64          # files open besides the connections: the listener, room files, the log, the worker's pipes
 
 
 def rooms_dir() -> Path:
@@ -83,6 +95,22 @@ def new_plan(args, number: int = 0) -> MatchSetup:
     return MatchSetup(tuple(seats), layout_named(args.layout, seed), seed=seed, deal_colours=args.people == 0)
 
 
+def raise_open_files(wanted: int = Limits().total + FILES_BESIDE) -> int | None:
+    """The soft limit on open files raised to the hard one (best effort); returns the limit now (None: no such
+    limit here, or no limit at all)."""
+    if resource is None:
+        return None
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != resource.RLIM_INFINITY and (hard == resource.RLIM_INFINITY or soft < hard):
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, wanted) if hard == resource.RLIM_INFINITY
+                                                        else hard, hard))
+        except (ValueError, OSError):
+            pass
+        soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    return None if soft == resource.RLIM_INFINITY else soft
+
+
 def main(argv: list[str] | None = None) -> int:
     frozen.serve_if_asked()
     args = parse(argv)
@@ -90,6 +118,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _serve(args) -> int:
+    files_open = raise_open_files()
+    if files_open is not None and files_open < Limits().total + FILES_BESIDE:
+        print(f"only {files_open} files may be open: fewer than {Limits().total} connections fit", flush=True)
     files = RoomFiles(rooms_dir())
     pruned = files.prune(args.keep_days)
     if pruned:
@@ -111,8 +142,8 @@ def _serve(args) -> int:
             for room in rooms:
                 how = f"taken up at turn {room.match.turn}" if room.match else "open"
                 server.open(room)
-                print(f"room {room.code} on port {server.port}: {how} ({', '.join(s.name for s in room.seats)})",
-                      flush=True)
+                names = ", ".join(seat.name for seat in room.seating.seats)
+                print(f"room {room.code} on port {server.port}: {how} ({names})", flush=True)
             if fleet is None:
                 print(f"autosaves go to {shown_path(files.folder)}", flush=True)
             else:

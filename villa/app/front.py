@@ -5,8 +5,9 @@ Main menu -> new game -> (the columns set up by hand, when so chosen) -> the sea
 colours and the others' choices -> the game (kept on disk after every turn) -> the end screen
 (play again, or the main menu). Continue, and --continue or --load on the command line, take
 up a kept game; Esc with nothing in hand pauses; the settings apply at once.
-Main menu -> play online -> host (the new-game screen, then where) or join -> the lobby -> the game
-(`villa.app.online`).
+Main menu -> play online -> host (the new-game screen, then where) or join -> the lobby -> (the seal rolled
+for colours, as in the hot seat) -> the game (`villa.app.online`). Continue takes up whichever was played
+last: the hot-seat game kept on disk, or a seat online kept in the settings.
 """
 
 from __future__ import annotations
@@ -15,11 +16,13 @@ import logging
 import random
 from dataclasses import replace
 
+from villa import rules
 from villa.app import ends, joining, saves, settings as stored
 from villa.app.keeping import Keeper, has_kept_game, latest_game
 from villa.app.logs import PlayerError
 from villa.app.online import OnlinePlay
-from villa.match import Match, MatchSetup, Record, Seat, Strength, layout_named
+from villa.app.storage import data_dir
+from villa.match import Match, MatchSetup, Record, Seat, Strength, TimeUp, layout_named
 from villa.match.computer import close_thinking, reseat_computers, seat_computers
 from villa.match.lessons import LESSONS
 from villa.online.client import OnlineMatch
@@ -28,11 +31,12 @@ from villa.presentation import i18n, menus, words
 from villa.presentation.arrange import ArrangeScreen
 from villa.presentation.game import GameScreen
 from villa.presentation.lesson_screen import LEARNER, LessonScreen
+from villa.presentation.menus.lobby import clock_seconds
+from villa.presentation.move_clock import MoveClock
 from villa.presentation.preferences import Settings
 from villa.presentation.replay_screen import ReplayScreen
 from villa.presentation.sound import Sound
 from villa.presentation.stage import WindowOptions, check_display, open_window, stage
-from villa.rules.state import Step
 
 log = logging.getLogger(__name__)
 
@@ -76,9 +80,11 @@ class Front:
         self._close_pause()
         notice = words.settings_trouble(*self.settings_trouble) if self.settings_trouble else ""
         self.settings_trouble = None
+        online = self._seat_to_continue()
         self._open(menus.MainMenu(
-            can_continue=has_kept_game(), notice=notice, on_new_game=self.new_game, on_online=self.online_play.menu,
-            on_continue=self.continue_game,
+            can_continue=online is not None or has_kept_game(), notice=notice, on_new_game=self.new_game,
+            on_online=self.online_play.menu, on_continue=self.continue_game,
+            continue_words=None if online is None else words.continue_online(online.code),
             on_learn=self.lessons,
             on_rules=lambda: self._open(menus.RulesSummaryScreen(on_back=self.main_menu)),
             on_settings=lambda: self.open_settings(self.main_menu),
@@ -193,12 +199,25 @@ class Front:
         self._close_game()
         match = self.match = Match(setup)
         seat_computers(match, aside=True)   # the window thinks off the frame loop
-        if match.state.turn.step in (Step.COLOUR_ROLL, Step.COLOUR_CHOICE):
+        if rules.task(match.state) in menus.COLOUR_TASKS:
             self._open(menus.SealRollScreen(match=match, on_done=self._play))
         else:
             self._play()
 
+    def _seat_to_continue(self):
+        """The seat online that Continue takes up: one kept in the settings that may still wait, and was played
+        after the hot-seat game kept on disk (None: Continue takes up that game)."""
+        kept = self.online_play.kept_seat()
+        try:
+            played_here = (data_dir() / saves.AUTOSAVE).stat().st_mtime
+        except OSError:
+            played_here = 0.0
+        return kept if kept is not None and kept.at >= played_here else None
+
     def continue_game(self) -> None:
+        if self._seat_to_continue() is not None:
+            self.online_play.take_up_seat()
+            return
         try:
             _path, _how, record = latest_game()
         except PlayerError as error:
@@ -230,29 +249,9 @@ class Front:
 
     # --- a game online ---
 
-    def wait_online(self, player) -> None:
-        """Seated in a room whose game has yet to start: its table, until the server starts the game."""
-        self._close_game()
-        self.online = player
-        screen = menus.WaitingScreen(room=player.code, seats=_seats_of(player.table), on_leave=self.main_menu)
-        self._open(screen)
-
-        def started(task):
-            if self.online is not player or self.menu is not screen:
-                return task.done
-            player.poll()
-            if player.lost:
-                self._lost()
-                return task.done
-            if player.table.get("started") and player.state is not None and player.poses:
-                self.play_online(player)
-                return task.done
-            screen.show_seats(_seats_of(player.table))
-            return task.cont
-        self.stage.task_mgr.add(started, "online start")
-
     def play_online(self, player) -> None:
-        """The game screen over a game on a server, once `player`'s room has started (or rejoined): each
+        """The game over a game on a server, once `player`'s room has started (or rejoined): the seal rolled for
+        the colours first while they are still to settle, as in the hot seat; then the game screen, where each
         person at their own screen plays their own seats and waits for the others."""
         self._close_pause()
         self._close_menu()
@@ -261,12 +260,29 @@ class Front:
         self.online = player
         match = self.match = OnlineMatch(player)
         self.keeper.fresh()
-        kept = False
-        self.screen = GameScreen(self.stage, match, on_end=self._game_over, sound=self.sound, on_pause=self.pause,
-                                 end_panel=False, here=match.here)
+        self._follow_online(player, match)
+        if rules.task(match.state) in menus.COLOUR_TASKS:
+            self._open(menus.SealRollScreen(match=match, here=match.here, on_done=lambda: self._show_online(match)))
+        else:
+            self._show_online(match)
+
+    def _show_online(self, match: OnlineMatch) -> None:
+        self._close_menu()
+        if self.match is not match:
+            return        # left meanwhile
+        screen = self.screen = GameScreen(self.stage, match, on_end=self._game_over, sound=self.sound,
+                                          on_pause=self.pause, end_panel=False, here=match.here)
+        match.events.subscribe(TimeUp, lambda event: screen.hud.announce(
+            words.time_up(match.state, event.player), screen.now))
         self.apply_settings(self.settings)
 
-        def connected(task):
+    def _follow_online(self, player, match: OnlineMatch) -> None:
+        """Each frame, before the game's: the finished game kept among the replays, the turn clock on the status
+        line, and a connection that ended said on the main menu."""
+        kept = False
+        clock = MoveClock()
+
+        def follow(task):
             if self.online is not player:
                 return task.done
             nonlocal kept
@@ -274,15 +290,22 @@ class Front:
                 kept = True          # among the replays, as a hot-seat game is kept (a failed write is said once)
                 self.keeper.keep_replay(player.finished)
             if player.lost:
-                self._lost()
+                self._lost(player.trouble)
                 return task.done
+            if self.screen is not None and self.match is match:
+                left = clock.left(match, clock_seconds(player.table))
+                self.screen.hud.show_clock(None if left is None else words.time_left(left))
             return task.cont
-        self.stage.task_mgr.add(connected, "online connection", sort=-20)   # before the game's frame
+        self.stage.task_mgr.add(follow, "online connection", sort=-20)   # before the game's frame
 
-    def _lost(self) -> None:
+    def _lost(self, trouble=None) -> None:
+        """The connection ended by itself: back to the main menu, saying why in one sentence."""
+        said = words.connection_ended(trouble)
+        log.info("the game online ended: %s", said)
+        self.online_play.seat_gone(trouble)
         self.main_menu()
         if isinstance(self.menu, menus.MainMenu):
-            self.menu.tell(words.connection_lost())
+            self.menu.tell(said)
 
     def _close_game(self) -> None:
         if self.online is not None:
@@ -306,9 +329,9 @@ class Front:
         if self.screen is None or self.pause_menu is not None:
             return
         self.screen.pause()
-        # online the seats are the host's to give, in the lobby; mid-game only a left one, to a computer
+        # online the seats are the host's to give, in the lobby; mid-game one that stalls or left, to a computer
         seats = None if self.online else lambda: self._pause_sheet(self._open_seats)
-        away = self._left_seat()
+        away = self._idle_seat()
         self.pause_menu = menus.PauseMenu(on_resume=self.resume, on_rules=self._pause_rules,
                                           on_settings=lambda: self._pause_sheet(self.open_settings),
                                           on_players=seats, waits=not self.online,
@@ -317,11 +340,15 @@ class Front:
                                           on_quit_to_menu=self.main_menu)
         self.pause_menu.show()
 
-    def _left_seat(self) -> int | None:
-        """Online, for the host: a person's seat whose player left the game (a computer may play it meanwhile)."""
+    def _idle_seat(self) -> int | None:
+        """Online, for the host: the seat of the person at another screen the game waits for now (who may stall),
+        or else of one who left the game: a computer may play it from now on."""
         player = self.online
-        if player is None or player.host_seat not in player.seats:
+        if player is None or player.host_seat not in player.seats or self.screen is None:
             return None
+        waited = self.screen.waited_for()
+        if waited is not None:
+            return waited
         return next((n for n in range(len(self.match.state.players)) if self.match.away(n)), None)
 
     def _stand_in(self, seat: int) -> None:
@@ -380,10 +407,6 @@ class Front:
         """The same players and rules on a fresh villa."""
         setup = self.match.setup.again(self.rng.randrange(2**31))
         self.start(replace(setup, builders_eye=self.settings.builders_eye))   # as the settings say now
-
-
-def _seats_of(table: dict) -> list[tuple[str, bool]]:
-    return [(seat["name"], bool(seat["taken"] or seat["computer"])) for seat in table.get("seats", ())]
 
 
 def play(args) -> int:

@@ -1,10 +1,12 @@
 """Play online from the window: the online menu, hosting (a server inside the game's own process, or a room
 opened on a dedicated server), joining, the lobby, and rejoining a seat kept in the settings.
 
-Everything waits in the window's own loop (a task looks each frame), never by blocking it: a connection
-that does not come, a room that is not there, a refusal, each ends as one sentence on the screen the player
-was on, with what they typed kept. Once the room's table says the game started, the game screen takes the
-player over (`Front.play_online`).
+Everything waits in the window's own loop (a task looks each frame), never by blocking it: the screen says
+"Connecting to …" at once, with Cancel, and a connection that does not come within `CONNECT_S`, a room that
+is not there, a refusal, each ends as one sentence on the screen the player was on, with what they typed
+kept. A server that closes the connection (saying why in its goodbye), sends what cannot be read, or goes
+silent leaves the player on the online menu with that one sentence. Once the room's table says the game
+started, the game screen takes the player over (`Front.play_online`).
 
 Leaving the lobby closes the connection; a host who leaves before the game started also stops the server
 inside the game (the room goes with it, and the guests are told the connection was lost). Once a game is
@@ -30,7 +32,7 @@ from villa.presentation import menus
 from villa.presentation.menus.lobby import LobbyScreen
 from villa.presentation.menus.online import HostScreen, JoinScreen, OnlineMenu, host_words, plan_words, trouble_words
 from villa.presentation.preferences import KeptSeat
-from villa.presentation.words import refusal
+from villa.presentation.words import connection_ended, refusal
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +44,7 @@ FREE_PORTS = 20           # ports tried from protocol.PORT on, when the player c
 class Trouble(Exception):
     """Why joining or hosting stopped: a trouble's code (menus.online.TROUBLES) and its values."""
 
-    def __init__(self, code: str, **values) -> None:
+    def __init__(self, code: str, /, **values) -> None:
         super().__init__(code)
         self.code, self.values = code, values
 
@@ -105,12 +107,22 @@ class OnlinePlay:
 
     def menu(self, notice: str = "") -> None:
         front = self.front
-        kept = front.settings.kept_seat
+        kept = self.kept_seat()
+        front._open(OnlineMenu(on_host=self.choose_game, on_join=self.join_form, on_rejoin=self.rejoin,
+                               on_back=front.main_menu, rejoin_code=kept.code if kept else None, notice=notice))
+
+    def kept_seat(self) -> KeptSeat | None:
+        """The seat kept in the settings, while its game may still wait for it (an older one is forgotten)."""
+        kept = self.front.settings.kept_seat
         if kept is not None and not kept_seat_waits(kept, time.time()):
             self.forget_seat()
             kept = None
-        front._open(OnlineMenu(on_host=self.choose_game, on_join=self.join_form, on_rejoin=self.rejoin,
-                               on_back=front.main_menu, rejoin_code=kept.code if kept else None, notice=notice))
+        return kept
+
+    def take_up_seat(self) -> None:
+        """The main menu's Continue, for a seat kept online: the online menu, already on its way back to it."""
+        self.menu()
+        self.rejoin()
 
     def choose_game(self, plan: MatchSetup | None = None) -> None:
         """The new-game screen (showing `plan`'s players and rules, coming back), its way on leading to where
@@ -120,13 +132,19 @@ class OnlinePlay:
 
     def where_to_host(self, plan: MatchSetup) -> None:
         self.plan = plan
+        def back() -> None:       # a server being reached is let go
+            self.close()
+            self.choose_game(plan)
         self.front._open(HostScreen(port=protocol.PORT, address=self.address, on_here=self.host_here,
-                                    on_server=self.host_on_server, on_back=lambda: self.choose_game(plan)))
+                                    on_server=self.host_on_server, on_back=back))
 
     def join_form(self) -> None:
         people = [name for name, strength in self.front.settings.last_seats if strength is None]
+        def back() -> None:       # a server being reached is let go
+            self.close()
+            self.menu()
         self.front._open(JoinScreen(address=self.address, name=self.name or (people[0] if people else ""),
-                                    on_join=self.join, on_back=self.menu))
+                                    on_join=self.join, on_back=back))
 
     def adopt(self, player: Player, address: str, name: str = "") -> None:
         """A player the command line seated (`--join`): watched as a player seated through the menus is, their seat
@@ -180,11 +198,11 @@ class OnlinePlay:
 
         def not_opened() -> None:   # the server's refusal (a full server, a plan it cannot play), or silence
             refusals = self.player.refusals
-            if refusals:
+            if refusals and not self.player.lost:
                 self.close()
                 screen.tell_trouble(refusals[-1])
             else:
-                self._fail(screen, "not opened", address=self.address)
+                self._late(screen, "not opened", address=self.address)
         self.close()
         self._connect(host, port, screen, opened)
 
@@ -210,7 +228,9 @@ class OnlinePlay:
         self.open_lobby()
 
     def rejoin(self) -> None:
-        screen, kept = self.front.menu, self.front.settings.kept_seat
+        screen, kept = self.front.menu, self.kept_seat()
+        if kept is None:
+            return      # it waited too long, since the menu offered it
         try:
             host, port = parse_address(kept.address)
         except Trouble:
@@ -222,7 +242,7 @@ class OnlinePlay:
         def entered() -> None:
             self.player.rejoin(kept.token)
             self._wait(lambda: kept.seat in self.player.seats or len(self.player.refusals) > self._heard,
-                       self._rejoined, lambda: self._fail(screen, "no seat", code=kept.code))
+                       self._rejoined, lambda: self._late(screen, "no seat", code=kept.code))
         self._connect(host, port, screen, lambda: self._enter(kept.code, screen, entered))
 
     def _rejoined(self) -> None:
@@ -237,22 +257,32 @@ class OnlinePlay:
     # --- the steps, each waiting in the window's loop ---
 
     def _connect(self, host: str, port: int, screen, then) -> None:
+        """Reach the server (the screen says so at once, with Cancel), then `then()`; no answer within
+        `CONNECT_S` gives up."""
         self.leave()
-        self.player = Player(host, port)
+        address = f"{host}:{port}"
+        self.player = Player(host, port, timeout=CONNECT_S)
         self._heard = 0
         self._task = self.front.stage.task_mgr.add(self._watch, "villa-online")
-        self._wait(lambda: self.player.ready, then, lambda: self._not_connected(screen, f"{host}:{port}"),
-                   failed=lambda: self.player.lost, seconds=CONNECT_S + 1)
+        if hasattr(screen, "connecting"):
+            screen.connecting(address, on_cancel=self.cancel)
+        self._wait(lambda: self.player.ready, then, lambda: self._not_connected(screen, address),
+                   failed=lambda: self.player.lost, seconds=CONNECT_S)
+
+    def cancel(self) -> None:
+        """Cancel on a screen reaching for a server: nothing is left open (a server started here stops too)."""
+        self.close()
 
     def _not_connected(self, screen, address: str) -> None:
-        """No connection came: the server is not there, or refused the game (another version, full)."""
-        trouble = self.player.trouble if self.player is not None else None
-        if isinstance(trouble, OnlineError):
-            self.close()
-            if screen is self.front.menu and screen is not None:
-                screen.tell_trouble(trouble)
-            return
-        self._fail(screen, "no server", address=address)
+        """No connection came: the server is not there, refused the game (another version, full), sent what
+        cannot be read, or did not answer in time."""
+        player = self.player
+        if player is not None and player.lost and not player.failed:
+            self._ended(screen)          # it answered, then closed: its goodbye says why
+        elif player is not None and player.failed and str(player.trouble) != "timed out":
+            self._fail(screen, "no server", address=address)
+        else:
+            self._fail(screen, "no answer", address=address, seconds=round(CONNECT_S))
 
     def _enter(self, code: str, screen, then) -> None:
         heard = len(self.player.refusals)
@@ -260,13 +290,15 @@ class OnlinePlay:
 
         def not_entered() -> None:
             refusals = self.player.refusals[heard:] if self.player is not None else []
-            if refusals and not (isinstance(refusals[-1], OnlineError) and refusals[-1].code is Online.WRONG_ROOM):
+            if self.player.lost:
+                self._ended(screen)
+            elif refusals and not (isinstance(refusals[-1], OnlineError) and refusals[-1].code is Online.WRONG_ROOM):
                 self.close()
                 screen.tell_trouble(refusals[-1])     # too many tries, say
             else:
                 self._fail(screen, "no room", code=code.strip().upper())
         self._wait(lambda: self.player.room is not None, then, not_entered,
-                   failed=lambda: len(self.player.refusals) > heard)
+                   failed=lambda: len(self.player.refusals) > heard or self.player.lost)
 
     def _sit_host(self) -> None:
         """The host sits at the plan's first person's seat, under that name."""
@@ -279,6 +311,21 @@ class OnlinePlay:
         self.close()
         if screen is self.front.menu and screen is not None:
             screen.tell_trouble(trouble, **values)
+
+    def _late(self, screen, trouble: str, **values) -> None:
+        """A step the server did not carry out: the connection ended meanwhile (its reason), or `trouble`."""
+        if self.player is not None and self.player.lost:
+            self._ended(screen)
+        else:
+            self._fail(screen, trouble, **values)
+
+    def _ended(self, screen) -> None:
+        """The server closed the connection while a step waited: its reason, in one sentence."""
+        said = connection_ended(self.player.trouble)
+        self.seat_gone(self.player.trouble)
+        self.close()
+        if screen is self.front.menu and screen is not None:
+            screen.tell(said)
 
     def _wait(self, done, then, late, failed=lambda: False, seconds: float = WAIT_S) -> None:
         self._waits.append((done, then, late, failed, time.monotonic() + seconds))
@@ -294,7 +341,7 @@ class OnlinePlay:
             if done():
                 self._waits.remove(wait)
                 then()
-            elif failed() or time.monotonic() > until:
+            elif failed() or player.lost or time.monotonic() > until:
                 self._waits.remove(wait)
                 late()
             if self.player is not player:
@@ -321,17 +368,26 @@ class OnlinePlay:
         return bool(player.table.get("started")) and player.state is not None and bool(player.poses)
 
     def _lost(self) -> None:
+        """The connection ended by itself (the server's goodbye, something unreadable, silence): from the lobby,
+        back to the online menu saying why in one sentence (the game screen says it on the main menu)."""
         in_lobby = self.lobby is not None and self.front.menu is self.lobby
+        said = connection_ended(self.player.trouble)
+        self.seat_gone(self.player.trouble)
         self.close()
         if in_lobby:
-            self.menu(trouble_words("lost"))
+            self.menu(said)
+
+    def seat_gone(self, trouble) -> None:
+        """The host took this player's seat (sent them away, or gave it to a computer): none is kept to rejoin."""
+        if isinstance(trouble, OnlineError) and trouble.code in (Online.SENT_AWAY, Online.SEAT_GIVEN):
+            self.forget_seat()
 
     # --- the lobby ---
 
     def open_lobby(self) -> None:
         self.lobby = LobbyScreen(player=self.player, address=self.address, on_sit=self.sit,
                                  on_computer=self.give_to_computer, on_start=self.begin, on_rules=self.change_game,
-                                 on_leave=self.leave_lobby)
+                                 on_leave=self.leave_lobby, on_clock=self.set_clock, on_send_away=self.send_away)
         self.front._open(self.lobby)
 
     def sit(self, seat: int) -> None:
@@ -342,6 +398,12 @@ class OnlinePlay:
 
     def begin(self) -> None:
         self.player.begin()
+
+    def set_clock(self, seconds: int) -> None:
+        self.player.set_clock(seconds)
+
+    def send_away(self, seat: int) -> None:
+        self.player.send_away(seat)
 
     def change_game(self) -> None:
         """The host changes the rules, the seats or the layout on the new-game screen, then sends the plan."""

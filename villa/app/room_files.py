@@ -40,7 +40,8 @@ class RoomFiles:
     def __init__(self, folder: Path, replays: bool = True) -> None:
         self.folder, self.replays = folder, replays
         self._queue: queue.Queue = queue.Queue()
-        self._waiting: dict[str, tuple] = {}        # code -> the newest write not yet done (older ones are dropped)
+        self._waiting: dict[str, tuple] = {}        # code -> the newest write not yet begun (older ones are dropped)
+        self._writing: dict[str, tuple] = {}        # code -> the write under way
         self._lock = threading.Lock()
         self._writer = threading.Thread(target=self._write_on, name="villa-room-files", daemon=True)
         self._writer.start()
@@ -50,19 +51,21 @@ class RoomFiles:
 
     def __call__(self, room: Room) -> None:
         """Keep the room as it stands (its record and seats as one pair), off the caller's loop."""
-        record, seats = room.match.record, room.seats_json()
+        self._hand_over(room.code, room.kept())
+
+    def _hand_over(self, code: str, pair: tuple) -> None:
         with self._lock:
-            fresh = room.code not in self._waiting
-            self._waiting[room.code] = (record, seats)
+            fresh = code not in self._waiting
+            self._waiting[code] = pair
         if fresh:
-            self._queue.put(room.code)
+            self._queue.put(code)
 
     def flush(self, seconds: float = 10.0) -> bool:
         """Wait until every write handed over is done (a server stopping); False if that took too long."""
         end = time.monotonic() + seconds
         while time.monotonic() < end:
             with self._lock:
-                if not self._waiting and self._queue.empty():
+                if not self._waiting and not self._writing:
                     return True
             time.sleep(0.01)
         return False
@@ -71,9 +74,15 @@ class RoomFiles:
         while True:
             code = self._queue.get()
             with self._lock:
-                record, seats = self._waiting.pop(code, (None, None))
-            if record is not None:
-                self._write(code, record, seats)
+                pair = self._waiting.pop(code, None)
+                if pair is not None:
+                    self._writing[code] = pair
+            if pair is not None:
+                try:
+                    self._write(code, *pair)
+                finally:
+                    with self._lock:
+                        del self._writing[code]
 
     def _write(self, code: str, record, seats: dict) -> None:
         try:
@@ -89,13 +98,15 @@ class RoomFiles:
         except OSError as error:
             self.failures += 1
             log.warning("room %s: could not be kept on disk: %s", code, error)
-            if record.state.over:
-                threading.Timer(RETRY_S, self._retry, (code, record, seats)).start()
+            if record.state.over:       # a finished game is not kept again by its room: tried again from here
+                retry = threading.Timer(RETRY_S, self._retry, (code, (record, seats)))
+                retry.daemon = True
+                retry.start()
 
-    def _retry(self, code: str, record, seats: dict) -> None:
+    def _retry(self, code: str, pair: tuple) -> None:
         with self._lock:
             fresh = code not in self._waiting
-            self._waiting.setdefault(code, (record, seats))
+            self._waiting.setdefault(code, pair)
         if fresh:
             self._queue.put(code)
 
@@ -112,8 +123,12 @@ class RoomFiles:
         """The room with this code, kept here while its game was under way (None: none is)."""
         if protocol.room_code(code) != code:
             return None
+        with self._lock:
+            pair = self._waiting.get(code) or self._writing.get(code)     # not on disk yet: as it was handed over
         try:
-            if self._path(code).exists():
+            if pair is not None:
+                record, seats = pair
+            elif self._path(code).exists():
                 document = json.loads(self._path(code).read_text(encoding="utf-8"))
                 if not isinstance(document, dict) or document.get("format") != FORMAT:
                     raise ValueError("not a room's file")
@@ -126,7 +141,8 @@ class RoomFiles:
             if record.state.over:
                 return None
             return Room.taken_up(record, seats, keep=self, **options)
-        except (saves.SaveError, records.RecordError, OSError, ValueError, KeyError, TypeError, AttributeError) as error:
+        except (saves.SaveError, records.RecordError, OSError, ValueError, KeyError, TypeError,
+                AttributeError) as error:
             print(f"villa-paletti-server: the room {code} was not taken up: {error}", file=sys.stderr, flush=True)
             return None
 

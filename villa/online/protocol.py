@@ -48,6 +48,7 @@ class Online(StrEnum):
 
     WRONG_ROOM = "wrong room"            # no room has this code (a try spent)
     TOO_MANY_TRIES = "too many tries"    # too many wrong codes from this address: wait (`seconds`)
+    TOO_MANY_PLANS = "too many plans"    # too many games set up from this address: wait (`seconds`)
     NO_SUCH_SEAT = "no such seat"        # the seat is not at this table
     SEAT_TAKEN = "seat taken"            # someone else sits there (or a computer player)
     NOT_SEATED = "not seated"            # sit down first

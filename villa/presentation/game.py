@@ -241,6 +241,9 @@ class GameScreen:
             self._tell_waiting()
         if self.human_acts():
             self._last_human = player
+        if self.here is not None and isinstance(event.action, rules.SealRoll) \
+                and rules.acting_player(event.before) not in self.here and not self.current.ends_itself:
+            self.open_panel(Mode.ROLLING, event.action, False)   # online: the seal tumbles at every window
 
     def _tell_waiting(self) -> None:
         """Online, where the hot seat hands the mouse over: who the game waits for, said once."""
@@ -412,10 +415,10 @@ class GameScreen:
 
     # --- panels ---------------------------------------------------------------------------------------
 
-    def open_panel(self, mode: Mode, about) -> None:
+    def open_panel(self, mode: Mode, *about) -> None:
         self.close_panel()
         self.ghost.hide()
-        self.change_mode(mode, about)
+        self.change_mode(mode, *about)
 
     def close_panel(self) -> None:
         if self.panel is not None:

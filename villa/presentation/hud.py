@@ -26,7 +26,11 @@ TOOLTIP_SCALE = 0.042
 STATUS_SCALE = 0.05
 CONTROLS_SCALE = 0.03
 STATUS_PAD = 0.08          # the status panel's room at either end of its words
+STATUS_HEIGHT = 0.13       # the status panel, down from the window's top
 EDGE = 0.03                # kept free between a tooltip and the window's edge
+CLEAR = 0.02               # kept free between a tooltip and the lines it must not cover
+MESSAGE_Y = 0.18           # the line that tells what happened, up from the window's bottom
+MESSAGE_SCALE = 0.045
 
 
 def _register_inks() -> None:
@@ -54,7 +58,7 @@ class Hud:
         _register_inks()
         common = dict(font=font(), mayChange=True, shadow=(0, 0, 0, 0.6), shadowOffset=(0.06, 0.06))
         self.status_panel = DirectFrame(parent=stage.base.a2dTopCenter, frameColor=(0.06, 0.05, 0.04, 0.55),
-                                        frameSize=(-1.2, 1.2, -0.13, 0))
+                                        frameSize=(-1.2, 1.2, -STATUS_HEIGHT, 0))
         self.status_panel.setTransparency(TransparencyAttrib.M_alpha)
         self.status = OnscreenText(parent=stage.base.a2dTopCenter, pos=(0, -0.085), scale=STATUS_SCALE, fg=LIGHT_INK,
                                    align=TextNode.ACenter, **common)
@@ -69,7 +73,7 @@ class Hud:
                                  align=TextNode.ARight, wordwrap=24, **common)
         # below the villa (framed in the middle three fifths of the view), between the command bar and the
         # keys' line: the story of the last move never covers the pieces
-        self.message = OnscreenText(parent=stage.base.a2dBottomCenter, pos=(0, 0.18), scale=0.045,
+        self.message = OnscreenText(parent=stage.base.a2dBottomCenter, pos=(0, MESSAGE_Y), scale=MESSAGE_SCALE,
                                     fg=(1.0, 0.85, 0.55, 1), bg=(0.08, 0.06, 0.05, 0.6), align=TextNode.ACenter,
                                     wordwrap=60, **common)
         self.commands = CommandBar(stage.base.a2dBottomCenter, font())
@@ -77,7 +81,13 @@ class Hud:
         self.controls = OnscreenText(parent=stage.base.a2dBottomCenter, text=_(CONTROLS), pos=(0, 0.08),
                                      scale=fitted_scale(_(CONTROLS), font(), room, CONTROLS_SCALE), fg=DIM_INK,
                                      align=TextNode.ACenter, **common)
-        self._message_until = 0.0
+        self._flashed_until = 0.0
+        self._flashed = ""                  # the last flash, shown under an announcement that still stands
+        self._announced = ""                # news that stays on top of the flashes for a while (a turn's time ran out)
+        self._announced_until = 0.0
+        self._clock = ""                    # online with a turn clock: the time left, after the status line's words
+        self._status = ""
+        self._status_aspect = 0.0           # the window's shape the status line was fitted to
         self._controls_until: float | None = None   # set on the first update: the game's clock may be anywhere
 
     def toggle_controls(self) -> None:
@@ -125,22 +135,37 @@ class Hud:
                 columns=", ".join(column_name(c) for c in guide.out)))
         self.info.setText("\n".join(info))
 
+    def show_clock(self, words: str | None) -> None:
+        """Online with a turn clock: the time left for the move asked now, said at the end of the status line
+        (None: no clock runs)."""
+        words = words or ""
+        if words != self._clock:
+            self._clock = words
+            self.show_status(self._status)
+
     def show_status(self, text: str) -> None:
         """The status line along the top: the panel fits the words, and long words are set smaller so
         that both stay inside the window."""
+        self._status = text
+        if self._clock:
+            text = f"{text}   ·   {self._clock}" if text else self._clock
+        if text == self.status.getText() and self._status_aspect == self.stage.base.getAspectRatio():
+            return
+        self._status_aspect = self.stage.base.getAspectRatio()
         room = 2 * (self.stage.base.getAspectRatio() - EDGE - STATUS_PAD)
         scale = fitted_scale(text, font(), room, STATUS_SCALE)
         self.status.setScale(scale)
         self.status.setText(text)
         half = self.status.textNode.getWidth() * scale / 2 + STATUS_PAD
-        self.status_panel["frameSize"] = (-half, half, -0.13, 0)
+        self.status_panel["frameSize"] = (-half, half, -STATUS_HEIGHT, 0)
 
     def show_commands(self, commands) -> None:
         """The buttons: (name, label, callback) for each command the turn offers."""
         self.commands.show(commands)
 
     def show_tooltip(self, text: str | None, mouse: tuple[float, float] | None = None) -> None:
-        shown = (text, mouse) if text and mouse is not None else None
+        shown = (text, mouse, self.message.getText(), self.status.getText(), self.commands.shown) \
+            if text and mouse is not None else None
         if shown == self._tooltip_shown:
             return  # making text anew every frame costs time
         self._tooltip_shown = shown
@@ -163,11 +188,43 @@ class Hud:
             else (v * TOOLTIP_SCALE for v in (words.getLeft(), words.getRight(), words.getBottom(), words.getTop()))
         x = max(min(x, aspect - EDGE - right), -aspect + EDGE - left)
         y = min(max(y, -1 + EDGE - bottom), 1 - EDGE - top)
+        below, above = self._kept_clear()
+        for box in below:                            # bottom up: the line that tells what happened, the buttons
+            if _overlap((x + left, x + right, y + bottom, y + top), box):
+                y = box[3] + CLEAR - bottom
+        if _overlap((x + left, x + right, y + bottom, y + top), above):
+            y = above[2] - CLEAR - top               # below the status line
         return x, y
 
+    def _kept_clear(self) -> tuple[list[tuple], tuple]:
+        """What a tooltip never covers, as boxes (left, right, bottom, top) in the window's aspect2d: along the
+        bottom, the line that tells what happened (while it says something) and the command buttons, from the
+        bottom up; along the top, the status line's panel."""
+        left, right, bottom, top = self.status_panel["frameSize"]
+        status = (left, right, 1 + bottom, 1 + top)
+        below = []
+        if self.message.getText():
+            words = self.message.textNode
+            l, r, b, t = words.getCardActual() if words.hasCard() else (
+                words.getLeft(), words.getRight(), words.getBottom(), words.getTop())
+            base = -1 + MESSAGE_Y
+            below.append((l * MESSAGE_SCALE, r * MESSAGE_SCALE, base + b * MESSAGE_SCALE, base + t * MESSAGE_SCALE))
+        below += self.commands.boxes()
+        return sorted(below, key=lambda box: box[2]), status
+
     def flash(self, text: str, now: float, seconds: float = 4.0) -> None:
-        self.message.setText(text)
-        self._message_until = now + seconds
+        """The line that tells what happened (under an announcement that still stands)."""
+        self._flashed, self._flashed_until = text, now + seconds
+        self._say()
+
+    def announce(self, text: str, now: float, seconds: float = 8.0) -> None:
+        """News the next flashes must not wipe out at once (a turn's time ran out, before the moves that pass
+        it are told): it stays above them for `seconds`."""
+        self._announced, self._announced_until = text, now + seconds
+        self._say()
+
+    def _say(self) -> None:
+        self.message.setText("\n".join(line for line in (self._announced, self._flashed) if line))
         self.stage.changed()   # news, from the match or the disk as well as from the player
 
     def update(self, now: float) -> None:
@@ -176,6 +233,14 @@ class Hud:
         if self._controls_until and now > self._controls_until:
             self._controls_until = 0.0
             self.controls.hide()
-        if self._message_until and now > self._message_until:
-            self.message.setText("")
-            self._message_until = 0.0
+        if self._announced_until and now > self._announced_until:
+            self._announced, self._announced_until = "", 0.0
+            self._say()
+        if self._flashed_until and now > self._flashed_until:
+            self._flashed, self._flashed_until = "", 0.0
+            self._say()
+
+
+def _overlap(box: tuple, other: tuple | None) -> bool:
+    """Whether two boxes (left, right, bottom, top) share any of the window."""
+    return other is not None and box[0] < other[1] and other[0] < box[1] and box[2] < other[3] and other[2] < box[3]

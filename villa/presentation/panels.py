@@ -61,6 +61,21 @@ class CommandBar:
             x = (i - (len(commands) - 1) / 2) * (width + 0.04)
             self.buttons[name] = button(self.parent, label, command, (x, 0.3), width, self.font)
 
+    @property
+    def shown(self) -> tuple:
+        """The buttons shown now: (name, label) each."""
+        return self._shown
+
+    def boxes(self) -> list[tuple[float, float, float, float]]:
+        """Each button's frame as (left, right, bottom, top) in the window's aspect2d (a tooltip keeps clear)."""
+        boxes, edge = [], self.parent.getPos()      # the bar's parent: an edge of the window, in aspect2d
+        for item in self.buttons.values():
+            left, right, bottom, top = item["frameSize"]
+            scale, at = item.getScale(), item.getPos()
+            x, z = edge.x + at.x, edge.z + at.z
+            boxes.append((x + left * scale.x, x + right * scale.x, z + bottom * scale.z, z + top * scale.z))
+        return boxes
+
     def close(self) -> None:
         for item in self.buttons.values():
             item.destroy()

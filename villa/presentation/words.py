@@ -18,11 +18,13 @@ commands offered always match `legal_actions` exactly.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from enum import Enum
 
 from villa import rules
-from villa.online.protocol import Online
+from villa.online.protocol import Online, OnlineError
+from villa.online.wire.codec import WireError
 from villa.match.face import is_floor
 from villa.physics.pulling import Grip
 from villa.physics.refusals import Refusal
@@ -251,6 +253,30 @@ def waiting_for(state: GameState, player: int, away: bool = False) -> str:
 def connection_lost() -> str:
     """Online: the server is gone (the seat waits for its token there, ten minutes)."""
     return _("The connection to the game server was lost.")
+
+
+def connection_ended(trouble: Exception | None) -> str:
+    """Online: why the connection ended, in one sentence: the server's goodbye (sent away, the seat given to a
+    computer, the room broke down, the server stopped ...), something it sent that cannot be read, or just gone."""
+    if isinstance(trouble, (OnlineError, WireError)):
+        return refusal(trouble)
+    return connection_lost()
+
+
+def continue_online(code: str) -> str:
+    """The main menu's Continue, when it takes up a seat kept online."""
+    return _("Continue in room {code}").format(code=code)
+
+
+def time_left(seconds: float) -> str:
+    """Online with a turn clock: the time left for the move asked now, after the status line's words."""
+    whole = max(0, math.ceil(seconds))
+    return _("{time} left").format(time=f"{whole // 60}:{whole % 60:02d}")
+
+
+def time_up(state: GameState, player: int) -> str:
+    """Online with a turn clock: a person's time for the move ran out, and the turn passes on as the rules allow."""
+    return _("{who}'s time for the move ran out: the turn passes on.").format(who=player_name(state, player))
 
 
 def _question(state: GameState, task: Task) -> str | None:
@@ -485,6 +511,7 @@ REFUSALS: dict[Rule | Refusal | Online, dict[Said, str]] = {
     # online: what the server refused before the rules saw it
     Online.WRONG_ROOM: {Said.ALOUD: N_("No room has that code.")},
     Online.TOO_MANY_TRIES: {Said.ALOUD: N_("Too many wrong room codes came from here: try again in {seconds} s.")},
+    Online.TOO_MANY_PLANS: {Said.ALOUD: N_("Too many games were set up from here: try again in {seconds} s.")},
     Online.NOT_IN_ROOM: {Said.ALOUD: N_("Enter a room first.")},
     Online.NO_SUCH_SEAT: {Said.ALOUD: N_("There is no such seat at this table.")},
     Online.SEAT_TAKEN: {Said.ALOUD: N_("Someone else sits there.")},
@@ -540,6 +567,8 @@ def refusal(error: Exception, state: GameState | None = None, said: Said = Said.
     """A refusal of the referee (a `RuleError`) or of the wood (a `PlacementError`), by its code, with its
     details, in the player's language: the sentence for `said` if the code has one there, else the one
     said aloud."""
+    if isinstance(error, WireError):
+        return _("The server sent something this game cannot read, and the connection closed.")
     if isinstance(error, rules.RuleError):
         fallback, values = N_("That is not allowed now."), error.params
     else:

@@ -138,14 +138,14 @@ def mouse_changes_hands(before: GameState, after: GameState) -> bool:
 
 def passing_moves(state: GameState, in_hand: bool = False) -> tuple:
     """The moves that end what the player asked now must do, building nothing, as the rules allow (a player whose
-    time ran out): a column in hand (`in_hand`, or the rules' own) given up, a question declined, a granted floor
-    or a penalty pull forgone, the turn passed, or a column taken and given up at once; a colour, the first
-    left. Empty where the rules allow no such way (the family edition, where nothing is given up)."""
+    time ran out): a column or a floor in hand (`in_hand`, or the rules' own) given up, a question declined, a
+    granted floor or a penalty pull forgone, the turn passed, or a column taken and given up at once; a colour, the
+    first left. Empty where the rules allow no such way (the family edition, where nothing is given up)."""
     turn, legal = state.turn, queries.legal_actions(state)
     if state.over or queries.is_chance_node(state):
         return ()
     if turn.step is Step.IN_HAND or in_hand:
-        return (Abort(),) if Abort() in legal else ()
+        return next(((giving_up,) for giving_up in (Abort(), GiveUpFloor()) if giving_up in legal), ())
     for quiet in (Decline(), GiveUpFloor(), ForgoPenalty(), Pass()):
         if quiet in legal:
             return (quiet,)

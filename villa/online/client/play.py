@@ -215,8 +215,8 @@ class OnlineMatch:
         self.hand.state = Grip.PLACED if isinstance(self.hand, HeldColumn) else Laying.LAID
 
     def _check_give_up(self, _request: rq.GiveUp) -> Exception | None:
-        if self.hand is None and not rules.floor_to_lay(self.state) and rules.task(self.state) is not rules.Task.PLACE:
-            return rq.not_now(self.state, "giving up")
+        if self.hand is None and rules.task(self.state) not in (rules.Task.LAY_FLOOR, rules.Task.PLACE):
+            return rq.not_now(self.state, "giving up")    # a floor granted is given up, whether it can be laid or not
         return None
 
     def _check_roll(self, _request: rq.Roll) -> Exception | None:

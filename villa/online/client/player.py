@@ -9,6 +9,10 @@ Every message is read as the wire's catalogue has it, with caps on what it may i
 ends the connection with one sentence (`trouble`), and a server that goes quiet for `SILENT_S` is taken for
 gone. Nothing here waits: the window polls each frame, a test or `--join` polls in a loop of its own.
 
+A player in a game under way whose server goes (killed, frozen, stopped: its room lives on in a fleet, or in the
+files of a server started again) looks for the game by itself, server after server of those it knows (the one it
+first went to, those it was sent on to, and a fleet's others), and takes its seats back with its tokens.
+
 What the player heard is kept: the room's table, the rules' state (from the state sent on entering, then each
 move the referee made, applied here by the same rules), the pieces' poses, the hand, the refusals, the
 finished game's record, and in `news` what the game in play on this screen has still to tell
@@ -40,11 +44,12 @@ log = logging.getLogger(__name__)
 CATALOGUE = Catalogue(m.KINDS)
 CONNECT_S = 10.0           # s a server has to answer a connection before the player gives up
 PING_S = 15.0              # s between the player's pings while it has nothing else to say
-SILENT_S = 5.0             # s without a word from the server (which pings each second): it is gone
-WELCOME_S = 3.0            # s a server has to welcome a connection it accepted
+SILENT_S = 15.0            # s without a word from the server (which pings each second): it is gone; a host's
+                           # window that hosts the server may stall for seconds opening its game screen
 REDIRECTS = 3              # a room played elsewhere is followed this many times at most
 RETRY_S = 0.5              # s between tries to find the game again, server after server
 REJOIN_S = 60.0            # s a player whose server went looks for its game before giving up
+ANSWER_S = 3.0             # s a server tried while looking for the game has to answer
 
 # requests after which this player's piece is drawn where the server has it, not ahead at the pointer
 LETTING_GO = (rq.SetDown, rq.Lower, rq.GiveUp, rq.LetGo)
@@ -56,23 +61,21 @@ class Player:
         """`lag`: seconds each message is held before it goes (a slow network, simulated for measuring)."""
         self.lag, self._clock, self._timeout = lag, clock, timeout
         self.first = (address, port)             # where the player first went: the way back if a server is gone
-        self.addresses: list[tuple[str, int]] = [self.first]   # every server known to hold the game (a fleet's)
-        self.link: Link | None = None
-        self.welcomed = False
+        self.addresses: list[tuple[str, int]] = [self.first]    # every server known to hold the game
         self.trouble: Exception | None = None    # why the connection failed or ended (a refusal's code, or the wire's)
         self.lost = False                        # the connection ended for good (or never came: `failed`)
         self.failed = False
-        self.rejoining: float | None = None      # since when the player looks for its game again (a server gone)
+        self.rejoining: float | None = None      # since when the player looks for its game again (its server gone)
         self.came_back = 0                       # how often it found its game again by itself
         self._held: deque[tuple[float, object]] = deque()
         self._waiting: list = []                 # messages asked for before the server welcomed us
         self._spoke_at = clock()
         self._redirects = 0
-        self._room_asked: list = []              # the messages that asked for the room (Enter, or Rejoins)
-        self._next_try = 0.0
-        self._tried = 0
-        self._to_reseat: set[int] = set()          # seats still to be taken back while rejoining
-        self._connect(address, port)
+        self._room_asked: list = []              # what asked for the room (an Enter, or Rejoins): asked again if sent on
+        self._to_reseat: set[int] = set()        # seats still to be taken back while looking for the game
+        self._next_try, self._tried = 0.0, 0
+        self._lost_why: Exception | None = None    # why the game's server was lost, while looking for it again
+        self._connect(address, port, timeout)
         # what was heard
         self.room: str | None = None             # the code of the room entered (None: none)
         self.room_code = ""                      # the room asked for (entered, opened, or to be entered)
@@ -101,10 +104,6 @@ class Player:
         return self.welcomed and not self.lost and self.rejoining is None
 
     @property
-    def connecting(self) -> bool:
-        return not self.welcomed and not self.lost
-
-    @property
     def address(self) -> str:
         return self._where[0]
 
@@ -112,17 +111,23 @@ class Player:
     def port(self) -> int:
         return self._where[1]
 
+    def _connect(self, host: str, port: int, timeout: float) -> None:
+        self._where = (host, port)
+        self.link, self.welcomed = None, False
+        self._dialling = dial(host, port, CATALOGUE, timeout)
+        self._deadline = self._clock() + timeout   # to be welcomed by then: a server that never answers is given up
+
+    @property
+    def connecting(self) -> bool:
+        return not self.welcomed and not self.lost
+
     @property
     def code(self) -> str:
         return self.room_code
 
-    def _connect(self, host: str, port: int) -> None:
-        self._where = (host, port)
-        self.link, self.welcomed = None, False
-        self._dialling = dial(host, port, CATALOGUE, self._timeout, self._clock)
-
     def poll(self) -> None:
-        """What the network has: the connection's progress, the messages heard, the messages to go."""
+        """What the network has: the connection's progress, the messages heard, the messages to go. Whatever the
+        server sends, nothing escapes from here: the connection ends, and `trouble` says why."""
         if self.lost:
             return
         try:
@@ -133,8 +138,8 @@ class Player:
             if self.link is not None:
                 self._send_held()
                 for message in self.link.receive():
-                    self._heard(message)
-                    if self.link is None or self.lost:
+                    _HEARD.get(type(message), _not_from_a_server)(self, message)
+                    if self.lost or self.link is None:
                         return
                 self._keep_alive()
                 if self.link is not None:
@@ -144,6 +149,9 @@ class Player:
         except (WireError, OSError) as trouble:
             log.warning("the connection to %s:%s broke: %s", self.address, self.port, trouble)
             self._end(trouble if isinstance(trouble, WireError) else WireError(str(trouble)))
+        except Exception:  # noqa: BLE001 - a server's message that broke what reads it: that server is not trusted
+            log.exception("a message from %s:%s could not be read", self.address, self.port)
+            self._end(WireError("a message that does not read"))
 
     def _dial(self) -> None:
         result = self._dialling.poll()
@@ -153,24 +161,24 @@ class Player:
             self._spoke_at = self._clock()
         elif isinstance(result, str):
             self._dialling = None
-            if self.rejoining is not None:
-                self._next_try = self._clock() + RETRY_S       # not that one: the next, in a moment
-            else:
-                self.failed = True
-                self._end(WireError(result))
+            self.failed = self.rejoining is None
+            self._end(WireError(result))
 
     def _keep_alive(self) -> None:
         now = self._clock()
-        if self.welcomed and now - self._spoke_at > PING_S:
+        if not self.welcomed:
+            if now > self._deadline:         # connected, but no game server answers there
+                self.failed = self.rejoining is None
+                self._end(WireError("timed out"))
+            return
+        if now - self._spoke_at > PING_S:
             self._send(m.Ping())
-        if now - self.link.heard_at > SILENT_S and self.welcomed:
+        if now - self.link.heard_at > SILENT_S:
             self._end(OnlineError(Online.SILENT))
-        elif not self.welcomed and now - self._spoke_at > WELCOME_S:
-            self._end(OnlineError(Online.SILENT))     # connected, but no game server answers
 
-    def _end(self, trouble: Exception | None) -> None:
-        """The connection ended: for good, or (a player in a game under way, whose server went) to look for the game
-        on the servers known to hold it."""
+    def _end(self, trouble: Exception) -> None:
+        """The connection ended: for good, or (a player in a game under way whose server went) to look for the
+        game again on the servers known to hold it."""
         if self.link is not None:
             self.link.close()
             self.link = None
@@ -179,42 +187,43 @@ class Player:
             self._dialling = None
         self.welcomed = False
         self.smoothing.let_go(self._clock())
-        if trouble is not None and self.rejoining is None and self._may_come_back(trouble):
+        if self.rejoining is None and self._may_come_back(trouble):
             log.info("the game's server was lost (%s): looking for the game again", trouble)
             self.rejoining, self._tried, self._next_try = self._clock(), 0, 0.0
-            self.room = None
+            self.room, self._lost_why = None, trouble
             return
         if self.rejoining is not None and self._clock() - self.rejoining < REJOIN_S:
-            self._next_try = max(self._next_try, self._clock() + RETRY_S)
+            self._next_try = max(self._next_try, self._clock() + RETRY_S)     # not there: the next, in a moment
             return
         if self.trouble is None:
-            self.trouble = trouble or OnlineError(Online.CLOSING)
+            self.trouble = self._lost_why if self.rejoining is not None else trouble
         self.lost = True
         self.rejoining = None
 
     def _may_come_back(self, trouble: Exception) -> bool:
-        """A game under way whose server went (gone quiet, its connection broken, or moved on): its room lives on."""
+        """A game under way whose server went (gone quiet, its connection broken, or the room moved on): the room
+        lives on, in a fleet or a server started again."""
         if not self.room_code or self.state is None or self.state.over or not self.table.get("started"):
             return False
-        final = isinstance(trouble, OnlineError) and trouble.code not in (Online.SILENT, Online.MOVED)
-        return not final
+        return not isinstance(trouble, OnlineError) or trouble.code in (Online.SILENT, Online.MOVED)
 
     def _try_again(self) -> None:
-        """The next known server, asked for the game with this player's tokens."""
+        """The next server known, asked for the game with this player's tokens (one who watched: to watch)."""
         if self._clock() < self._next_try:
-            return
-        if self._clock() - self.rejoining > REJOIN_S:
-            self.rejoining = None
-            self._end(self.trouble or OnlineError(Online.SILENT))
             return
         host, port = self.addresses[self._tried % len(self.addresses)]
         self._tried += 1
         self._redirects = 0
         self._room_asked = [m.Rejoin(self.room_code, token) for _seat, token in sorted(self.seats.items())] \
-            or [m.Enter(self.room_code)]         # one who only watches comes back to watch
+            or [m.Enter(self.room_code)]
         self._to_reseat = set(self.seats)
         self._waiting = list(self._room_asked)
-        self._connect(host, port)
+        self._connect(host, port, ANSWER_S)
+
+    def _came_back(self) -> None:
+        log.info("the game was found again on %s:%s", self.address, self.port)
+        self.rejoining = None
+        self.came_back += 1
 
     def close(self) -> None:
         """Let the connection go (the server hears the player leave: their seat waits for the token)."""
@@ -223,7 +232,7 @@ class Player:
             self.link.flush()
         self.rejoining = None
         self.trouble = self.trouble or OnlineError(Online.CLOSING)
-        self._end(None)
+        self._end(self.trouble)
 
     leave = close
 
@@ -308,144 +317,6 @@ class Player:
         elif kind in LETTING_GO:
             self.smoothing.let_go(now)
 
-    # --- what the server says ------------------------------------------------------------------------------
-
-    def _heard(self, message) -> None:
-        handler = _HEARD.get(type(message))
-        if handler is None:
-            raise WireError(f"a message a server does not send: {type(message).__name__}")
-        handler(self, message)
-
-    def _welcome(self, message: m.Welcome) -> None:
-        self.welcomed = True
-        waiting, self._waiting = self._waiting, []
-        for asked in waiting:
-            self._send(asked)
-
-    def _goodbye(self, message: m.Goodbye) -> None:
-        try:
-            trouble = protocol.refusal_from("online", message.code, message.values)
-        except WireError:
-            trouble = OnlineError(Online.CLOSING)
-        self._end(trouble)
-
-    def _refused(self, message: m.Refused) -> None:
-        refusal = protocol.refusal_from(message.kind, message.code, message.values)
-        if self.rejoining is not None:
-            self._end(None)        # not here (yet): the next server known, in a moment
-            return
-        self.refusals.append(refusal)
-        self.smoothing.let_go(self._clock())    # a hand refused (or not as we thought): the server's word
-        self.news.append(("refused", refusal))
-
-    def _opened(self, message: m.Opened) -> None:
-        self.enter(message.code)
-
-    def _entered(self, message: m.Entered) -> None:
-        self.room = self.room_code = message.code
-        self.smoothing = Smoothing()      # a server's frames count from its own start
-        if self.rejoining is not None and not self.seats:
-            self._came_back()
-
-    def _came_back(self) -> None:
-        log.info("the game was found again on %s:%s", self.address, self.port)
-        self.rejoining = None
-        self.came_back += 1
-
-    def _redirect(self, message: m.Redirect) -> None:
-        """The room is played on another server: the player goes there (a few times at most), asking there as it
-        asked here."""
-        host, _colon, port = message.address.rpartition(":")
-        if self._redirects >= REDIRECTS or not port.isdigit() or not host or message.code != self.room_code:
-            raise WireError("sent on too often, or to no address")
-        self._redirects += 1
-        if (host, int(port)) not in self.addresses:
-            self.addresses.append((host, int(port)))
-        self.link.close()
-        self._waiting = list(self._room_asked)
-        self._connect(host, int(port))
-
-    def _servers(self, message: m.Servers) -> None:
-        """The servers of the fleet that holds the room: where to look for it if its server goes."""
-        try:
-            listed = json.loads(message.addresses)
-        except ValueError:
-            raise WireError("a list of servers that is none") from None
-        for address in listed[:16] if isinstance(listed, list) else ():
-            host, _colon, port = str(address).rpartition(":")
-            if host and port.isdigit() and 0 < int(port) < 65536 and (host, int(port)) not in self.addresses:
-                self.addresses.append((host, int(port)))
-
-    def _seated(self, message: m.Seated) -> None:
-        self.seats[message.seat] = message.token
-        self._to_reseat.discard(message.seat)
-        if self.rejoining is not None and not self._to_reseat:
-            self._came_back()
-
-    def _table(self, message: m.Table) -> None:
-        self.table = protocol.unpack_table(message.table)
-
-    def _state(self, message: m.State) -> None:
-        before, self.state = self.state, protocol.unpack_state(message.state)
-        self.news.append(("state", before, self.state))
-        self._turn_passed()
-
-    def _moves(self, message: m.Moves) -> None:
-        """The referee's moves, applied here by the same rules to the state heard so far."""
-        if self.state is None or message.at != len(self.state.log):
-            raise WireError("moves that do not follow the state heard")
-        for move in protocol.unpack_moves(message.moves):
-            before = self.state
-            try:
-                self.state = rules.apply(before, move)
-            except rules.RuleError as error:
-                raise WireError(f"a move the rules here refuse: {error}") from None
-            self.news.append(("moves", before, move, self.state))
-        self._turn_passed()
-
-    def _turn_passed(self) -> None:
-        if self.state.over or rules.acting_player(self.state) not in self.seats:
-            self.smoothing.let_go(self._clock())      # the turn has passed on: no hand of ours
-
-    def _event(self, message: m.Event) -> None:
-        self.news.append(("event", protocol.unpack_event(message.event)))
-
-    def _villa(self, message: m.Villa) -> None:
-        self.villas += 1
-        poses = protocol.unpack_poses(message.poses)
-        self.poses.update(poses)
-        self.smoothing.heard(message.tick, poses, self._clock())
-        self.news.append(("villa", poses))
-
-    def _poses(self, message: m.Poses) -> None:
-        poses = protocol.unpack_poses(message.poses)
-        self.poses.update(poses)
-        self.smoothing.heard(message.tick, poses, self._clock(), message.done if message.holder in self.seats else None)
-        self.pose_updates += 1
-
-    def _hand(self, message: m.Hand) -> None:
-        steadied = floor_id(message.steadied) if 1 <= message.steadied <= TOP_FLOOR_LEVEL else None
-        grip = message.grip if message.grip in protocol.GRIPS else ""
-        self.hand_holder, self.hand_done = message.holder, message.done
-        self.hand = protocol.HandNews(grip, message.strain, steadied, protocol.unpack_touching(message.touching),
-                                      message.tilt)
-        self.hand_updates += 1
-
-    def _record(self, message: m.Record) -> None:
-        if message.part == 0:
-            self._record_parts = {}
-        self._record_parts[message.part] = message.data
-        if len(self._record_parts) < message.parts or set(self._record_parts) != set(range(message.parts)):
-            return
-        whole, self._record_parts = b"".join(self._record_parts[n] for n in range(message.parts)), {}
-        try:
-            self.finished = protocol.unpack_record(whole)
-        except (RecordError, ValueError, WireError, zlib.error) as error:
-            log.warning("the server's record of the finished game does not read: %s", error)
-
-    def _ping(self, _message: m.Ping) -> None:
-        pass
-
     @property
     def plan(self) -> MatchSetup | None:
         """The room's game as its host set it (the table's `plan`)."""
@@ -457,10 +328,159 @@ class Player:
         return self.table.get("host")
 
 
+# --- what the server says: each message heard, by its kind ---------------------------------------------
+
+def _not_from_a_server(_player: Player, message) -> None:
+    raise WireError(f"a message a server does not send: {type(message).__name__}")
+
+
+def _welcome(player: Player, message: m.Welcome) -> None:
+    player.welcomed = True
+    waiting, player._waiting = player._waiting, []
+    for asked in waiting:
+        player._send(asked)
+
+
+def _goodbye(player: Player, message: m.Goodbye) -> None:
+    try:
+        trouble = protocol.refusal_from("online", message.code, message.values)
+    except WireError:
+        trouble = OnlineError(Online.CLOSING)
+    player._end(trouble)
+
+
+def _refused(player: Player, message: m.Refused) -> None:
+    refusal = protocol.refusal_from(message.kind, message.code, message.values)
+    if player.rejoining is not None:
+        player._end(refusal)       # not here (yet): the next server known, in a moment
+        return
+    player.refusals.append(refusal)
+    player.smoothing.let_go(player._clock())    # a hand refused (or not as we thought): the server's word
+    player.news.append(("refused", refusal))
+
+
+def _opened(player: Player, message: m.Opened) -> None:
+    player.enter(message.code)
+
+
+def _entered(player: Player, message: m.Entered) -> None:
+    player.room = player.room_code = message.code
+    player.smoothing = Smoothing()      # each server counts its frames from its own start
+    if player.rejoining is not None and not player.seats:
+        player._came_back()
+
+
+def _redirect(player: Player, message: m.Redirect) -> None:
+    """The room is played on another server: the player goes there (a few times at most) and asks there as it
+    asked here."""
+    host, _colon, port = message.address.rpartition(":")
+    if player._redirects >= REDIRECTS or not port.isdigit() or not host or message.code != player.room_code:
+        raise WireError("sent on too often, or to no address")
+    player._redirects += 1
+    if (host, int(port)) not in player.addresses:
+        player.addresses.append((host, int(port)))
+    player.link.close()
+    player._waiting = list(player._room_asked)
+    player._connect(host, int(port), ANSWER_S if player.rejoining is not None else player._timeout)
+
+
+def _servers(player: Player, message: m.Servers) -> None:
+    """The servers of the fleet that holds the room: where to look for it if its server goes."""
+    try:
+        listed = json.loads(message.addresses)
+    except ValueError:
+        raise WireError("a list of servers that is none") from None
+    for address in listed[:16] if isinstance(listed, list) else ():
+        host, _colon, port = str(address).rpartition(":")
+        if host and port.isdigit() and 0 < int(port) < 65536 and (host, int(port)) not in player.addresses:
+            player.addresses.append((host, int(port)))
+
+
+def _seated(player: Player, message: m.Seated) -> None:
+    player.seats[message.seat] = message.token
+    player._to_reseat.discard(message.seat)
+    if player.rejoining is not None and not player._to_reseat:
+        player._came_back()
+
+
+def _table(player: Player, message: m.Table) -> None:
+    player.table = protocol.unpack_table(message.table)
+
+
+def _state(player: Player, message: m.State) -> None:
+    before, player.state = player.state, protocol.unpack_state(message.state)
+    player.news.append(("state", before, player.state))
+    _turn_passed(player)
+
+
+def _moves(player: Player, message: m.Moves) -> None:
+    """The referee's moves, applied here by the same rules to the state heard so far."""
+    if player.state is None or message.at != len(player.state.log):
+        raise WireError("moves that do not follow the state heard")
+    for move in protocol.unpack_moves(message.moves):
+        before = player.state
+        try:
+            player.state = rules.apply(before, move)
+        except rules.RuleError as error:
+            raise WireError(f"a move the rules here refuse: {error}") from None
+        player.news.append(("moves", before, move, player.state))
+    _turn_passed(player)
+
+
+def _turn_passed(player: Player) -> None:
+    if player.state.over or rules.acting_player(player.state) not in player.seats:
+        player.smoothing.let_go(player._clock())      # the turn has passed on: no hand of ours
+
+
+def _event(player: Player, message: m.Event) -> None:
+    player.news.append(("event", protocol.unpack_event(message.event)))
+
+
+def _villa(player: Player, message: m.Villa) -> None:
+    player.villas += 1
+    poses = protocol.unpack_poses(message.poses)
+    player.poses.update(poses)
+    player.smoothing.heard(message.tick, poses, player._clock())
+    player.news.append(("villa", poses))
+
+
+def _poses(player: Player, message: m.Poses) -> None:
+    poses = protocol.unpack_poses(message.poses)
+    player.poses.update(poses)
+    done = message.done if message.holder in player.seats else None     # the echo of this player's own requests
+    player.smoothing.heard(message.tick, poses, player._clock(), done)
+    player.pose_updates += 1
+
+
+def _hand(player: Player, message: m.Hand) -> None:
+    steadied = floor_id(message.steadied) if 1 <= message.steadied <= TOP_FLOOR_LEVEL else None
+    grip = message.grip if message.grip in protocol.GRIPS else ""
+    player.hand_holder, player.hand_done = message.holder, message.done
+    player.hand = protocol.HandNews(grip, message.strain, steadied, protocol.unpack_touching(message.touching),
+                                    message.tilt)
+    player.hand_updates += 1
+
+
+def _record(player: Player, message: m.Record) -> None:
+    if message.part == 0:
+        player._record_parts = {}
+    player._record_parts[message.part] = message.data
+    if len(player._record_parts) < message.parts or set(player._record_parts) != set(range(message.parts)):
+        return
+    whole, player._record_parts = b"".join(player._record_parts[n] for n in range(message.parts)), {}
+    try:
+        player.finished = protocol.unpack_record(whole)
+    except (RecordError, ValueError, WireError, zlib.error) as error:
+        log.warning("the server's record of the finished game does not read: %s", error)
+
+
+def _ping(player: Player, _message: m.Ping) -> None:
+    pass
+
+
 _HEARD: dict[type, Callable] = {
-    m.Welcome: Player._welcome, m.Goodbye: Player._goodbye, m.Ping: Player._ping, m.Refused: Player._refused,
-    m.Opened: Player._opened, m.Entered: Player._entered, m.Redirect: Player._redirect, m.Seated: Player._seated,
-    m.Servers: Player._servers,
-    m.Table: Player._table, m.State: Player._state, m.Moves: Player._moves, m.Event: Player._event,
-    m.Villa: Player._villa, m.Poses: Player._poses, m.Hand: Player._hand, m.Record: Player._record,
+    m.Welcome: _welcome, m.Goodbye: _goodbye, m.Ping: _ping, m.Refused: _refused, m.Opened: _opened,
+    m.Entered: _entered, m.Redirect: _redirect, m.Seated: _seated, m.Table: _table, m.State: _state,
+    m.Moves: _moves, m.Event: _event, m.Villa: _villa, m.Poses: _poses, m.Hand: _hand, m.Record: _record,
+    m.Servers: _servers,
 }

@@ -16,9 +16,9 @@ from dataclasses import replace
 
 from villa import rules
 from villa.match import Accepted, Match, MatchSetup, Record, RoundStarted, Seat, Strength, TurnSettled
-from villa.match import events as ev
 from villa.match import requests as rq
-from villa.match.computer import ComputerSeat, reseat_computers, seat_computers
+from villa.match.computer import reseat_computers, seat_computers
+from villa.match.record import state_at
 from villa.online import protocol
 from villa.online.protocol import Online, OnlineError
 from villa.online.server.news import News
@@ -45,14 +45,13 @@ class Room:
         self.waits_for_host = waits_for_host
         self.seating = seating or Seating((record.setup if record else plan).seats, clock=clock)
         self.news = News(lambda client, message: None)
-        self.clock = TurnClock(turn_seconds, clock)
+        self.clock = TurnClock(turn_seconds, clock, aside)
         self.match: Match | None = None
         self.tick = 0
         self.nobody_since: float | None = clock()    # when the last person here left (None: someone is here)
         self.ended_at: float | None = None           # when the game's record went out
         self.record_had: set[int] = set()            # the seats whose player has the record
         self._done: dict[int, int] = {}              # client -> its requests carried out (its held piece's echo)
-        self._stand_in: ComputerSeat | None = None   # a computer player making one move for a seat out of time
         if record is not None:
             self._play(Match(record.setup, record))
         else:
@@ -62,17 +61,11 @@ class Room:
         """The server's way to each connection."""
         self.news = News(send)
 
-    @property
-    def seats(self) -> tuple[Seat, ...]:
-        return self.seating.seats
-
-    @property
-    def setup(self) -> MatchSetup:
-        return self.match.setup if self.match else self.plan
-
     def table(self) -> dict:
-        return {"seats": self.seating.rows(), "started": self.match is not None, "game": self.setup.game,
-                "host": self.seating.host_seat, "plan": protocol.plan_json(self.setup), "clock": self.clock.seconds,
+        """The table as its people see it: who sits where, who hosts, the game (its plan) and the clock."""
+        setup = self.match.setup if self.match else self.plan
+        return {"seats": self.seating.rows(), "started": self.match is not None, "game": setup.game,
+                "host": self.seating.host_seat, "plan": protocol.plan_json(setup), "clock": self.clock.seconds,
                 "turn": self.match.turn if self.match else 0}
 
     def state(self) -> rules.GameState:
@@ -153,9 +146,9 @@ class Room:
         """The host gives a seat to a computer player: an empty one before the game, or during it the seat of a
         person who left or stalls. Returns the connection that sat there (to be told), if any."""
         self.seating.check_host(client)
-        if not 0 <= seat < len(self.seats):
+        if not 0 <= seat < len(self.seating.seats):
             raise OnlineError(Online.NO_SUCH_SEAT, seat=seat)
-        if self.seats[seat].is_computer:
+        if self.seating.seats[seat].is_computer:
             raise OnlineError(Online.SEAT_TAKEN, seat=seat)
         if self.seating.holds(client, seat):
             raise OnlineError(Online.OWN_SEAT, seat=seat)
@@ -180,7 +173,7 @@ class Room:
         if self.seating.holds(client, seat):
             raise OnlineError(Online.OWN_SEAT, seat=seat)
         gone = self.seating.free(seat)
-        if gone is None and seat not in range(len(self.seats)):
+        if gone is None and seat not in range(len(self.seating.seats)):
             raise OnlineError(Online.NO_SUCH_SEAT, seat=seat)
         self._table_changed()
         return gone
@@ -188,7 +181,7 @@ class Room:
     def computer_plays(self, seat: int, strength: Strength = Strength.MEDIUM) -> int | None:
         """A person's seat is played by a computer from now on (the host's choice, or a wait that ran out).
         Returns the connection that sat there, if it is still here."""
-        if self.seats[seat].is_computer:
+        if self.seating.seats[seat].is_computer:
             return None
         gone = self.seating.free(seat)
         self.match.change_seat(seat, strength)
@@ -275,40 +268,18 @@ class Room:
     def frames(self, count: int = 1) -> None:
         """Let the match run `count` frames of 1/60 s, then tell the room what changed."""
         for seat in self.seating.waited_too_long():
-            if self.match is not None:
-                self.computer_plays(seat)
-            else:
-                self.seating.free(seat)
+            if self.match is None:
+                self.seating.free(seat)           # the lobby: the seat is free again
                 self._table_changed()
+            elif self.seating.anyone_here:
+                self.computer_plays(seat)         # the others play on (with nobody here, the room is kept instead)
         if self.match is None:
             return
-        self._watch_the_clock()
+        self.clock.keep(self.match)
         for _ in range(count):
             self.match.frame()
             self.tick += 1
             self.news.frame(self.match, self.tick, self._holder())
-
-    def _watch_the_clock(self) -> None:
-        """A person whose move ran out of time: the turn passes as the rules allow (what is in hand given up, a
-        question declined, no floor), or where they allow no such way a computer player makes the move."""
-        match = self.match
-        seat = rules.acting_player(match.state)
-        if self._stand_in is not None and (seat != self._stand_in.player or match.over):
-            match.remove_driver(self._stand_in)      # the move it made is done
-            self._stand_in = None
-        person = seat is not None and not match.seat(seat).is_computer
-        if not self.clock.ran_out(match.state, person and not match.over and self._stand_in is None):
-            return
-        match.events.emit(ev.TimeUp(seat))
-        moves = rules.passing_moves(match.state, in_hand=match.hand is not None)
-        for move in moves:
-            if not match.request(rq.request_for(seat, move)).accepted:
-                break
-        else:
-            if moves:
-                return
-        self._stand_in = ComputerSeat(match, seat, Strength.EASY, self._aside)
-        match.add_driver(self._stand_in)
 
     def _table_changed(self) -> None:
         self.news.table(self.table())
@@ -318,13 +289,16 @@ class Room:
     @property
     def closable(self) -> bool:
         """Done with: a finished game every player has the record of (or that waited long enough for a late one), a
-        room nobody has been in for a while, or a room opened for a host nobody came back to."""
+        game nobody has been at for a while, or a room opened for a host nobody came back to. (A room the server was
+        started with, which has no host to wait for, waits for its players as long as the server runs.)"""
         now = self._clock()
         if self.ended_at is not None:
-            people = {n for n, seat in enumerate(self.seats) if not seat.is_computer and n in self.seating.sitters}
+            people = {n for n, seat in enumerate(self.seating.seats)
+                      if not seat.is_computer and n in self.seating.sitters}
             return people <= self.record_had or now - self.ended_at > RECORD_KEPT_S
-        return self.nobody_since is not None and now - self.nobody_since > (
-            REJOIN_S if self.match is None else NOBODY_S)
+        if self.nobody_since is None or (self.match is None and not self.waits_for_host):
+            return False
+        return now - self.nobody_since > (REJOIN_S if self.match is None else NOBODY_S)
 
     def keep(self) -> None:
         """The autosave; a failed write never ends the game (the next settled turn tries again)."""
@@ -335,9 +309,15 @@ class Room:
         except OSError as error:
             log.warning("room %s: could not write its autosave: %s", self.code, error)
 
-    def seats_json(self) -> dict:
-        """Who sits where, with their tokens (kept beside the autosave, so a restarted server knows them)."""
-        return {"room": self.code, "seats": self.seating.to_json(), "clock": self.clock.seconds}
+    def kept(self) -> tuple[Record, dict]:
+        """What the room's autosave holds, as one pair: the game up to its last settled turn (a turn under way is
+        played again from there when the room is taken up, as a save cannot hold a piece in hand), and who sits
+        where with their tokens (so a restarted server knows them)."""
+        record = self.match.record
+        settled = record.turns[-1]
+        if settled.actions != len(record.state.log):
+            record = replace(record, state=state_at(record, settled))
+        return record, {"room": self.code, "seats": self.seating.to_json(), "clock": self.clock.seconds}
 
     @classmethod
     def taken_up(cls, record: Record, seats: dict, keep: Keep | None = None, **options) -> "Room":

@@ -14,6 +14,7 @@ players are told, and every other room plays on.
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import logging
 import time
@@ -36,6 +37,7 @@ log = logging.getLogger(__name__)
 CATALOGUE = Catalogue(m.KINDS)
 MAX_ROOMS = 200             # rooms a server plays at once (every one a villa in Bullet)
 OPENED_EACH = 4             # rooms one connection may open
+PLANS_EACH_MINUTE = 20      # plans one address may have read (each ~10 ms: can its villa stand?), then a pause
 MAX_BEHIND = 0.1            # s: a server that fell behind slows its villas down rather than piling up work
 LOOK_EVERY_S = 1.0          # how often the rooms' lives are looked over (done with, deserted)
 TASK = "villa-online-server"
@@ -103,11 +105,26 @@ class Lone:
 
 @dataclass
 class Visitor:
-    """A connection: the room it is in (its code), and how many rooms it opened."""
+    """A connection: where it comes from (its address's network: an IPv6 /64, which one home holds whole, or an
+    IPv4 address), the room it is in (its code), and how many rooms it opened."""
 
     address: str
     room: str | None = None
     opened: int = 0
+
+
+def network_of(address: str) -> str:
+    """Where a connection comes from, as tries are counted: an IPv6 address's /64 (a home or a server is given a
+    whole one, to change addresses in at will), an IPv4 address as it is."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if ip.version == 4:
+        return str(ip)
+    if ip.ipv4_mapped is not None:
+        return str(ip.ipv4_mapped)
+    return str(ipaddress.ip_network(f"{ip}/64", strict=False))
 
 
 class Pace:
@@ -118,15 +135,20 @@ class Pace:
         self.frames, self._clock = frames, clock
         self._behind, self._last = 0.0, clock()
 
-    def __call__(self) -> int:
+    def __call__(self, most: int | None = None) -> int:
+        """The frames due now (at most `most` of them: the others are due at once after)."""
         now = self._clock()
         self._behind = min(self._behind + now - self._last, MAX_BEHIND)
         self._last = now
-        count = int(self._behind / FRAME)
+        count = int(self._behind / FRAME) if most is None else min(int(self._behind / FRAME), most)
         self._behind -= count * FRAME
         if count:
             self.frames(count)
         return count
+
+    def reset(self) -> None:
+        """From now on (a server started after a while is not behind)."""
+        self._behind, self._last = 0.0, self._clock()
 
     def until_next(self) -> float:
         """Seconds until the next frame is due."""
@@ -144,7 +166,8 @@ class Server:
         self.store, self.aside, self._clock = store, aside, clock
         self.rooms: dict[str, Room] = {}
         self.visitors: dict[int, Visitor] = {}
-        self.tries = tries or Tries(clock=clock)
+        self.tries = tries if tries is not None else Tries(clock=clock)     # (an empty one is falsy: it has a length)
+        self.plans = Tries(per_minute=PLANS_EACH_MINUTE, clock=clock)
         self.door = Door(address, port, CATALOGUE, welcome=self._welcome, on_message=self._heard,
                          on_gone=self._gone, limits=limits or Limits(), clock=clock)
         self.port = self.door.port
@@ -170,7 +193,10 @@ class Server:
                 visitor.room = None
             if why is not None:
                 self.door.close(client, why.value, room=room.code)
-        room.close()
+        try:
+            room.close()
+        except Exception:
+            log.exception("room %s: its game could not be closed", room.code)
 
     def _room_failed(self, room: Room) -> None:
         log.exception("room %s broke down: its game is kept, and it is closed", room.code)
@@ -238,20 +264,24 @@ class Server:
         self.poll()
 
     def start(self, task_mgr) -> None:
-        """Run in real time from a window's task loop (a game hosted in the game itself)."""
+        """Run in real time from a window's task loop (a game hosted in the game itself), first in each frame: after
+        a frame that stalled the window (and this server with it), the window's own player hears the server's
+        pings before it looks for its silence."""
         def run(task):
             self.poll()
             self._pace()
             return task.cont
-        self._task = task_mgr.add(run, TASK)
+        self._pace.reset()
+        self._task = task_mgr.add(run, TASK, sort=-50)   # first in each frame: a stalled frame is not the server's
 
     def serve(self, until: Callable[[], bool] = lambda: False, stats: float = 0.0) -> None:
         """Run in real time with no window: the network and the rooms' frames, until `until()`; every `stats`
         seconds (0: never) a line of JSON on the standard output says how the frames went."""
+        self._pace.reset()
         said = time.monotonic()
         while not until():
             self.poll(min(self._pace.until_next(), 0.05))
-            self._pace()
+            self._pace(most=1)          # a server behind catches up a frame at a time, the network heard between
             if stats and time.monotonic() - said >= stats:
                 said = time.monotonic()
                 print(json.dumps(self.frame_stats()), flush=True)
@@ -284,7 +314,7 @@ class Server:
     # --- the door's news ----------------------------------------------------------------------------------
 
     def _welcome(self, client: int) -> None:
-        self.visitors[client] = Visitor(self.door.address_of(client))
+        self.visitors[client] = Visitor(network_of(self.door.address_of(client) or ""))
 
     def _gone(self, client: int) -> None:
         visitor = self.visitors.pop(client, None)
@@ -307,6 +337,9 @@ class Server:
             handler(self, client, visitor, message)
         except (OnlineError, rules.RuleError) as refusal:
             self.door.send(client, m.Refused(*protocol.refusal_parts(refusal)))
+        except Exception:  # noqa: BLE001 - the server's own fault on a message it should have refused: that one ends
+            log.exception("a %s from connection %d could not be carried out", type(message).__name__, client)
+            self.door.close(client, Online.MALFORMED.value)
 
     def _in_room(self, room: Room, do: Callable[[], object]):
         """Something done in a room: what goes wrong there ends that room only."""
@@ -330,6 +363,7 @@ class Server:
         """A room opened for the asker, its game waiting for its host (who sits first) to begin."""
         if len(self.rooms) >= MAX_ROOMS or visitor.opened >= OPENED_EACH:
             raise OnlineError(Online.SERVER_FULL)
+        self._plan_read(visitor)
         setup = protocol.unpack_plan(message.plan)
         code = self.place.new_code(set(self.rooms))
         if code is None:
@@ -388,7 +422,14 @@ class Server:
 
     def _set_plan(self, client: int, visitor: Visitor, message: m.SetPlan) -> None:
         room = self._room_of(visitor)
+        self._plan_read(visitor)
         self._in_room(room, lambda: room.set_plan(client, message.plan))
+
+    def _plan_read(self, visitor: Visitor) -> None:
+        """A plan is to be read: it costs the server a check of its villa, so an address has so many a minute."""
+        if not self.plans.allow(visitor.address):
+            raise OnlineError(Online.TOO_MANY_PLANS, seconds=round(self.plans.wait(visitor.address)))
+        self.plans.spent(visitor.address)
 
     def _begin(self, client: int, visitor: Visitor, _message: m.Begin) -> None:
         room = self._room_of(visitor)

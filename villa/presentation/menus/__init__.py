@@ -12,12 +12,11 @@ from villa.presentation.menus.lessons import LessonsScreen
 from villa.presentation.menus.main_menu import MainMenu
 from villa.presentation.menus.new_game import GameChoices, NewGameScreen
 from villa.presentation.menus.pause import PauseMenu
-from villa.presentation.menus.seal_roll import SealRollScreen, colour_name
+from villa.presentation.menus.seal_roll import COLOUR_TASKS, SealRollScreen, colour_name
 from villa.presentation.menus.seats import SeatsScreen
 from villa.presentation.menus.settings import SettingsScreen
 from villa.presentation.menus.texts import HowToPlayScreen, RulesSummaryScreen
-from villa.presentation.menus.waiting import WaitingScreen
 
 __all__ = ["ArrangePanel", "Screen", "EndScreen", "LessonsScreen", "MainMenu", "GameChoices", "NewGameScreen",
-           "PauseMenu", "SealRollScreen", "colour_name", "SeatsScreen", "SettingsScreen", "HowToPlayScreen",
-           "RulesSummaryScreen", "WaitingScreen"]
+           "PauseMenu", "COLOUR_TASKS", "SealRollScreen", "colour_name", "SeatsScreen", "SettingsScreen",
+           "HowToPlayScreen", "RulesSummaryScreen"]

@@ -1,5 +1,6 @@
 """The lobby of an online room: its code big enough to read out, the seats as the server's table has them,
-"Sit here" on a free seat, and for the host the computer players for empty seats, the rules and Start.
+"Sit here" on a free seat, the turn clock, and for the host the computer players for empty seats, a player
+sent away, the clock's choice, the rules and Start.
 
 The screen reads a `villa.online.Player` (its `table`, `seats` and `code`) every frame and redraws the seats
 when the table changed; what a press asks for goes to the callbacks (the app sends it to the server).
@@ -14,6 +15,7 @@ from typing import Callable
 from direct.gui.DirectGui import DirectFrame
 
 from villa.match.setup import Strength
+from villa.online.server.turn_clock import CHOICES as CLOCK_CHOICES
 from villa.presentation.i18n import _
 from villa.presentation.menus import style
 from villa.presentation.menus.base import Screen
@@ -54,6 +56,24 @@ def is_host(table: dict, mine) -> bool:
     return host_seat(table) in mine
 
 
+def clock_seconds(table: dict) -> int:
+    """The turn clock the table says: seconds a move (0: none)."""
+    seconds = table.get("clock", 0)
+    return seconds if isinstance(seconds, int) and not isinstance(seconds, bool) and seconds > 0 else 0
+
+
+def clock_choice_words(seconds: int) -> str:
+    """A choice of the clock, on its button."""
+    return _("{minutes} min").format(minutes=seconds // 60) if seconds else _("No clock")
+
+
+def clock_words(seconds: int) -> str:
+    """The turn clock as everyone at the table reads it."""
+    if not seconds:
+        return _("No turn clock: each takes as long as they like.")
+    return _("Turn clock: {minutes} min a move, then the turn passes on.").format(minutes=seconds // 60)
+
+
 def may_start(table: dict, mine) -> bool:
     """The host may start once every seat is sat at or given to a computer player."""
     rows = seat_rows(table, mine)
@@ -64,10 +84,12 @@ def may_start(table: dict, mine) -> bool:
 class LobbyScreen(Screen):
     def __init__(self, parent=None, *, player, address: str, on_sit: Callable[[int], None],
                  on_computer: Callable[[int, Strength], None], on_start: Callable[[], None],
-                 on_rules: Callable[[], None], on_leave: Callable[[], None], **options) -> None:
+                 on_rules: Callable[[], None], on_leave: Callable[[], None],
+                 on_clock: Callable[[int], None] | None = None, on_send_away: Callable[[int], None] | None = None,
+                 **options) -> None:
         self.player, self.address = player, address
         self.on_sit, self.on_computer, self.on_start, self.on_rules = on_sit, on_computer, on_start, on_rules
-        self.on_leave = on_leave
+        self.on_leave, self.on_clock, self.on_send_away = on_leave, on_clock, on_send_away
         self.notice = ""
         self._seen: tuple | None = None      # the table and seats the seats were drawn for
         super().__init__(parent, **options)
@@ -85,6 +107,7 @@ class LobbyScreen(Screen):
         w["address"] = style.text(root, _("Server: {address}").format(address=self.address), pos=(0, 0.5),
                                   scale=0.04, kind="serif")
         w["seats"] = DirectFrame(parent=root, relief=None)
+        w["clock"] = DirectFrame(parent=root, relief=None)
         w["status"] = style.text(root, "", pos=(0, -0.5), scale=0.04, fg=style.INK_SOFT, kind="serif", wordwrap=50)
         w["notice"] = style.text(root, self.notice, pos=(0, -0.6), scale=0.036, fg=style.TERRACOTTA_PRESS,
                                  kind="serif", wordwrap=56)
@@ -109,14 +132,16 @@ class LobbyScreen(Screen):
     def _draw_seats(self) -> None:
         w, table, mine = self.widgets, self.player.table, set(self.player.seats)
         self._seen = self._now()
-        w["seats"].destroy()      # the rows' widgets with it
-        w["seats"] = DirectFrame(parent=self.root, relief=None)
-        for key in [k for k in w if k.startswith(("sit_", "computer_"))]:
+        for group in ("seats", "clock"):
+            w[group].destroy()      # the rows' widgets with it
+            w[group] = DirectFrame(parent=self.root, relief=None)
+        for key in [k for k in w if k.startswith(("sit_", "computer_", "away_", "clock_"))]:
             del w[key]
         host = is_host(table, mine)
-        for row in seat_rows(table, mine):
-            self._draw_row(row, host, seated=bool(mine))
         started = bool(table.get("started"))
+        for row in seat_rows(table, mine):
+            self._draw_row(row, host and not started, seated=bool(mine))
+        self._draw_clock(clock_seconds(table), host and not started and self.on_clock is not None)
         for key in ("rules", "start"):
             w[key].show() if host and not started else w[key].hide()
         style.set_enabled(w["start"], may_start(table, mine))
@@ -130,6 +155,19 @@ class LobbyScreen(Screen):
         else:
             status = _("Waiting for the host to start the game.")
         w["status"]["text"] = status
+
+    def _draw_clock(self, seconds: int, host: bool) -> None:
+        """The turn clock: for the host a choice (no clock, 1, 2 or 5 minutes a move), for everyone its words."""
+        w, parent = self.widgets, self.widgets["clock"]
+        if not host:
+            w["clock_words"] = style.text(parent, clock_words(seconds), pos=(0, -0.39), scale=0.038, kind="serif")
+            return
+        style.text(parent, _("Turn clock"), pos=(-1.1, -0.39), scale=0.04, align="left", kind="bold")
+        for i, choice in enumerate(CLOCK_CHOICES):
+            w[f"clock_{choice}"] = style.button(parent, clock_choice_words(choice),
+                                                lambda c=choice: self.on_clock(c), pos=(-0.35 + i * 0.3, -0.375),
+                                                width=0.27, height=0.085, text_scale=0.036,
+                                                kind="selected" if choice == seconds else "quiet")
 
     def _draw_row(self, row: SeatRow, host: bool, seated: bool) -> None:
         w, parent = self.widgets, self.widgets["seats"]
@@ -145,6 +183,10 @@ class LobbyScreen(Screen):
         what = {"free": free, "here": _("at the table"), "away": _("away: the seat waits"),
                 "computer": _(SEAT_NAMES[row.strength]) if row.strength else ""}[row.kind]
         style.text(parent, what, pos=(-0.12, y - 0.014), scale=0.038, align="left", fg=style.INK_SOFT, kind="serif")
+        if row.kind in ("here", "away") and host and not row.mine and self.on_send_away is not None:
+            w[f"away_{row.seat}"] = style.button(parent, _("Send away"), lambda n=row.seat: self.on_send_away(n),
+                                                 pos=(0.85, y), width=0.56, height=0.1, kind="quiet",
+                                                 text_scale=0.04)
         if row.kind != "free":
             return
         if not seated:

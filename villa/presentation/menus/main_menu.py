@@ -11,14 +11,15 @@ from villa.presentation.menus.base import Screen
 
 class MainMenu(Screen):
     """`can_continue`: whether a saved game exists (the caller knows); Continue is greyed out otherwise.
-    `notice`: a word for the player (a settings file that was broken, a game that would not load)."""
+    `notice`: a word for the player (a settings file that was broken, a game that would not load);
+    `continue_words`: Continue's own words when it does not take up the hot-seat game (a seat online)."""
 
     def __init__(self, parent=None, *, can_continue: bool, on_new_game: Callable[[], None],
                  on_online: Callable[[], None], on_continue: Callable[[], None], on_learn: Callable[[], None],
                  on_rules: Callable[[], None], on_settings: Callable[[], None], on_how_to_play: Callable[[], None],
                  on_quit: Callable[[], None],
-                 notice: str = "", **options) -> None:
-        self.can_continue, self.notice = can_continue, notice
+                 notice: str = "", continue_words: str | None = None, **options) -> None:
+        self.can_continue, self.notice, self.continue_words = can_continue, notice, continue_words
         self.actions = {"new_game": on_new_game, "online": on_online, "continue": on_continue, "learn": on_learn,
                         "rules": on_rules, "settings": on_settings, "how_to_play": on_how_to_play, "quit": on_quit}
         super().__init__(parent, **options)
@@ -39,7 +40,7 @@ class MainMenu(Screen):
                    pos=(0, 0.535), scale=0.045, fg=(1.0, 0.92, 0.78, 1), kind="serif", wordwrap=36)
         style.panel(root, (-0.48, 0.48, -0.86, 0.42))
         entries = (("new_game", _("New game"), "primary"), ("online", _("Play online"), "wood"),
-                   ("continue", _("Continue"), "wood"),
+                   ("continue", self.continue_words or _("Continue"), "wood"),
                    ("learn", _("Learn to play"), "wood"), ("rules", _("Rules"), "wood"),
                    ("settings", _("Settings"), "wood"), ("how_to_play", _("How to play"), "wood"),
                    ("quit", _("Quit"), "quiet"))

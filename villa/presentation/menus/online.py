@@ -1,7 +1,8 @@
 """Play online: the small menu (host, join, rejoin a seat kept in the settings), where to host a game set
 up on the new-game screen, and the join form. Each screen only gathers what was typed and hands it on;
 what goes wrong comes back as a trouble's code (`tell_trouble`), said in one sentence under the form,
-with every field kept as typed.
+with every field kept as typed. While the window reaches for a server, the same line says so at once, with
+a Cancel button under it (`connecting`).
 """
 
 from __future__ import annotations
@@ -22,8 +23,11 @@ TROUBLES = {
     "bad address": N_("{address} is not a server's address: write it as name:port, such as 192.168.1.20:47170."),
     "bad port": N_("A port is a number from 1024 to 65535."),
     "no server": N_("No server answers at {address}: is it running, and is the address right?"),
+    "no answer": N_("Nothing answered at {address} within {seconds} seconds: is the address right, and does the "
+                    "network let the game through?"),
     "port busy": N_("The game could not host on port {port}: another program uses it. Try another port."),
-    "bad code": N_("A room code is five letters and digits, such as K7QXM."),
+    "bad code": N_("{code} is not a room code: a code is five letters and digits, such as K7QXM, and never "
+                   "uses {unused}."),
     "no room": N_("No room with the code {code} is open on that server."),
     "lost": N_("The connection to the server was lost."),
     "no seat": N_("No seat waits for you in room {code} any more."),
@@ -33,6 +37,10 @@ TROUBLES = {
 
 def trouble_words(trouble: str, **values) -> str:
     return _(TROUBLES[trouble]).format(**values)
+
+
+def connecting_words(address: str) -> str:
+    return _("Connecting to {address} …").format(address=address)
 
 
 def host_words() -> str:
@@ -46,19 +54,49 @@ def plan_words() -> str:
 
 
 class _Form(Screen):
-    """A menu card with a line for what went wrong."""
+    """A menu card with a line for what went wrong, or for the server being reached (with Cancel)."""
+
+    notice = ""
+    on_cancel: Callable[[], None] | None = None     # while connecting: what Cancel does
 
     def tell(self, words: str) -> None:
-        self.notice = words
-        self.widgets["notice"]["text"] = words
+        """Say what went wrong (or nothing: ""); nothing waits on the network any more."""
+        self.notice, self.on_cancel = words, None
+        self._paint_notice()
 
     def tell_trouble(self, trouble, **values) -> None:
         """A trouble's code, or a refusal the server sent (words.refusal words it)."""
         self.tell(trouble_words(trouble, **values) if isinstance(trouble, str) else refusal(trouble))
 
+    def connecting(self, address: str, on_cancel: Callable[[], None]) -> None:
+        """"Connecting to …" at once, and Cancel under it until the server answers or the window gives up."""
+        self.notice, self.on_cancel = connecting_words(address), on_cancel
+        self._paint_notice()
+
+    @property
+    def waiting(self) -> bool:
+        return self.on_cancel is not None
+
+    def _cancel(self) -> None:
+        cancel = self.on_cancel
+        self.tell("")
+        if cancel is not None:
+            cancel()
+
     def _notice(self, y: float) -> None:
-        self.widgets["notice"] = style.text(self.root, getattr(self, "notice", ""), pos=(0, y), scale=0.036,
-                                            fg=style.TERRACOTTA_PRESS, kind="serif", wordwrap=34)
+        self.widgets["notice"] = style.text(self.root, self.notice, pos=(0, y), scale=0.036, kind="serif",
+                                            wordwrap=34)
+        self.widgets["cancel"] = style.button(self.root, _("Cancel"), self._cancel, pos=(0, y - 0.11), width=0.4,
+                                              height=0.085, kind="quiet", text_scale=0.04)
+        self._paint_notice()
+
+    def _paint_notice(self) -> None:
+        if "notice" not in self.widgets:
+            return
+        notice, cancel = self.widgets["notice"], self.widgets["cancel"]
+        notice["text"] = self.notice
+        notice["text_fg"] = style.INK_SOFT if self.waiting else style.TERRACOTTA_PRESS
+        cancel.show() if self.waiting else cancel.hide()
 
 
 class OnlineMenu(_Form):

@@ -25,15 +25,15 @@ class PauseMenu(Screen):
 
     def build(self) -> None:
         root = self.root
-        style.panel(root, (-0.56, 0.56, -0.73, 0.5))
-        style.title(root, _("Paused"), pos=(0, 0.33), scale=0.09)
-        said = _("The villa waits for you.") if self.waits else _("The others play on meanwhile.")
-        self.widgets["subtitle"] = style.text(root, said, pos=(0, 0.24), scale=0.036, fg=style.INK_SOFT, kind="serif")
         entries = (("resume", _("Resume"), "primary"), ("rules", _("Rules summary"), "wood"),
                    ("settings", _("Settings"), "wood"), ("players", _("Players: people or computers"), "wood"),
                    ("stand_in", _("A computer plays for {who}").format(who=self.away), "wood"),
                    ("quit_to_menu", _("Quit to the main menu"), "quiet"))
         entries = tuple(entry for entry in entries if self.actions[entry[0]] is not None)   # None: not offered
+        style.panel(root, (-0.56, 0.56, 0.09 - (len(entries) - 1) * 0.17 - 0.14, 0.5))     # as long as its entries
+        style.title(root, _("Paused"), pos=(0, 0.33), scale=0.09)
+        said = _("The villa waits for you.") if self.waits else _("The others play on meanwhile.")
+        self.widgets["subtitle"] = style.text(root, said, pos=(0, 0.24), scale=0.036, fg=style.INK_SOFT, kind="serif")
         for i, (key, words, kind) in enumerate(entries):
             self.widgets[key] = style.button(root, words, self.actions[key], pos=(0, 0.09 - i * 0.17), width=0.92,
                                              height=0.115, kind=kind)

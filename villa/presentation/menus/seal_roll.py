@@ -5,17 +5,24 @@ The screen works on a match whose colours are still to be settled: for each roll
 for, the die tumbles across the table and lands on what chance gave (`match.next_roll()`), and
 the roll goes to the referee; each player whose choice is due picks from the colours the rules
 offer. `RollingSeal` is the die itself, also tumbled for the family edition's turn colours.
+
+Online (`here`: the seats of this window) the same screen shows the same rolls: a roll of a seat
+played here tumbles and then goes to the server; a roll heard from the server (another window's, a
+computer player's) tumbles too, the table showing the colours as they were until it lands; only
+this window's people choose here, the others' choices come as news.
 """
 
 from __future__ import annotations
 
 import math
+from collections import deque
 from typing import Callable
 
 from direct.gui.DirectGui import DirectFrame
 from panda3d.core import AmbientLight, CullFaceAttrib, DirectionalLight, LRotationf, TextureStage
 
 from villa import rules
+from villa.match import Accepted
 from villa.match import requests as rq
 from villa.presentation import models
 from villa.presentation.i18n import N_, _
@@ -24,8 +31,9 @@ from villa.presentation.menus.base import Screen
 from villa.presentation.palette import PAINT
 from villa.presentation.stage import stage
 from villa.rules.pieces import Colour
-from villa.rules.state import Step
+from villa.rules import Task
 
+COLOUR_TASKS = (Task.COLOUR_ROLL, Task.COLOUR_CHOICE)   # the colours still to settle: this screen's
 COLOUR_NAMES = {Colour.BLUE: N_("blue"), Colour.RED: N_("red"), Colour.YELLOW: N_("yellow"),
                 Colour.GREEN: N_("green")}
 # The die's four long faces, and the pitch (rotation about its long axis) that turns each one up.
@@ -142,6 +150,20 @@ class RollingSeal:
             self._task = None
 
 
+def rolls_in(state: rules.GameState) -> list[tuple[rules.GameState, rules.SealRoll]]:
+    """Each roll of the seal in the game's log with the state it was rolled in, the log replayed by the rules
+    from the game's start (nothing if it does not replay)."""
+    rolls, now = [], rules.new_game(state.setup)
+    try:
+        for action in state.log:
+            if isinstance(action, rules.SealRoll):
+                rolls.append((now, action))
+            now = rules.apply(now, action)
+    except rules.RuleError:
+        return []
+    return rolls
+
+
 def _orientation(heading: float, pitch: float, stand: float = 0.0):
     # first turn the die about its own long axis (x), then stand it up on an end (about y),
     # then swing it about the table's normal
@@ -153,22 +175,34 @@ class SealRollScreen(Screen):
     lands on what chance gave; each player whose choice is due picks from the colours the rules offer
     (a computer player picks for itself). `on_done()` when the players press "Start building"."""
 
-    def __init__(self, parent=None, *, match, on_done: Callable[[], None], **options) -> None:
-        self.match, self.on_done = match, on_done
+    def __init__(self, parent=None, *, match, on_done: Callable[[], None], here: frozenset[int] | None = None,
+                 **options) -> None:
+        """`here`: online, the seats played at this window (None: the hot seat, every seat here)."""
+        self.match, self.on_done, self.here = match, on_done, here
         self.seal: RollingSeal | None = None
         self.in_the_air: rules.SealRoll | None = None   # the roll tumbling now (applied when it lands)
         self._rolled_for = 0.0            # seconds of the roll seen so far (kept when the screen is rebuilt)
         self._last: Colour | None = None  # the colour the seal last showed
         self._task = None
         self._drawn: list = []            # the players' list, drawn anew as the colours go out
+        self._to_send: rq.Request | None = None   # a roll landed here, until the match takes it
+        self._sent_at = -1                # the log's length when this window last sent a roll or a choice
+        self._heard: deque = deque()      # online: rolls heard from the server, (state before, roll), to tumble
+        self._shown: rules.GameState | None = None   # online: the state shown while a roll heard tumbles
+        self._drawn_for: rules.GameState | None = None
+        if here is not None:       # a window that comes in after a roll sees it tumble all the same
+            self._heard.extend(rolls_in(match.state))
+            self._shown = self._heard[0][0] if self._heard else None
         super().__init__(parent, **options)
+        self._stop_hearing = match.events.subscribe(Accepted, self._hear) if here is not None else (lambda: None)
         self._task = stage.task_mgr.add(self._tick, f"villa-colours-{id(self)}") if stage.task_mgr else None
         self._stop_moving = stage.moves_while(lambda: self.moving)
 
     # --- the flow ---
     @property
     def state(self) -> rules.GameState:
-        return self.match.state
+        """The state shown: the match's, or online the one before a roll heard while it still tumbles."""
+        return self._shown if self._shown is not None else self.match.state
 
     @property
     def players(self) -> tuple[str, ...]:
@@ -184,11 +218,19 @@ class SealRollScreen(Screen):
         chooser = self.chooser
         return self.rolling or (chooser is not None and self.match.seat(chooser).is_computer)
 
+    def _played_here(self, seat: int | None) -> bool:
+        """Whether this window acts for `seat` (the hot seat: every seat)."""
+        return seat is not None and (self.here is None or seat in self.here)
+
+    def _chooses_elsewhere(self, seat: int) -> bool:
+        """A computer player chooses for itself; online, another window's person chooses there."""
+        return self.match.seat(seat).is_computer or not self._played_here(seat)
+
     @property
     def chooser(self) -> int | None:
         """The seat whose choice is awaited, or None (rolling, or all done)."""
         state = self.state
-        if self.rolling or state.turn.step is not Step.COLOUR_CHOICE:
+        if self.rolling or rules.task(state) is not Task.COLOUR_CHOICE:
             return None
         return state.turn.actor
 
@@ -198,12 +240,15 @@ class SealRollScreen(Screen):
 
     @property
     def done(self) -> bool:
-        return self.state.turn.step not in (Step.COLOUR_ROLL, Step.COLOUR_CHOICE) and not self.rolling
+        return (rules.task(self.state) not in COLOUR_TASKS and not self.rolling
+                and not self._heard)
 
     def choose(self, colour: Colour) -> None:
-        chooser = self.chooser
-        if chooser is None or not self.match.request(rq.ChooseColour(chooser, colour)).accepted:
+        chooser, at = self.chooser, len(self.state.log)
+        if chooser is None or not self._played_here(chooser) or self._sent_at == at \
+                or not self.match.request(rq.ChooseColour(chooser, colour)).accepted:
             raise ValueError(f"{colour} cannot be chosen now")
+        self._sent_at = at          # online: sent, its answer still to come (the hot seat's came at once)
         self._update()
 
     @property
@@ -216,25 +261,57 @@ class SealRollScreen(Screen):
             self.seal.land()
 
     def _tick(self, task):
-        state = self.state
         if self.root is None:
             return task.done
-        if not self.rolling and rules.is_chance_node(state) and state.turn.step is Step.COLOUR_ROLL:
-            self.in_the_air = self.match.next_roll()
-            self._rolled_for = 0.0
-            self.seal.roll(self.in_the_air.colour, self._landed)
+        dt = stage.clock.getDt() if stage.clock is not None else 1 / 60
+        if self.here is not None:
+            self.match.advance(dt)      # the server's news: the others' rolls and choices, this window's answers
+        state = self.state
+        if self._to_send is not None:
+            self._send_roll()
+        elif self.rolling:
+            pass
+        elif self._heard:
+            self._shown, roll = self._heard.popleft()
+            self._tumble(roll)
+        elif (rules.is_chance_node(state) and rules.task(state) is Task.COLOUR_ROLL
+              and self._played_here(rules.acting_player(state)) and self._sent_at != len(state.log)):
+            self._tumble(self.match.next_roll())
+        elif self.here is None and self.chooser is not None and self.match.seat(self.chooser).is_computer:
+            self.match.advance(dt)   # it chooses itself
             self._update()
-        elif self.chooser is not None and self.match.seat(self.chooser).is_computer:
-            self.match.advance(stage.clock.getDt() if stage.clock is not None else 1 / 60)   # it chooses itself
-            self._update()
+        if self.here is not None and self._drawn_for is not self.state:
+            self._update()          # news came
+            stage.changed()
         return task.cont
+
+    def _tumble(self, roll: rules.SealRoll) -> None:
+        self.in_the_air = roll
+        self._rolled_for = 0.0
+        self.seal.roll(roll.colour, self._landed)
+        self._update()
+
+    def _hear(self, event: Accepted) -> None:
+        """Online: a roll the server applied that this window did not send tumbles here too."""
+        if isinstance(event.action, rules.SealRoll) and len(event.before.log) != self._sent_at:
+            self._heard.append((event.before, event.action))
 
     def _landed(self) -> None:
         roll, self.in_the_air = self.in_the_air, None
         if roll is not None:
             self._last = roll.colour
-            self.match.request(rq.Roll(self.state.turn.actor))
+            if self._shown is not None:
+                self._shown = None            # a roll heard: shown, and the table as it is now
+            else:
+                self._to_send = rq.Roll(self.state.turn.actor)
+                self._send_roll()
         self._update()
+
+    def _send_roll(self) -> None:
+        """The roll that landed goes to the match (again next frame, while the villa still settles)."""
+        at = len(self.match.state.log)
+        if self.match.request(self._to_send).accepted:
+            self._to_send, self._sent_at = None, at
 
     # --- widgets ---
     def build(self) -> None:
@@ -244,7 +321,7 @@ class SealRollScreen(Screen):
         if self.state.ruleset.everyone_rolls:
             words = _("Every player rolls the Master Builder Seal for a colour; a colour already taken is "
                       "rolled again.")
-        elif self.state.turn.step is Step.COLOUR_ROLL or self._rolls():
+        elif rules.task(self.state) is Task.COLOUR_ROLL or self._rolls():
             words = _("{name} rolls the Master Builder Seal for a colour.").format(name=self.players[0])
         else:
             words = _("Each player chooses a colour in turn.")
@@ -283,6 +360,7 @@ class SealRollScreen(Screen):
             self._task.remove()
             self._task = None
         self._stop_moving()
+        self._stop_hearing()
         super().destroy()
 
     def _finish(self) -> None:
@@ -293,6 +371,7 @@ class SealRollScreen(Screen):
         if self.root is None:
             return
         w, state = self.widgets, self.state
+        self._drawn_for = state
         # the players' list
         listing = w["list"]
         for widget in self._drawn:
@@ -315,7 +394,7 @@ class SealRollScreen(Screen):
         chooser = self.chooser
         if self.rolling:
             w["prompt"]["text"] = _("{name} rolls the seal …").format(name=self.players[state.turn.actor])
-        elif chooser is not None and self.match.seat(chooser).is_computer:
+        elif chooser is not None and (self._chooses_elsewhere(chooser) or self._sent_at == len(state.log)):
             w["prompt"]["text"] = _("{name} chooses a colour …").format(name=self.players[chooser])
         elif chooser is not None:
             w["prompt"]["text"] = _("{name}, choose your colour.").format(name=self.players[chooser])
@@ -327,6 +406,9 @@ class SealRollScreen(Screen):
                                                           width=0.32, height=0.1, fill=PAINT[colour])
         elif self.done:
             w["prompt"]["text"] = _("Everyone has a colour.")
+        elif rules.task(state) is Task.COLOUR_ROLL and not self._played_here(state.turn.actor):
+            w["prompt"]["text"] = _("Waiting for {name} to roll the seal …").format(
+                name=self.players[state.turn.actor])
         else:
             w["prompt"]["text"] = ""
         if self.done:

@@ -69,7 +69,8 @@ class Rolling(PanelMode):
     mode = Mode.ROLLING
     moving = True
 
-    def enter(self, roll: rules.SealRoll) -> None:
+    def enter(self, roll: rules.SealRoll, send: bool = True) -> None:
+        """`send` False: online, a roll another window (or a computer player) made, shown as it tumbles here."""
         screen = self.screen
         guide = words.guidance(self.match.state)
         if roll.colour is None:
@@ -79,6 +80,9 @@ class Rolling(PanelMode):
 
         def landed() -> None:
             screen.close_panel()
+            if not send:
+                screen.change_mode(screen.mode_now())
+                return
             screen.change_mode(Mode.IDLE)
             screen.ask(rq.Roll)
         screen.panel = panels.SealToss(screen.stage, font(), player=guide.standings[guide.player].name,

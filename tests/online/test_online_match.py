@@ -1,5 +1,5 @@
-"""The game screen's match over a server: each player's `RemoteMatch` asks for its own seat only, shows the
-column in hand at once, and both see the pull and the rules' news as events."""
+"""The game screen's match over a server (`OnlineMatch`): each player asks for their own seat only, holds the
+column in hand at once, and both hear the pull and the rules' news as the hot seat's match tells them."""
 
 from __future__ import annotations
 
@@ -7,9 +7,15 @@ from panda3d.core import Vec3
 
 from villa import rules
 from villa.match import Accepted, MatchSetup, Refused, RoundStarted, Seat, layout_named
+from villa.match import requests as rq
+from villa.match.face import GameInPlay
 from villa.online import protocol
-from villa.online.remote import Puppet, RemoteColumn, RemoteMatch
-from villa.online.rooms import Room
+from villa.online.client import OnlineMatch
+from villa.online.client.hands import HeldColumn
+from villa.online.client.play import RESTS_AFTER
+from villa.online.client.puppet import Puppet
+from villa.online.client.smoothing import BLEND_S, DELAY
+from villa.online.server import Room
 from villa.physics.pulling import Grip
 from tests.online.conftest import joined, run
 
@@ -26,52 +32,58 @@ def _frames(server, matches, done, seconds=20.0):
     return run(server, step, seconds=seconds)
 
 
+def _playing(server, setup: MatchSetup) -> tuple[Room, list[OnlineMatch]]:
+    room = server.open(Room(protocol.new_room_code(), setup))
+    players = joined(server, room.code, "Anna", "Ben")
+    assert run(server, lambda: all(p.table.get("started") and p.poses and p.state is not None for p in players))
+    return room, [OnlineMatch(p) for p in players]
+
+
 def test_each_plays_their_own_seat_and_both_see_the_pull(server):
-    room = Room(protocol.new_room_code(), _two_people())
-    server.open(room)
-    anna, ben = joined(server, room.code, "Anna", "Ben")
-    assert run(server, lambda: anna.table.get("started") and anna.poses and ben.poses and ben.state is not None)
-    ann, bens = RemoteMatch(anna), RemoteMatch(ben)
+    room, (ann, bens) = _playing(server, _two_people())
+    assert isinstance(ann, GameInPlay)
     assert ann.here == {0} and bens.here == {1}
     heard = {0: [], 1: []}
     for seat, match in ((0, ann), (1, bens)):
         match.events.subscribe(None, heard[seat].append)
     mover, waiter = (ann, bens) if room.match.actor == 0 else (bens, ann)
+    seat = room.match.actor
 
     column = max(sorted(rules.grabbable_columns(mover.state)),                  # on the rim: out without a fall
                  key=lambda c: mover.villa.nodes[c].getPos().getXy().length())
-    assert waiter.take(column).rule == "not-now"             # not their seat's move: nothing is asked
-    assert mover.take(column) is None
-    assert isinstance(mover.hand, RemoteColumn) and mover.hand.state == Grip.PULLING   # in hand at once
-    assert _frames(server, (ann, bens), lambda: room.match.hand is not None)
     start = waiter.villa.nodes[column].getPos()
+    assert waiter.request(rq.Take(1 - seat, column)).code == "not-now"   # not their seat's move: nothing is asked
+    assert waiter.request(rq.Take(seat, column)).code == "not-now"       # nor another's seat
+    assert mover.request(rq.Take(seat, column, tuple(start))).sent
+    assert isinstance(mover.hand, HeldColumn) and mover.hand.state == Grip.PULLING   # in hand at once
+    assert _frames(server, (ann, bens), lambda: room.match.hand is not None)
     out = Vec3(start.x, start.y, 0).normalized()
-    mover.hand.aim(start + out * 0.6)
+    mover._aimed_at = -1.0                                  # (aims are spaced 1/30 s apart)
+    mover.request(rq.Aim(seat, tuple(start + out * 0.6)))
     mover.advance(0.0)                                      # no frame of the server's yet: drawn at the pointer
     assert (mover.villa.nodes[column].getPos().getXy() - (start + out * 0.6).getXy()).length() < 1e-3
     for step in range(1, 50):                               # drawn gently straight out, away from the villa
-        mover.hand.aim(start + out * step * 0.6)
+        mover.request(rq.Aim(seat, tuple(start + out * step * 0.6)))
         _frames(server, (ann, bens), lambda: False, seconds=0.04)
     assert _frames(server, (ann, bens), lambda: (waiter.villa.nodes[column].getPos() - start).length() > 3.0)
     assert _frames(server, (ann, bens), lambda: mover.hand is not None and mover.hand.state == Grip.CARRYING)
-    for seat in (0, 1):                                     # the rules' news, as the hot-seat match tells it
-        assert any(isinstance(e, Accepted) and isinstance(e.action, rules.TakeColumn) for e in heard[seat])
+    for seat_heard in (0, 1):                               # the rules' news, as the hot-seat match tells it
+        assert any(isinstance(e, Accepted) and isinstance(e.action, rules.TakeColumn) for e in heard[seat_heard])
 
-    assert mover.give_up() is None and mover.hand is None   # back, and blocked
+    assert mover.request(rq.GiveUp(seat)).sent and mover.hand is None   # back, and blocked
     assert _frames(server, (ann, bens), lambda: column in waiter.state.blocked and column in mover.state.blocked)
 
 
 def test_a_refusal_comes_back_as_an_event_and_the_piece_goes_back(server):
-    room = Room(protocol.new_room_code(), _two_people())
-    server.open(room)
-    anna, ben = joined(server, room.code, "Anna", "Ben")
-    assert run(server, lambda: anna.table.get("started") and anna.poses and ben.poses and ben.state is not None)
-    mover = RemoteMatch((anna, ben)[room.match.actor])
+    room, matches = _playing(server, _two_people())
+    seat = room.match.actor
+    mover = matches[seat]
     refused = []
     mover.events.subscribe(Refused, refused.append)
     blocked = next(c for c in mover.villa.columns if c not in rules.grabbable_columns(mover.state))
-    assert mover.take(blocked) is None                      # the screen would not offer it; the server says no
-    assert run(server, lambda: mover.advance(1 / 60) and refused, seconds=10)
+    assert not mover.request(rq.Take(seat, blocked)).accepted    # the rules here say no at once, as the match would
+    mover.player.request(rq.Take(seat, blocked))                 # a window that asks all the same: the server says no
+    assert _frames(server, matches, lambda: refused)
     assert isinstance(refused[0].error, rules.RuleError) and mover.hand is None
 
 
@@ -88,11 +100,7 @@ def test_a_family_round_ends_in_the_fall_and_the_next_begins_on_a_fresh_villa_in
     and the round (RoundStarted) once the server's villa, built anew, has come."""
     setup = MatchSetup((Seat("Seat 1"), Seat("Seat 2")), layout_named("random", 3), seed=3, deal_colours=True,
                        ruleset=rules.RULE_SETS["family-assigned-basic"])
-    room = Room(protocol.new_room_code(), setup)
-    server.open(room)
-    players = joined(server, room.code, "Anna", "Ben")
-    assert run(server, lambda: all(p.state is not None and p.poses for p in players))
-    matches = [RemoteMatch(p) for p in players]
+    room, matches = _playing(server, setup)
     heard, gaps = {0: [], 1: []}, []
 
     def on_round(_event, match):     # the villa built anew has come (drawn a tenth of a second behind, as every pose)
@@ -104,12 +112,12 @@ def test_a_family_round_ends_in_the_fall_and_the_next_begins_on_a_fresh_villa_in
         match.events.subscribe(RoundStarted, lambda e, match=match: on_round(e, match))
     assert _frames(server, matches, lambda: not room.match.busy and room.match.actor in (0, 1), seconds=60)
     seat = room.match.actor
-    mover = players[seat]
+    mover = matches[seat].player
     column = sorted(rules.grabbable_columns(mover.state))[0]
     (x, y, z), _quat = mover.poses[column]
-    mover.ask("take", seat, column, x, y, z, False)
+    mover.request(rq.Take(seat, column, (x, y, z)))
     for _ in range(60):                                  # shoved through the villa
-        mover.ask("aim", seat, -3 * x, -3 * y, z + 40)
+        mover.request(rq.Aim(seat, (-3 * x, -3 * y, z + 40)))
         _frames(server, matches, lambda: False, seconds=0.01)
     assert _frames(server, matches, lambda: all("RoundStarted" in h for h in heard.values()), seconds=60)
     for seat in (0, 1):
@@ -120,6 +128,5 @@ def test_a_family_round_ends_in_the_fall_and_the_next_begins_on_a_fresh_villa_in
 
 
 def test_a_villa_is_called_at_rest_only_once_the_smoothing_has_drawn_its_last_pose():
-    from villa.online.remote import RESTS_AFTER
-    from villa.online.smoothing import BLEND_S, DELAY
     assert RESTS_AFTER > DELAY + BLEND_S, "a resting villa is not drawn again, so nothing may still glide then"
+

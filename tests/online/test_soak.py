@@ -1,0 +1,25 @@
+"""A tiny seeded sample of `scripts/soak_server.py`: a server in a process of its own plays games to the end
+through its lobby while connections come, enter, leave and misbehave, and afterwards nothing is left open but
+the room still played (the full ten minutes are run by hand, and their figures are in docs/online.md)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_a_short_soak_leaves_nothing_behind():
+    done = subprocess.run([sys.executable, "scripts/soak_server.py", "--json", "--minutes", "0.05", "--rooms", "2",
+                           "--cycles", "21", "--seed", "7"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    figures = json.loads(done.stdout.strip().splitlines()[-1])
+    assert figures["rooms_played"] == 2 and figures["games_broken"] == 0 and figures["replays_kept"] == 2, figures
+    assert figures["cycles"] == 21 and figures["server_tracebacks"] == 0, figures
+    assert figures["rooms_open_at_end"] == 0 and figures["visitors_at_end"] == 1, f"only the prober is left: {figures}"
+    assert figures["door_at_end"]["connections"] == 1 and figures["door_at_end"]["leaving"] == 0, figures
+    assert figures["open_files_growth"] <= 2 and figures["answers"] > 0, figures   # (a file being written, maybe)
+    assert {"rss_growth_mb", "slowest_answer_ms_p99"} <= figures.keys()

@@ -1,0 +1,33 @@
+"""Online with a turn clock: how long the person asked now has left for their move, as this window counts it.
+
+The server keeps the clock that counts (`villa.online.server.turn_clock`); a window counts from when it heard
+the move asked (another entry in the log, or another person asked), which is a round trip later at most, and
+says the time left on the status line. When the server's clock runs out, the window hears `TimeUp`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from villa import rules
+
+
+class MoveClock:
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self._mark: tuple[int, int | None] | None = None
+        self._since = clock()
+
+    def left(self, match, seconds: int) -> float | None:
+        """Seconds left for the move the rules ask now of a person (`match` a game in play); None: no clock
+        (`seconds` 0), a computer player's move, or the game is over."""
+        state = match.state
+        player = rules.acting_player(state)
+        mark = (len(state.log), player)
+        if mark != self._mark:
+            self._mark, self._since = mark, self._clock()
+        seat = match.seat(player)
+        if not seconds or seat is None or seat.is_computer:
+            return None
+        return max(0.0, seconds - (self._clock() - self._since))
