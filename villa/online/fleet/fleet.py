@@ -128,8 +128,9 @@ class Fleet:
         lease = self.leases.get(room.code)
         if lease is None:
             return
-        document = json.dumps({"record": records.to_document(room.match.record, "autosave"),
-                               "seats": room.seats_json()}, separators=(",", ":"))
+        record, seats = room.kept()
+        document = json.dumps({"record": records.to_document(record, "autosave"), "seats": seats},
+                              separators=(",", ":"))
         done = self._call(lambda: self._script("save", room.code, self.id, lease.fence, document), default=-1)
         if done == 0:
             log.warning("room %s: its lease was taken: the autosave is refused, and the room let go", room.code)
