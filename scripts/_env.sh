@@ -25,11 +25,13 @@ ensure_venv() {
     fi
 }
 
-# Debian packages the screen tests need: a virtual screen and a mouse driver.
+# Debian packages the tests need: a virtual screen and a mouse driver for the window's tests, and a Redis
+# server of their own for the tests of a fleet of game servers.
 ensure_debian_packages() {
     local missing=()
     command -v Xvfb >/dev/null 2>&1 || missing+=(xvfb)
     command -v xdotool >/dev/null 2>&1 || missing+=(xdotool)
+    command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
     [ ${#missing[@]} -eq 0 ] && return 0
     echo "Installing Debian packages: ${missing[*]} ..."
     local sudo=""

@@ -135,9 +135,10 @@ def joined(server: Server, code: str, *names: str) -> list[Player]:
 
 
 def killed(player: Player) -> None:
-    """The player's window killed: no goodbye, the socket just closes."""
+    """The player's window killed: no goodbye, the socket just closes, and nothing of the window runs any more
+    (a window still running would look for its game again by itself)."""
     player.link.close()
-    player.poll()
+    player.lost = True
 
 
 def refused(server: Server, player: Player, code: protocol.Online, seconds: float = 10.0) -> bool:

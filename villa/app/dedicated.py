@@ -32,6 +32,7 @@ from villa.app.room_files import KEEP_DAYS, RoomFiles
 from villa.app.storage import data_dir, shown_path
 from villa.match import LAYOUT_NAMES, MatchSetup, Seat, Strength, layout_named
 from villa.online import protocol
+from villa.online.fleet import Fleet, Timings
 from villa.online.server import Room, Server
 from villa.online.wire.door import Limits
 
@@ -47,28 +48,51 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
                                      description="A server for online games of Villa Paletti (no display needed).")
     parser.add_argument("--port", type=int, default=protocol.PORT, help=f"TCP port (default {protocol.PORT})")
     parser.add_argument("--address", default="", help="the address to listen on (default: every one)")
-    parser.add_argument("--people", type=int, default=2, help="people's seats in a new room (default 2)")
+    parser.add_argument("--people", type=int, default=2,
+                        help="people's seats in a new room (default 2; 0: computer players only, to watch)")
     parser.add_argument("--computers", type=int, default=0, help="computer players' seats in a new room")
     parser.add_argument("--strength", choices=[s.value for s in Strength], default=Strength.MEDIUM.value)
     parser.add_argument("--layout", choices=LAYOUT_NAMES, default="random")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--new-room", action="store_true", help="open a new room even when games were taken up")
+    parser.add_argument("--rooms", type=int, default=1, help="how many new rooms to open (default 1)")
+    parser.add_argument("--stats", type=float, default=0.0, metavar="SECONDS",
+                        help="print a line of JSON this often: rooms, frames, frame times (for measuring)")
     parser.add_argument("--keep-days", type=float, default=KEEP_DAYS,
                         help=f"room files not written for this many days are pruned at start (default {KEEP_DAYS})")
+    fleet = parser.add_argument_group("a fleet of servers sharing their rooms (docs/online.md)")
+    fleet.add_argument("--redis", metavar="URL", help="join the fleet whose rooms are kept in this Redis, such as "
+                                                      "redis://10.0.0.5:6379/0")
+    fleet.add_argument("--public", metavar="HOST:PORT", help="where players reach this server (needed with --redis)")
+    fleet.add_argument("--lease", type=float, default=3.0, metavar="SECONDS",
+                       help="how long this server's hold on a room lasts unrenewed: a room of a server that died is "
+                            "taken up elsewhere after about this long (default 3)")
     args = parser.parse_args(argv)
     if not 0 < args.port < 65536:
         parser.error(f"a port is a number from 1 to 65535, not {args.port}")
-    if not 2 <= args.people + args.computers <= 4 or args.people < 1 or args.computers < 0:
-        parser.error("a room has 2 to 4 seats, at least one of them for a person")
+    if not 2 <= args.people + args.computers <= 4 or args.people < 0 or args.computers < 0:
+        parser.error("a room has 2 to 4 seats")
+    if not 0 <= args.rooms <= 200:
+        parser.error(f"a server opens 0 to 200 rooms at start, not {args.rooms}")
     if not args.keep_days > 0:
         parser.error(f"--keep-days is a number of days above 0, not {args.keep_days}")
+    if args.redis is not None:
+        if not args.redis.startswith(("redis://", "rediss://", "unix://")):
+            parser.error(f"--redis takes a Redis URL such as redis://10.0.0.5:6379/0, not {args.redis}")
+        host, _colon, port = (args.public or "").rpartition(":")
+        if not host or not port.isdigit() or not 0 < int(port) < 65536:
+            parser.error("--redis needs --public HOST:PORT, the address at which players reach this server")
+    if not 0.2 <= args.lease <= 60:
+        parser.error(f"--lease is from 0.2 to 60 seconds, not {args.lease}")
     return args
 
 
-def new_plan(args) -> MatchSetup:
+def new_plan(args, number: int = 0) -> MatchSetup:
+    """The game of a new room (the `number`th opened at start: its seed one on from the one before)."""
     seats = [Seat(f"Seat {n + 1}") for n in range(args.people)]
     seats += [Seat(f"Computer {n + 1}", Strength(args.strength)) for n in range(args.computers)]
-    return MatchSetup(tuple(seats), layout_named(args.layout, args.seed), seed=args.seed)
+    seed = args.seed + number
+    return MatchSetup(tuple(seats), layout_named(args.layout, seed), seed=seed, deal_colours=args.people == 0)
 
 
 def raise_open_files(wanted: int = Limits().total + FILES_BESIDE) -> int | None:
@@ -101,26 +125,40 @@ def _serve(args) -> int:
     pruned = files.prune(args.keep_days)
     if pruned:
         print(f"pruned {pruned} room files older than {args.keep_days:g} days", flush=True)
+    fleet = _fleet(args) if args.redis else None
     with ends.listening():
-        try:
-            server = Server(args.port, args.address, store=files, aside=True)   # computers think off the frames
+        try:   # computers think off the frames (`aside`)
+            server = Server(args.port, args.address, store=files, aside=True, fleet=fleet)
         except OSError as error:
             raise PlayerError(f"no server could start on port {args.port}: {error}") from None
         try:
-            rooms = files.under_way(aside=True)
-            if args.new_room or not rooms:
-                rooms.append(Room(protocol.new_room_code(), new_plan(args), keep=files, aside=True))
+            rooms = files.under_way(aside=True) if fleet is None else []
+            if args.new_room or (not rooms and fleet is None):
+                for number in range(args.rooms):
+                    code = server.place.new_code({room.code for room in rooms})
+                    if code is None:
+                        raise PlayerError(f"no room could be opened: the fleet's Redis at {args.redis} does not answer")
+                    rooms.append(Room(code, new_plan(args, number), keep=server.place, aside=True))
             for room in rooms:
                 how = f"taken up at turn {room.match.turn}" if room.match else "open"
                 server.open(room)
                 names = ", ".join(seat.name for seat in room.seating.seats)
                 print(f"room {room.code} on port {server.port}: {how} ({names})", flush=True)
-            print(f"autosaves go to {shown_path(files.folder)}", flush=True)
-            server.serve()
+            if fleet is None:
+                print(f"autosaves go to {shown_path(files.folder)}", flush=True)
+            else:
+                print(f"in the fleet of {args.redis} as {args.public} (server {fleet.id})", flush=True)
+            server.serve(stats=args.stats)
         finally:
             server.close()
             files.flush()
     return 0
+
+
+def _fleet(args) -> Fleet:
+    lease = args.lease
+    return Fleet(args.redis, args.public, Timings(refresh_s=lease / 3, presence_s=lease, lease_s=lease, reap_s=lease / 3,
+                                                  redis_s=min(0.25, lease / 4)))
 
 
 if __name__ == "__main__":   # the standalone build's console program

@@ -281,11 +281,12 @@ class Front:
         line, and a connection that ended said on the main menu."""
         kept = False
         clock = MoveClock()
+        looking, came_back = False, player.came_back
 
         def follow(task):
             if self.online is not player:
                 return task.done
-            nonlocal kept
+            nonlocal kept, looking, came_back
             if player.finished is not None and not kept:
                 kept = True          # among the replays, as a hot-seat game is kept (a failed write is said once)
                 self.keeper.keep_replay(player.finished)
@@ -293,6 +294,11 @@ class Front:
                 self._lost(player.trouble)
                 return task.done
             if self.screen is not None and self.match is match:
+                if (player.rejoining is not None) != looking or player.came_back != came_back:
+                    looking, came_back = player.rejoining is not None, player.came_back
+                    said = words.looking_for_the_game() if looking else words.game_found_again()
+                    self.screen.hud.announce(said, self.screen.now)
+                    log.info(said)
                 left = clock.left(match, clock_seconds(player.table))
                 self.screen.hud.show_clock(None if left is None else words.time_left(left))
             return task.cont

@@ -77,6 +77,7 @@ class Online(StrEnum):
     SENT_AWAY = "sent away"              # the host took this player out of the room
     SEAT_GIVEN = "seat given"            # the host gave this player's seat to a computer player
     CLOSING = "closing"                  # the server is stopping
+    MOVED = "moved"                      # another server of the fleet plays the room now: find it there
 
 
 class OnlineError(ValueError):

@@ -250,6 +250,16 @@ def waiting_for(state: GameState, player: int, away: bool = False) -> str:
     return _("Waiting for {who}").format(who=player_name(state, player))
 
 
+def looking_for_the_game() -> str:
+    """Online: the game's server went; the window looks for the game on the others it knows, by itself."""
+    return _("The game's server is gone: looking for the game on another …")
+
+
+def game_found_again() -> str:
+    """Online: the game was found again on another server (a fleet's), from its last settled turn."""
+    return _("The game goes on on another server, from its last settled turn.")
+
+
 def connection_lost() -> str:
     """Online: the server is gone (the seat waits for its token there, ten minutes)."""
     return _("The connection to the game server was lost.")

@@ -187,8 +187,12 @@ class OnlineMatch:
             self.events.emit(event)
 
     def _heard_state(self, _before, after: rules.GameState) -> None:
-        """The state whole (the start, a plan changed): nothing happened in it to tell."""
+        """The state whole (the start, a plan changed, or the game found again on another server as it was last
+        kept): nothing happened in it to tell, and what was in hand may be no more."""
         self.state = after
+        self._collapsed = after.result is not None and after.result.fell
+        if self.hand is not None and not self._still_in_hand(after):
+            self._drop_hand()
 
     def _heard_event(self, event) -> None:
         if isinstance(event, ev.Refused) and self.hand is not None:

@@ -9,6 +9,10 @@ Every message is read as the wire's catalogue has it, with caps on what it may i
 ends the connection with one sentence (`trouble`), and a server that goes quiet for `SILENT_S` is taken for
 gone. Nothing here waits: the window polls each frame, a test or `--join` polls in a loop of its own.
 
+A player in a game under way whose server goes (killed, frozen, stopped: its room lives on in a fleet, or in the
+files of a server started again) looks for the game by itself, server after server of those it knows (the one it
+first went to, those it was sent on to, and a fleet's others), and takes its seats back with its tokens.
+
 What the player heard is kept: the room's table, the rules' state (from the state sent on entering, then each
 move the referee made, applied here by the same rules), the pieces' poses, the hand, the refusals, the
 finished game's record, and in `news` what the game in play on this screen has still to tell
@@ -17,6 +21,7 @@ finished game's record, and in `news` what the game in play on this screen has s
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 import zlib
@@ -42,6 +47,9 @@ PING_S = 15.0              # s between the player's pings while it has nothing e
 SILENT_S = 15.0            # s without a word from the server (which pings each second): it is gone; a host's
                            # window that hosts the server may stall for seconds opening its game screen
 REDIRECTS = 3              # a room played elsewhere is followed this many times at most
+RETRY_S = 0.5              # s between tries to find the game again, server after server
+REJOIN_S = 60.0            # s a player whose server went looks for its game before giving up
+ANSWER_S = 3.0             # s a server tried while looking for the game has to answer
 
 # requests after which this player's piece is drawn where the server has it, not ahead at the pointer
 LETTING_GO = (rq.SetDown, rq.Lower, rq.GiveUp, rq.LetGo)
@@ -51,19 +59,23 @@ class Player:
     def __init__(self, address: str, port: int, lag: float = 0.0, clock: Callable[[], float] = time.monotonic,
                  timeout: float = CONNECT_S) -> None:
         """`lag`: seconds each message is held before it goes (a slow network, simulated for measuring)."""
-        self.address, self.port, self.lag, self._clock = address, port, lag, clock
+        self.lag, self._clock, self._timeout = lag, clock, timeout
         self.first = (address, port)             # where the player first went: the way back if a server is gone
-        self._timeout = timeout
-        self._dialling = dial(address, port, CATALOGUE, timeout)
-        self._deadline = clock() + timeout       # to be welcomed by then: a server that never answers is given up
-        self.link: Link | None = None
-        self.welcomed = False
+        self.addresses: list[tuple[str, int]] = [self.first]    # every server known to hold the game
         self.trouble: Exception | None = None    # why the connection failed or ended (a refusal's code, or the wire's)
-        self.lost = False                        # the connection ended (or never came: `failed`)
+        self.lost = False                        # the connection ended for good (or never came: `failed`)
         self.failed = False
+        self.rejoining: float | None = None      # since when the player looks for its game again (its server gone)
+        self.came_back = 0                       # how often it found its game again by itself
         self._held: deque[tuple[float, object]] = deque()
+        self._waiting: list = []                 # messages asked for before the server welcomed us
         self._spoke_at = clock()
         self._redirects = 0
+        self._room_asked: list = []              # what asked for the room (an Enter, or Rejoins): asked again if sent on
+        self._to_reseat: set[int] = set()        # seats still to be taken back while looking for the game
+        self._next_try, self._tried = 0.0, 0
+        self._lost_why: Exception | None = None    # why the game's server was lost, while looking for it again
+        self._connect(address, port, timeout)
         # what was heard
         self.room: str | None = None             # the code of the room entered (None: none)
         self.room_code = ""                      # the room asked for (entered, opened, or to be entered)
@@ -83,14 +95,27 @@ class Player:
         self.asked = 0                           # requests sent (the server echoes how many it carried out)
         self.news: deque = deque()               # ("moves", before, move, after), ("event", e), ("refused", e) ...
         self._held_piece: str | None = None
-        self._to_enter: str | None = None        # a room opened for us, or one we were sent on to
 
     # --- the connection ---------------------------------------------------------------------------------
 
     @property
     def ready(self) -> bool:
         """Connected and welcomed: the server speaks the same game."""
-        return self.welcomed and not self.lost
+        return self.welcomed and not self.lost and self.rejoining is None
+
+    @property
+    def address(self) -> str:
+        return self._where[0]
+
+    @property
+    def port(self) -> int:
+        return self._where[1]
+
+    def _connect(self, host: str, port: int, timeout: float) -> None:
+        self._where = (host, port)
+        self.link, self.welcomed = None, False
+        self._dialling = dial(host, port, CATALOGUE, timeout)
+        self._deadline = self._clock() + timeout   # to be welcomed by then: a server that never answers is given up
 
     @property
     def connecting(self) -> bool:
@@ -106,18 +131,21 @@ class Player:
         if self.lost:
             return
         try:
-            if self.link is None:
+            if self.rejoining is not None and self.link is None and self._dialling is None:
+                self._try_again()
+            if self.link is None and self._dialling is not None:
                 self._dial()
             if self.link is not None:
                 self._send_held()
                 for message in self.link.receive():
                     _HEARD.get(type(message), _not_from_a_server)(self, message)
-                    if self.lost:
+                    if self.lost or self.link is None:
                         return
                 self._keep_alive()
-                self.link.flush()
-                if self.link.closed:
-                    self._end(self.trouble or OnlineError(Online.CLOSING))
+                if self.link is not None:
+                    self.link.flush()
+                    if self.link.closed:
+                        self._end(WireError(self.link.why or "the connection closed"))
         except (WireError, OSError) as trouble:
             log.warning("the connection to %s:%s broke: %s", self.address, self.port, trouble)
             self._end(trouble if isinstance(trouble, WireError) else WireError(str(trouble)))
@@ -128,18 +156,19 @@ class Player:
     def _dial(self) -> None:
         result = self._dialling.poll()
         if isinstance(result, Link):
-            self.link = result
+            self.link, self._dialling = result, None
             self.link.send(m.Hello(m.PROTOCOL, m.GAME))
             self._spoke_at = self._clock()
         elif isinstance(result, str):
-            self.failed = True
+            self._dialling = None
+            self.failed = self.rejoining is None
             self._end(WireError(result))
 
     def _keep_alive(self) -> None:
         now = self._clock()
         if not self.welcomed:
             if now > self._deadline:         # connected, but no game server answers there
-                self.failed = True
+                self.failed = self.rejoining is None
                 self._end(WireError("timed out"))
             return
         if now - self._spoke_at > PING_S:
@@ -148,20 +177,62 @@ class Player:
             self._end(OnlineError(Online.SILENT))
 
     def _end(self, trouble: Exception) -> None:
-        if self.trouble is None:
-            self.trouble = trouble
-        self.lost = True
-        self.smoothing.let_go(self._clock())
+        """The connection ended: for good, or (a player in a game under way whose server went) to look for the
+        game again on the servers known to hold it."""
         if self.link is not None:
             self.link.close()
-        self._dialling.cancel()
+            self.link = None
+        if self._dialling is not None:
+            self._dialling.cancel()
+            self._dialling = None
+        self.welcomed = False
+        self.smoothing.let_go(self._clock())
+        if self.rejoining is None and self._may_come_back(trouble):
+            log.info("the game's server was lost (%s): looking for the game again", trouble)
+            self.rejoining, self._tried, self._next_try = self._clock(), 0, 0.0
+            self.room, self._lost_why = None, trouble
+            return
+        if self.rejoining is not None and self._clock() - self.rejoining < REJOIN_S:
+            self._next_try = max(self._next_try, self._clock() + RETRY_S)     # not there: the next, in a moment
+            return
+        if self.trouble is None:
+            self.trouble = self._lost_why if self.rejoining is not None else trouble
+        self.lost = True
+        self.rejoining = None
+
+    def _may_come_back(self, trouble: Exception) -> bool:
+        """A game under way whose server went (gone quiet, its connection broken, or the room moved on): the room
+        lives on, in a fleet or a server started again."""
+        if not self.room_code or self.state is None or self.state.over or not self.table.get("started"):
+            return False
+        return not isinstance(trouble, OnlineError) or trouble.code in (Online.SILENT, Online.MOVED)
+
+    def _try_again(self) -> None:
+        """The next server known, asked for the game with this player's tokens (one who watched: to watch)."""
+        if self._clock() < self._next_try:
+            return
+        host, port = self.addresses[self._tried % len(self.addresses)]
+        self._tried += 1
+        self._redirects = 0
+        self._room_asked = [m.Rejoin(self.room_code, token) for _seat, token in sorted(self.seats.items())] \
+            or [m.Enter(self.room_code)]
+        self._to_reseat = set(self.seats)
+        self._waiting = list(self._room_asked)
+        self._connect(host, port, ANSWER_S)
+
+    def _came_back(self) -> None:
+        log.info("the game was found again on %s:%s", self.address, self.port)
+        self.rejoining = None
+        self.came_back += 1
 
     def close(self) -> None:
         """Let the connection go (the server hears the player leave: their seat waits for the token)."""
-        if self.link is not None and not self.lost:
+        if self.link is not None and not self.lost and self.welcomed:
             self.link.send(m.Leave())
             self.link.flush()
-        self._end(OnlineError(Online.CLOSING))
+        self.rejoining = None
+        self.trouble = self.trouble or OnlineError(Online.CLOSING)
+        self._end(self.trouble)
 
     leave = close
 
@@ -170,10 +241,13 @@ class Player:
     def _send(self, message) -> None:
         if self.lost:
             return
+        if not self.welcomed:
+            self._waiting.append(message)       # said once the server welcomes us
+            return
         self._spoke_at = self._clock()
         if self.lag > 0:
             self._held.append((self._clock() + self.lag, message))
-        elif self.link is not None:
+        else:
             self.link.send(message)
             self.link.flush()
 
@@ -188,7 +262,8 @@ class Player:
         if code is None:
             return False
         self.room_code = code
-        self._send(m.Enter(code))
+        self._room_asked = [m.Enter(code)]
+        self._send(self._room_asked[0])
         return True
 
     def open_room(self, setup: MatchSetup) -> None:
@@ -202,7 +277,8 @@ class Player:
     def rejoin(self, token: str, code: str | None = None) -> None:
         """Take a seat back with its token (in the room `code`, or the one asked for already)."""
         self.room_code = protocol.room_code(code or self.room_code) or self.room_code
-        self._send(m.Rejoin(self.room_code, token))
+        self._room_asked = [m.Rejoin(self.room_code, token)]
+        self._send(self._room_asked[0])
 
     def set_plan(self, setup: MatchSetup) -> None:
         """The host: the game this room is to play (refused once it has begun, or from anyone else)."""
@@ -260,9 +336,9 @@ def _not_from_a_server(_player: Player, message) -> None:
 
 def _welcome(player: Player, message: m.Welcome) -> None:
     player.welcomed = True
-    if player._to_enter is not None:
-        code, player._to_enter = player._to_enter, None
-        player.enter(code)
+    waiting, player._waiting = player._waiting, []
+    for asked in waiting:
+        player._send(asked)
 
 
 def _goodbye(player: Player, message: m.Goodbye) -> None:
@@ -275,6 +351,9 @@ def _goodbye(player: Player, message: m.Goodbye) -> None:
 
 def _refused(player: Player, message: m.Refused) -> None:
     refusal = protocol.refusal_from(message.kind, message.code, message.values)
+    if player.rejoining is not None:
+        player._end(refusal)       # not here (yet): the next server known, in a moment
+        return
     player.refusals.append(refusal)
     player.smoothing.let_go(player._clock())    # a hand refused (or not as we thought): the server's word
     player.news.append(("refused", refusal))
@@ -286,24 +365,42 @@ def _opened(player: Player, message: m.Opened) -> None:
 
 def _entered(player: Player, message: m.Entered) -> None:
     player.room = player.room_code = message.code
+    player.smoothing = Smoothing()      # each server counts its frames from its own start
+    if player.rejoining is not None and not player.seats:
+        player._came_back()
 
 
 def _redirect(player: Player, message: m.Redirect) -> None:
-    """The room is played on another server: the player goes there (a few times at most)."""
+    """The room is played on another server: the player goes there (a few times at most) and asks there as it
+    asked here."""
     host, _colon, port = message.address.rpartition(":")
-    if player._redirects >= REDIRECTS or not port.isdigit() or not host:
+    if player._redirects >= REDIRECTS or not port.isdigit() or not host or message.code != player.room_code:
         raise WireError("sent on too often, or to no address")
     player._redirects += 1
+    if (host, int(port)) not in player.addresses:
+        player.addresses.append((host, int(port)))
     player.link.close()
-    player.link, player.welcomed = None, False
-    player.address, player.port = host, int(port)
-    player._dialling = dial(host, int(port), CATALOGUE, player._timeout)
-    player._deadline = player._clock() + player._timeout
-    player._to_enter = message.code
+    player._waiting = list(player._room_asked)
+    player._connect(host, int(port), ANSWER_S if player.rejoining is not None else player._timeout)
+
+
+def _servers(player: Player, message: m.Servers) -> None:
+    """The servers of the fleet that holds the room: where to look for it if its server goes."""
+    try:
+        listed = json.loads(message.addresses)
+    except ValueError:
+        raise WireError("a list of servers that is none") from None
+    for address in listed[:16] if isinstance(listed, list) else ():
+        host, _colon, port = str(address).rpartition(":")
+        if host and port.isdigit() and 0 < int(port) < 65536 and (host, int(port)) not in player.addresses:
+            player.addresses.append((host, int(port)))
 
 
 def _seated(player: Player, message: m.Seated) -> None:
     player.seats[message.seat] = message.token
+    player._to_reseat.discard(message.seat)
+    if player.rejoining is not None and not player._to_reseat:
+        player._came_back()
 
 
 def _table(player: Player, message: m.Table) -> None:
@@ -385,4 +482,5 @@ _HEARD: dict[type, Callable] = {
     m.Welcome: _welcome, m.Goodbye: _goodbye, m.Ping: _ping, m.Refused: _refused, m.Opened: _opened,
     m.Entered: _entered, m.Redirect: _redirect, m.Seated: _seated, m.Table: _table, m.State: _state,
     m.Moves: _moves, m.Event: _event, m.Villa: _villa, m.Poses: _poses, m.Hand: _hand, m.Record: _record,
+    m.Servers: _servers,
 }

@@ -110,6 +110,7 @@ class Room:
         self.nobody_since = None
         self.news.to((client,), m.Seated(seat, self.seating.sitters[seat].token))
         self._table_changed()
+        self.keep()     # a game under way keeps its seats' new tokens at once
 
     def set_plan(self, client: int, plan: bytes) -> None:
         """The host's game for this room (seats, rules, variants, layout); whoever sits keeps their seat."""
@@ -226,7 +227,9 @@ class Room:
     # --- the game ---------------------------------------------------------------------------------------
 
     def _start_when_full(self) -> None:
-        if not (self.waits_for_host or self.match is not None or self.seating.unsat()):
+        """Every person's seat sat (a room of computer players only has nobody to wait for, not even a host)."""
+        people = any(not seat.is_computer for seat in self.plan.seats)
+        if self.match is None and not self.seating.unsat() and not (self.waits_for_host and people):
             self._start()
 
     def _start(self) -> None:
@@ -237,6 +240,7 @@ class Room:
         self.news.state(self.match.state)
         self.news.villa(self.match, self.tick)
         self._table_changed()
+        self.keep()     # kept from its first frame: a server gone before the first turn settled loses nothing
 
     def _play(self, match: Match) -> None:
         self.match = match

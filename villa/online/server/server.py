@@ -15,6 +15,7 @@ players are told, and every other room plays on.
 from __future__ import annotations
 
 import ipaddress
+import json
 import logging
 import time
 from collections.abc import Callable
@@ -43,10 +44,63 @@ TASK = "villa-online-server"
 
 
 class RoomStore(Protocol):
-    """Where rooms are kept between settled turns (the app's files; one store for every server of a fleet)."""
+    """Where rooms are kept between settled turns (the app's files)."""
 
     def __call__(self, room: Room) -> None: ...        # the autosave: the record and the seats, as one pair
     def take_up(self, code: str, **options) -> Room | None: ...   # a room kept and closed, to be played again
+
+
+class Place(Protocol):
+    """Where a server's rooms live beside it: on their own (`Lone`, their files), or in a fleet of servers that
+    share them through Redis (`villa.online.fleet.Fleet`)."""
+
+    def __call__(self, room: Room) -> None: ...                  # keep the room as it stands
+    def new_code(self, taken: set[str]) -> str | None: ...       # a code for a new room (None: not now)
+    def elsewhere(self, code: str) -> str | None: ...            # the address of the server that plays it instead
+    def take_up(self, code: str, **options) -> Room | None: ...  # a room kept and closed, played here again
+    def tick(self) -> tuple[list[str], list[str]]: ...           # rooms lost to others, rooms to take up here
+    def may_play(self, code: str) -> bool: ...
+    def closed(self, room: Room) -> None: ...                    # a room this server closed
+    def stopping(self, rooms: list[Room]) -> None: ...           # this server stops
+    def addresses(self) -> list[str]: ...                        # where players may find this server's rooms
+
+
+class Lone:
+    """A server on its own: its rooms kept in its store (its files), if it has one."""
+
+    def __init__(self, store: RoomStore | None) -> None:
+        self.store = store
+
+    def __call__(self, room: Room) -> None:
+        if self.store is not None:
+            self.store(room)
+
+    def new_code(self, taken: set[str]) -> str | None:
+        code = protocol.new_room_code()
+        while code in taken:
+            code = protocol.new_room_code()
+        return code
+
+    def elsewhere(self, code: str) -> str | None:
+        return None
+
+    def take_up(self, code: str, **options) -> Room | None:
+        return self.store.take_up(code, **options) if self.store is not None else None
+
+    def tick(self) -> tuple[list[str], list[str]]:
+        return [], []
+
+    def may_play(self, code: str) -> bool:
+        return True
+
+    def closed(self, room: Room) -> None:
+        pass
+
+    def stopping(self, rooms: list[Room]) -> None:
+        pass
+
+    def addresses(self) -> list[str]:
+        return []
 
 
 @dataclass
@@ -104,9 +158,11 @@ class Pace:
 class Server:
     def __init__(self, port: int = protocol.PORT, address: str = "127.0.0.1", store: RoomStore | None = None,
                  aside: bool = False, limits: Limits | None = None, clock: Callable[[], float] = time.monotonic,
-                 tries: Tries | None = None) -> None:
+                 tries: Tries | None = None, fleet: Place | None = None) -> None:
         """`address`: "" listens on every address; `store`: where rooms opened here are kept (None: nowhere);
-        `aside`: computer players think in a worker process (a real server, or the game's window; not tests)."""
+        `fleet`: the fleet this server plays in, which keeps its rooms instead; `aside`: computer players think in
+        a worker process (a real server, or the game's window; not tests)."""
+        self.place: Place = fleet if fleet is not None else Lone(store)
         self.store, self.aside, self._clock = store, aside, clock
         self.rooms: dict[str, Room] = {}
         self.visitors: dict[int, Visitor] = {}
@@ -115,7 +171,8 @@ class Server:
         self.door = Door(address, port, CATALOGUE, welcome=self._welcome, on_message=self._heard,
                          on_gone=self._gone, limits=limits or Limits(), clock=clock)
         self.port = self.door.port
-        self._pace = Pace(self.frames, clock)
+        self._pace = Pace(self._timed_frames, clock)
+        self._times: list[tuple[float, float, int]] = []     # (wall, CPU) seconds of each run of frames, and how many
         self._looked_at = clock()
         self._task = None
 
@@ -152,8 +209,12 @@ class Server:
     # --- time -----------------------------------------------------------------------------------------------
 
     def frames(self, count: int = 1) -> None:
-        """`count` frames of every room, each room on its own: one that fails is closed, the others play on."""
+        """`count` frames of every room this server holds, each room on its own: one that fails is closed, the
+        others play on."""
+        self._fleet_news()
         for room in list(self.rooms.values()):
+            if not self.place.may_play(room.code):
+                continue        # its hold on the room lapsed: nothing is played until it is renewed
             try:
                 room.frames(count)
             except Exception:
@@ -162,6 +223,12 @@ class Server:
             self._looked_at = self._clock()
             self._look_over()
 
+    def _timed_frames(self, count: int) -> None:
+        wall, cpu = time.perf_counter(), time.process_time()
+        self.frames(count)
+        self._times.append((time.perf_counter() - wall, time.process_time() - cpu, count))
+        del self._times[:-36000]      # ten minutes' worth, unread
+
     def _look_over(self) -> None:
         """Rooms done with are closed: kept first if their game is under way, to be taken up when someone comes back."""
         for room in list(self.rooms.values()):
@@ -169,6 +236,22 @@ class Server:
                 if room.match is not None and not room.match.over:
                     room.keep()
                 self._close_room(room)
+                self.place.closed(room)
+
+    def _fleet_news(self) -> None:
+        """Rooms another server of the fleet holds now are let go here (their players go and find them); rooms
+        left without a server are taken up."""
+        lost, found = self.place.tick()
+        for code in lost:
+            room = self.rooms.get(code)
+            if room is not None:
+                self._close_room(room, Online.MOVED)
+        for code in found:
+            if code not in self.rooms:
+                room = self.place.take_up(code, aside=self.aside, clock=self._clock)
+                if room is not None:
+                    self.open(room)
+                    log.info("room %s taken up at turn %s", code, room.match.turn if room.match else 0)
 
     def poll(self, timeout: float = 0.0) -> None:
         """The network: what came in is carried out, what is to go goes."""
@@ -191,22 +274,41 @@ class Server:
         self._pace.reset()
         self._task = task_mgr.add(run, TASK, sort=-50)   # first in each frame: a stalled frame is not the server's
 
-    def serve(self, until: Callable[[], bool] = lambda: False) -> None:
-        """Run in real time with no window: the network and the rooms' frames, until `until()`."""
+    def serve(self, until: Callable[[], bool] = lambda: False, stats: float = 0.0) -> None:
+        """Run in real time with no window: the network and the rooms' frames, until `until()`; every `stats`
+        seconds (0: never) a line of JSON on the standard output says how the frames went."""
         self._pace.reset()
+        said = time.monotonic()
         while not until():
             self.poll(min(self._pace.until_next(), 0.05))
             self._pace(most=1)          # a server behind catches up a frame at a time, the network heard between
+            if stats and time.monotonic() - said >= stats:
+                said = time.monotonic()
+                print(json.dumps(self.frame_stats()), flush=True)
+
+    def frame_stats(self) -> dict:
+        """How the rooms' frames went since last asked: rooms, frames run, wall and CPU time of a frame (ms)."""
+        times, self._times = self._times, []
+        walls = sorted(wall / count for wall, _cpu, count in times)
+        frames = sum(count for _wall, _cpu, count in times)
+        return {"rooms": len(self.rooms), "moving": sum(not r.match.villa.still for r in self.rooms.values()
+                                                        if r.match is not None),
+                "frames": frames, "frame_ms_p95": round(1000 * walls[int(0.95 * (len(walls) - 1))], 3) if walls else 0,
+                "frame_cpu_ms": round(1000 * sum(cpu for _w, cpu, _c in times) / frames, 3) if frames else 0,
+                "connections": self.door.connections}
 
     def close(self) -> None:
         """Stop: every room kept (a game under way is taken up at the next start), every connection told."""
         if self._task is not None:
             self._task.remove()
             self._task = None
-        for room in list(self.rooms.values()):
+        rooms = list(self.rooms.values())
+        for room in rooms:
             if room.match is not None and not room.match.over:
                 room.keep()
-            self._close_room(room, Online.CLOSING)
+        self.place.stopping(rooms)
+        for room in rooms:
+            self._close_room(room, Online.MOVED if self.place.addresses() else Online.CLOSING)
         self.door.shut()
 
     # --- the door's news ----------------------------------------------------------------------------------
@@ -263,10 +365,10 @@ class Server:
             raise OnlineError(Online.SERVER_FULL)
         self._plan_read(visitor)
         setup = protocol.unpack_plan(message.plan)
-        code = protocol.new_room_code()
-        while code in self.rooms:
-            code = protocol.new_room_code()
-        self.open(Room(code, setup, keep=self.store, aside=self.aside, waits_for_host=True, clock=self._clock))
+        code = self.place.new_code(set(self.rooms))
+        if code is None:
+            raise OnlineError(Online.SERVER_FULL)
+        self.open(Room(code, setup, keep=self.place, aside=self.aside, waits_for_host=True, clock=self._clock))
         visitor.opened += 1
         self.door.send(client, m.Opened(code))
 
@@ -276,20 +378,28 @@ class Server:
             raise OnlineError(Online.TOO_MANY_TRIES, seconds=round(self.tries.wait(visitor.address)))
         code = protocol.room_code(message.code)
         room = self.rooms.get(code) if code else None
-        if room is None and code is not None and self.store is not None and len(self.rooms) < MAX_ROOMS:
-            room = self._take_up(code)
+        if room is None and code is not None:
+            there = self.place.elsewhere(code)
+            if there is not None:
+                self.door.send(client, m.Redirect(there, code))    # played by another server of the fleet
+                return None
+            if len(self.rooms) < MAX_ROOMS:
+                room = self._take_up(code)
         if room is None:
             self.tries.spent(visitor.address)
             raise OnlineError(Online.WRONG_ROOM)
         self._leave(client, visitor)
         visitor.room = room.code
         self._in_room(room, lambda: room.enter(client))
+        addresses = self.place.addresses()
+        if addresses:
+            self.door.send(client, m.Servers(json.dumps(addresses[:16])))
         return room
 
     def _take_up(self, code: str) -> Room | None:
         """A room kept and closed (nobody was in it for a while), played again for someone who came back."""
         try:
-            room = self.store.take_up(code, aside=self.aside, clock=self._clock)
+            room = self.place.take_up(code, aside=self.aside, clock=self._clock)
         except Exception:
             log.exception("room %s could not be taken up", code)
             return None
@@ -297,7 +407,8 @@ class Server:
 
     def _rejoin(self, client: int, visitor: Visitor, message: m.Rejoin) -> None:
         room = self._enter(client, visitor, m.Enter(message.code))
-        self._in_room(room, lambda: room.rejoin(client, message.token))
+        if room is not None:
+            self._in_room(room, lambda: room.rejoin(client, message.token))
 
     def _leave(self, client: int, visitor: Visitor, _message=None) -> None:
         room = self.rooms.get(visitor.room) if visitor.room else None

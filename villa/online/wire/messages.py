@@ -249,9 +249,17 @@ class Record:
     data: Blob
 
 
+@dataclass(frozen=True)
+class Servers:
+    """The servers of the fleet this room's server plays in (host:port each, JSON): where a window looks for its
+    room when its server is gone."""
+
+    addresses: Text
+
+
 DOOR = (Hello, Welcome, Ping, Goodbye)
 ASKED = (OpenRoom, Enter, Sit, Rejoin, SetPlan, Begin, GiveToComputer, SendAway, SetClock, Leave)
 TOLD = (Refused, Opened, Entered, Redirect, Seated, Table, State, Moves, Villa, Poses, Hand, Event, Record)
 # the catalogue's order is the wire's numbering: add new kinds at the end
-KINDS: tuple[type, ...] = (*DOOR, *ASKED, *TOLD, *REQUESTS)
+KINDS: tuple[type, ...] = (*DOOR, *ASKED, *TOLD, *REQUESTS, Servers)
 FROM_CLIENTS: frozenset[type] = frozenset({Hello, Ping, *ASKED, *REQUESTS})
