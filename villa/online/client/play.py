@@ -191,8 +191,8 @@ class OnlineMatch:
         kept): nothing happened in it to tell, and what was in hand may be no more."""
         self.state = after
         self._collapsed = after.result is not None and after.result.fell
-        if self.hand is not None and not self._still_in_hand(after):
-            self._drop_hand()
+        if self.hand is not None and not still_in_hand(self.hand, after):
+            self.drop_hand()
 
     def _heard_event(self, event) -> None:
         if isinstance(event, ev.Refused) and self.hand is not None:
