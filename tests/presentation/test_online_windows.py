@@ -21,12 +21,14 @@ import pytest
 from villa import rules
 from villa.app.front import Front
 from villa.match import MatchSetup, Seat, layout_named
+from villa.match import requests as rq
 from villa.online import protocol
 from villa.online.client import Player
 from villa.online.protocol import Online, OnlineError
 from villa.online.server import Room, Server
-from villa.presentation import menus
+from villa.presentation import menus, panels
 from villa.presentation.preferences import Settings
+from villa.rules import RULE_SETS
 
 pytestmark = pytest.mark.gui
 
@@ -222,12 +224,11 @@ def test_the_host_gives_the_seat_of_a_player_who_stalls_to_a_computer_from_the_p
 
 
 def test_a_floor_granted_that_cannot_be_laid_is_given_up_with_its_button(stage, table, press_button):
-    from villa.match import requests as rq
     ben = table.seat("Ben", 0)
     _window_sits(table, "Ann", 1)              # the second seat moves first
     front = table.front
     assert _run(stage, lambda: front.screen is not None and front.screen.mode == "Idle", [ben])
-    front.screen.propose_floor()               # P: no column of Ann's on the top floor yet
+    front.screen.current.propose_floor()       # P: no column of Ann's on the top floor yet
     assert _run(stage, lambda: rules.acting_player(ben.state) == 0 and rules.is_question(rules.task(ben.state)),
                 [ben])
     ben.request(rq.Answer(0, False))           # no objection: Ann gets a floor too few columns can carry
@@ -241,9 +242,6 @@ def test_a_floor_granted_that_cannot_be_laid_is_given_up_with_its_button(stage, 
 def test_a_roll_for_the_turns_colour_at_another_window_tumbles_here_too(stage, tmp_path, monkeypatch):
     """Family edition, a random colour each turn: Ben rolls at his window, and Ann's shows the seal tumbling onto
     what he rolled, as the hot seat shows everyone at its one screen; nothing is sent from Ann's window."""
-    from villa.match import requests as rq
-    from villa.presentation import panels
-    from villa.rules import RULE_SETS
     monkeypatch.setenv("VILLA_HOME", str(tmp_path))
     server = Server(free_port(), LOOPBACK)
     plan = MatchSetup((Seat("Seat 1"), Seat("Seat 2")), layout_named("rings", SEED), RULE_SETS["family-random-basic"],

@@ -44,6 +44,7 @@ log = logging.getLogger(__name__)
 _ACCEPTS = 64          # connections accepted in one round: a flood of them does not hold up the others' reading
 _EXHAUSTED = {errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM}   # the process or the system is out of room
 _REST_S = 1.0          # then the door accepts nobody for this long
+SHUT_LINGER_S = 0.5    # a door shutting waits this long at most for its peers to hang up
 
 
 class Farewell(StrEnum):
@@ -169,6 +170,7 @@ class Door:
         self.shut_down = True
         for known in list(self._connections.values()):
             self._end(known, Goodbye(Farewell.CLOSING, "{}"))
+        self._linger_out(SHUT_LINGER_S)
         for link in list(self._leaving):
             self._drop(link)
         self._selector.close()
@@ -328,6 +330,19 @@ class Door:
             return
         self._leaving[link] = self.clock() + self.limits.linger_s
         self._watch(link, link)
+
+    def _linger_out(self, seconds: float) -> None:
+        """The goodbyes said, wait a little for the peers to hang up, reading what they still send: a socket
+        closed with unread bytes is reset, and a reset loses the goodbye on its way."""
+        end = time.monotonic() + seconds
+        while self._leaving and time.monotonic() < end:
+            self._flush()
+            for key, _events in self._selector.select(0.01):
+                link = key.data
+                if link in self._leaving:
+                    link.receive(self.limits.read_bytes)
+                    if link.closed:
+                        self._drop(link)
 
     def _drop(self, link: Link) -> None:
         """The socket's last moment: unwatched first (its number may be given to the next one opened)."""
