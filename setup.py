@@ -8,6 +8,7 @@ build_apps (which reads its options from setup()). Installing the game with pip 
 use it.
 """
 
+from direct.dist.commands import build_apps
 from setuptools import setup
 
 APP = "villa-paletti"
@@ -72,5 +73,22 @@ BUILD_APPS = {
     "pypi_extra_indexes": [],
 }
 
+
+
+class BuildApps(build_apps):
+    """Panda3D's build_apps, with each macOS bundle laid out as macOS expects once there is a console
+    program too: the programs in Contents/MacOS, the libraries in Frameworks, the files in Resources.
+    (Panda3D 1.10.16 asks `fname in self.gui_apps or self.console_apps`, true for every file when there is
+    a console program, and so moves everything into Contents/MacOS.)"""
+
+    def bundle_macos_app(self, builddir):
+        gui, console = self.gui_apps, self.console_apps
+        self.gui_apps, self.console_apps = {**gui, **console}, {}
+        try:
+            super().bundle_macos_app(builddir)
+        finally:
+            self.gui_apps, self.console_apps = gui, console
+
+
 if __name__ == "__main__":
-    setup(options={"build_apps": BUILD_APPS})
+    setup(options={"build_apps": BUILD_APPS}, cmdclass={"build_apps": BuildApps})
