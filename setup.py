@@ -4,12 +4,16 @@ frozen modules and its files, for each platform, from one machine.
     scripts/build_release.sh        # builds every platform and packs dist/ (see README)
 
 The name, version and dependencies stay in pyproject.toml; this file only configures
-build_apps (which reads its options from setup()). Installing the game with pip does not
-use it.
+build_apps (which reads its options from setup()). Installing the game with pip runs it too
+(setuptools does), before Panda3D is there: then it configures nothing.
 """
 
-from direct.dist.commands import build_apps
 from setuptools import setup
+
+try:
+    from direct.dist.commands import build_apps
+except ImportError:   # pip installing the game runs this file too, where Panda3D is not installed yet
+    build_apps = None
 
 APP = "villa-paletti"
 
@@ -75,7 +79,7 @@ BUILD_APPS = {
 
 
 
-class BuildApps(build_apps):
+class BuildApps(build_apps or object):
     """Panda3D's build_apps, with each macOS bundle laid out as macOS expects once there is a console
     program too: the programs in Contents/MacOS, the libraries in Frameworks, the files in Resources.
     (Panda3D 1.10.16 asks `fname in self.gui_apps or self.console_apps`, true for every file when there is
@@ -91,4 +95,4 @@ class BuildApps(build_apps):
 
 
 if __name__ == "__main__":
-    setup(options={"build_apps": BUILD_APPS}, cmdclass={"build_apps": BuildApps})
+    setup(options={"build_apps": BUILD_APPS}, cmdclass={"build_apps": BuildApps} if build_apps else {})

@@ -101,6 +101,25 @@ def test_everything_setup_py_ships_is_in_the_checkout(kind, name):
         assert name.endswith("__main__.py") or 'if __name__ == "__main__":' in text, f"{name} starts nothing"
 
 
+def _python_without_panda3d() -> str | None:
+    """The interpreter the virtual environment was made from, when it has setuptools and no Panda3D."""
+    python = Path(sys.base_prefix) / "bin" / "python3"
+    found = subprocess.run([str(python), "-c", "import setuptools, importlib.util as u; "
+                            "print(u.find_spec('direct') is None)"], capture_output=True, text=True, timeout=60) \
+        if python.is_file() else None
+    return str(python) if found and found.stdout.strip() == "True" else None
+
+
+def test_pip_runs_setup_py_before_panda3d_is_installed():
+    """setuptools runs setup.py to install the game (scripts/test.sh, scripts/play.sh) in a build environment
+    that has no Panda3D yet: it must run there all the same."""
+    python = _python_without_panda3d()
+    if python is None:
+        pytest.skip("no Python with setuptools and without Panda3D on this machine")
+    done = subprocess.run([python, "setup.py", "--name"], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stdout.strip().endswith("villa-paletti"), done.stderr[-2000:]
+
+
 def test_setup_py_gives_build_apps_what_the_last_full_build_was_given(release):
     """packaging/release-build.json holds what the last full build that passed its test was given: a change
     to setup.py's options or to the game's dependencies needs a new one (scripts/build_release.sh)."""
