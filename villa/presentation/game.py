@@ -23,6 +23,7 @@ from villa.physics import geometry
 from villa.physics.dimensions import FLOORS, column_spec
 from villa.physics.laying import FloorLay, Laying
 from villa.physics.pulling import Grip, Pull
+from villa.physics.world import give_back_free_memory
 from villa.presentation import panels, words
 from villa.presentation.builders_eye import BuildersEye
 from villa.presentation.camera import mouse_ray
@@ -38,7 +39,6 @@ from villa.presentation.modes import Mode, asking, ended, falling, hands, idle, 
 from villa.presentation.modes.base import ModeBase, Off
 from villa.presentation.preferences import COMPUTER_SPEEDS
 from villa.presentation.sight import FloorSight
-from villa.presentation.stage import give_back_free_memory
 from villa.presentation.view import VillaView
 from villa.presentation.words import Button
 from villa.rules.pieces import level_of_floor
