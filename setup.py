@@ -4,11 +4,16 @@ frozen modules and its files, for each platform, from one machine.
     scripts/build_release.sh        # builds every platform and packs dist/ (see README)
 
 The name, version and dependencies stay in pyproject.toml; this file only configures
-build_apps (which reads its options from setup()). Installing the game with pip does not
-use it.
+build_apps (which reads its options from setup()). Installing the game with pip runs it too
+(setuptools does), before Panda3D is there: then it configures nothing.
 """
 
 from setuptools import setup
+
+try:
+    from direct.dist.commands import build_apps
+except ImportError:   # pip installing the game runs this file too, where Panda3D is not installed yet
+    build_apps = None
 
 APP = "villa-paletti"
 
@@ -26,7 +31,6 @@ ASSETS = [
     "icons/*.png",
     "icons/*.ico",
     "villa/locale/*/LC_MESSAGES/villa.mo",
-    "villa/online/villa.dc",
 ]
 
 # Modules the game never runs, though something it imports mentions them. Leaving them out
@@ -37,7 +41,7 @@ UNUSED_MODULES = [
     "ssl", "_ssl", "_hashlib", "http", "urllib.request", "ftplib", "smtplib", "netrc", "getpass",
     "tarfile", "lzma", "_lzma", "bz2", "_bz2", "xml", "pyexpat", "plistlib",
     "decimal", "_decimal", "_pydecimal", "fractions", "statistics",
-    "tkinter", "_tkinter", "doctest",   # (unittest stays: direct.distributed imports it)
+    "tkinter", "_tkinter", "doctest", "unittest",
     "pydoc", "pdb", "lib2to3", "idlelib", "turtle",
     "xmlrpc", "sqlite3", "curses", "tracemalloc",
     # development tools that a checkout has installed
@@ -46,7 +50,7 @@ UNUSED_MODULES = [
     "numpy.random", "numpy.fft", "numpy.polynomial", "numpy.ma", "numpy.testing", "numpy.f2py",
     "numpy.distutils", "numpy.typing",
     # Panda3D's editors, networking and the physics and animation the game does not use
-    "direct.tkpanels", "direct.tkwidgets", "direct.p3d", "direct.dist",
+    "direct.tkpanels", "direct.tkwidgets", "direct.p3d", "direct.dist", "direct.distributed",
     "direct.wxwidgets", "direct.cluster", "direct.directdevices",
     "direct.particles", "direct.physics", "direct.actor",
     "panda3d.egg", "panda3d.ode", "panda3d.physx", "panda3d.vision", "panda3d.skel",
@@ -59,7 +63,7 @@ BUILD_APPS = {
     "include_patterns": ASSETS,
     # the walk for assets starts at the project's top: keep it out of these
     "exclude_patterns": [".venv/**", ".git/**", "build/**", "dist/**", "tests/**", "docs/**"],
-    "include_modules": {"*": ["villa.app.main", "villa.online.objects"]},   # the .dc file imports the latter
+    "include_modules": {"*": ["villa.app.main", "villa.app.dedicated"]},
     "exclude_modules": {"*": UNUSED_MODULES},
     # OpenGL and OpenAL only: no software renderer, no FFmpeg, no model loaders
     "plugins": ["pandagl", "p3openal_audio"],
@@ -72,5 +76,22 @@ BUILD_APPS = {
     "pypi_extra_indexes": [],
 }
 
+
+
+class BuildApps(build_apps or object):
+    """Panda3D's build_apps, with each macOS bundle laid out as macOS expects once there is a console
+    program too: the programs in Contents/MacOS, the libraries in Frameworks, the files in Resources.
+    (Panda3D 1.10.16 asks `fname in self.gui_apps or self.console_apps`, true for every file when there is
+    a console program, and so moves everything into Contents/MacOS.)"""
+
+    def bundle_macos_app(self, builddir):
+        gui, console = self.gui_apps, self.console_apps
+        self.gui_apps, self.console_apps = {**gui, **console}, {}
+        try:
+            super().bundle_macos_app(builddir)
+        finally:
+            self.gui_apps, self.console_apps = gui, console
+
+
 if __name__ == "__main__":
-    setup(options={"build_apps": BUILD_APPS})
+    setup(options={"build_apps": BUILD_APPS}, cmdclass={"build_apps": BuildApps} if build_apps else {})

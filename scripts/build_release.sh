@@ -8,7 +8,8 @@
 #     scripts/build_release.sh --no-test ...    # without the test
 #
 # Work files go to build/ (the wheels build_apps downloads are kept there for the next run),
-# archives to dist/; the version is pyproject.toml's.
+# archives to dist/; the version is pyproject.toml's. A full build (every platform) that passes the
+# Linux test is recorded in packaging/release-build.json: commit it with the change to setup.py.
 source "$(dirname "${BASH_SOURCE[0]}")/_env.sh"
 
 test_linux=1
@@ -16,7 +17,7 @@ systems=()
 for arg in "$@"; do
     case "$arg" in
         --no-test) test_linux=0 ;;
-        -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) systems+=("$arg") ;;
     esac
 done
@@ -36,7 +37,8 @@ if ! "$PY" setup.py build_apps --platforms "$platforms" > build/build_apps.log 2
     exit 1
 fi
 "$PY" scripts/release.py pack ${platforms//,/ } --log build/build_apps.log
-echo "built in $((SECONDS - started)) s"
+built=$((SECONDS - started))
+echo "built in $built s"
 
 if [[ $test_linux == 1 && ",$platforms," == *",manylinux"* ]]; then
     ensure_debian_packages
@@ -44,4 +46,7 @@ if [[ $test_linux == 1 && ",$platforms," == *",manylinux"* ]]; then
     archive="$ROOT/dist/villa-paletti-$version-linux-x86_64.tar.gz"
     echo "Testing the Linux game from $archive ..."
     VILLA_RELEASE_ARCHIVE="$archive" "$PY" -m pytest -q -s -p no:cacheprovider -m slow tests/test_release.py
+    if [[ ${#systems[@]} == 0 ]]; then
+        "$PY" scripts/release.py record --seconds "$built"
+    fi
 fi

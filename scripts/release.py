@@ -4,6 +4,7 @@
     python scripts/release.py requirements         # build/requirements.txt from pyproject.toml
     python scripts/release.py platforms [SYSTEM]   # build_apps' platform tags for linux, windows, macos
     python scripts/release.py pack [PLATFORM ...]  # check each build, finish it, pack it into dist/
+    python scripts/release.py record --seconds N    # after a full build passed its test: packaging/release-build.json
 
 `pack` takes what build_apps left in build/apps/<platform>, refuses a build that lacks
 anything the game needs (its executable, every asset, Panda3D's display and audio
@@ -11,11 +12,16 @@ plugins, the compiled modules), adds what build_apps does not (licences, the Lin
 desktop entry, the Windows C++ runtime, the macOS bundle's name and version), and packs
 it: a .tar.gz for Linux, a .zip for Windows and for each macOS app bundle. It prints each
 archive's size and the size of the game unpacked.
+
+`record` keeps what build_apps was given (setup.py's options, pyproject's dependencies) and what came
+of it in packaging/release-build.json; the test suite holds setup.py to it, so that a change to what
+build_apps is given cannot land without a full build.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import plistlib
 import re
@@ -35,6 +41,8 @@ ROOT = Path(__file__).resolve().parents[1]
 APPS = ROOT / "build" / "apps"
 WHEELS = APPS / "__whl_cache__"
 DIST = ROOT / "dist"
+PACKED = ROOT / "build" / "packed.json"                 # what `pack` made, for `record`
+RECORD = ROOT / "packaging" / "release-build.json"      # the last full build that passed its test
 LINUX_FILES = ROOT / "packaging" / "linux"
 BUNDLE_NAME = "Villa Paletti.app"
 BUNDLE_ID = "org.villa-paletti.game"
@@ -99,7 +107,35 @@ def write_requirements() -> Path:
     return path
 
 
+def given() -> dict:
+    """What build_apps is given: setup.py's options and the wheels it fetches, as JSON would hold them."""
+    return json.loads(json.dumps({"build_apps": build_config()["BUILD_APPS"],
+                                  "requirements": project()["dependencies"]}))
+
+
+def record(seconds: int) -> Path:
+    """Keep what a full build was given and what came of it (each archive's size, packed and unpacked)."""
+    packed = json.loads(PACKED.read_text())
+    missing = sorted({target(p).label for p in build_config()["PLATFORMS"]} - set(packed))
+    if missing:
+        raise ReleaseError(f"the last pack did not build every platform ({', '.join(missing)} missing): "
+                           "only a full build is recorded")
+    RECORD.write_text(json.dumps({"version": project()["version"], "build_seconds": seconds, "archives": packed,
+                                  "given": given()}, indent=1, sort_keys=True) + "\n")
+    return RECORD
+
+
 # --- what a build must hold --------------------------------------------------------------------
+
+def programs(build: Path, t: Target) -> list[Path]:
+    """Where each program build_apps was asked for lies in the build: the game first, then the server."""
+    options = build_config()["BUILD_APPS"]
+    names = [*options["gui_apps"], *options.get("console_apps", {})]
+    if t.system == "macos":
+        macos = app_folders(build, t)[0].parent
+        return [macos / name for name in names]
+    return [build / (name + ".exe" if t.system == "windows" else name) for name in names]
+
 
 def app_folders(build: Path, t: Target) -> tuple[Path, Path, Path]:
     """(the executable, the folder of the game's data files, the folder of its binaries)."""
@@ -115,10 +151,15 @@ def problems(build: Path, t: Target) -> list[str]:
     """Everything the built game lacks; empty when it may ship."""
     if not build.is_dir():
         return [f"{build} does not exist: build_apps did not build {t.platform}"]
-    exe, data, binaries = app_folders(build, t)
-    found = []
-    if not exe.is_file():
-        found.append(f"no executable {exe.relative_to(build)}")
+    _, data, binaries = app_folders(build, t)
+    found = [f"no executable {exe.relative_to(build)}" for exe in programs(build, t) if not exe.is_file()]
+    if t.system == "macos":
+        macos = programs(build, t)[0].parent
+        strays = sorted(p.name for p in macos.iterdir() if p not in programs(build, t)) if macos.is_dir() else []
+        if strays:
+            found.append(f"{macos.relative_to(build)} holds more than the programs ({', '.join(strays[:3])})")
+        if not data.is_dir():
+            found.append(f"no {data.relative_to(build)} in the app bundle")
     for folder in REQUIRED_FOLDERS:
         if not any((ROOT / folder).rglob("*.*")):
             found.append(f"the checkout has no {folder}/ to ship")
@@ -214,6 +255,17 @@ def windows_runtime(build: Path) -> None:
                 (build / "licenses" / "msvc-runtime.txt").write_bytes(archive.read(name))
 
 
+def linux_one_executable(build: Path, t: Target) -> None:
+    """On Linux build_apps makes the game's and the server's executables from the same stub, each with its
+    own interpreter and copy of the modules (14 MB); the game's holds the server's too, and is the server
+    when started by its name (`villa.app.frozen`): the server becomes a link to it."""
+    game, *servers = programs(build, t)
+    for server in servers:
+        if not server.is_symlink():
+            server.unlink(missing_ok=True)
+            server.symlink_to(game.name)
+
+
 def linux_desktop(build: Path) -> None:
     """The desktop entry, and the script that adds it (with this folder's path) to the menu."""
     for name in ("villa-paletti.desktop", "add-to-menu.sh"):
@@ -289,6 +341,8 @@ def finish(platform: str, log: Path) -> tuple[Path, int]:
         windows_runtime(build)
     if t.system == "macos":
         macos_bundle(build, version)
+    if t.system == "linux":
+        linux_one_executable(build, t)
     found = problems(build, t) + [f"build_apps found no {name}" for name in missing_libraries(log, t)]
     if found:
         raise ReleaseError(f"the {t.label} build is incomplete: " + "; ".join(found))
@@ -309,6 +363,8 @@ def main(argv: list[str] | None = None) -> int:
     packing.add_argument("platforms", nargs="*", help="build_apps platform tags (default: all in setup.py)")
     packing.add_argument("--log", type=Path, default=ROOT / "build" / "build_apps.log",
                          help="build_apps' output, read for libraries it could not find")
+    recording = commands.add_parser("record", help="after a full build passed its test: keep what it was given")
+    recording.add_argument("--seconds", type=int, required=True, help="how long the build took")
     args = parser.parse_args(argv)
     try:
         if args.command == "requirements":
@@ -321,14 +377,21 @@ def main(argv: list[str] | None = None) -> int:
             tags = [p for p in build_config()["PLATFORMS"] if not args.systems or target(p).system in args.systems]
             print(",".join(tags))
             return 0
+        if args.command == "record":
+            print(f"recorded the build in {record(args.seconds).relative_to(ROOT)}")
+            return 0
         rows = []
         for platform in args.platforms or build_config()["PLATFORMS"]:
             archive, unpacked = finish(platform, args.log)
-            rows.append((archive, unpacked))
+            rows.append((target(platform).label, archive, unpacked))
         print(f"\n{'archive':52} {'archive MB':>10} {'unpacked MB':>12} {'unpacked MiB':>13}")
-        for archive, unpacked in rows:
+        for _label, archive, unpacked in rows:
             print(f"{archive.relative_to(ROOT).as_posix():52} {archive.stat().st_size / 1e6:10.1f} "
                   f"{unpacked / 1e6:12.1f} {unpacked / 2**20:13.1f}")
+        PACKED.write_text(json.dumps({label: {"archive": archive.name,
+                                              "archive_mb": round(archive.stat().st_size / 1e6, 1),
+                                              "unpacked_mb": round(unpacked / 1e6, 1)}
+                                      for label, archive, unpacked in rows}, indent=1))
         return 0
     except (ReleaseError, OSError, subprocess.CalledProcessError) as error:
         print(f"release: {error}", file=sys.stderr)

@@ -8,8 +8,12 @@ they are skipped, so the default suite never needs a build.
 
 from __future__ import annotations
 
+import importlib.util
+import json
 import os
 import shutil
+import signal
+import socket
 import subprocess
 import sys
 import tarfile
@@ -18,8 +22,12 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from setuptools import Distribution
 
 import villa
+from villa.app import frozen
+from villa.online import loop
+from villa.online.client import Player
 from villa.presentation import assets
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -33,6 +41,15 @@ def _build_config() -> dict:
 
 
 CONFIG = _build_config()
+OPTIONS = CONFIG["BUILD_APPS"]
+
+
+@pytest.fixture
+def release(monkeypatch):
+    """scripts/release.py: the steps of the build around build_apps."""
+    monkeypatch.syspath_prepend(str(ROOT / "scripts"))
+    import release
+    return release
 
 
 def test_the_game_says_the_version_pyproject_gives_the_build():
@@ -54,13 +71,103 @@ def test_every_file_the_game_reads_is_shipped():
 def test_the_build_takes_the_entry_point_the_plugins_and_pypi_alone():
     options = CONFIG["BUILD_APPS"]
     assert options["gui_apps"] == {assets.APP_NAME: "villa/__main__.py"}
-    assert (ROOT / "villa" / "__main__.py").is_file()
+    assert options["console_apps"] == {frozen.SERVER_PROGRAM: "villa/app/dedicated.py"}
     assert set(options["plugins"]) == {"pandagl", "p3openal_audio"}
     assert options["use_optimized_wheels"] is False and options["pypi_extra_indexes"] == []
     assert {"manylinux2014_x86_64", "win_amd64"} <= set(CONFIG["PLATFORMS"])
     assert any(p.startswith("macosx") for p in CONFIG["PLATFORMS"])
     for icon in options["icons"][assets.APP_NAME]:
         assert (ROOT / icon).is_file()
+
+
+# Everything setup.py names for build_apps to ship: each must still be in the checkout (a file pattern that
+# matches nothing, a module that is gone, would ship a game without them, and only a full build would tell).
+SHIPPED = ([("files", pattern) for pattern in CONFIG["ASSETS"]]
+           + [("module", module) for modules in OPTIONS["include_modules"].values() for module in modules]
+           + [("program", script) for apps in ("gui_apps", "console_apps") for script in OPTIONS[apps].values()]
+           + [("icon", icon) for icons in OPTIONS["icons"].values() for icon in icons])
+
+
+@pytest.mark.parametrize("kind, name", SHIPPED, ids=[name for _kind, name in SHIPPED])
+def test_everything_setup_py_ships_is_in_the_checkout(kind, name):
+    if kind == "files":
+        assert any(ROOT.glob(name)), f"setup.py ships {name}, which matches no file of the checkout"
+    elif kind == "module":
+        assert importlib.util.find_spec(name) is not None, f"setup.py has build_apps take {name}, which is gone"
+    else:
+        assert (ROOT / name).is_file(), f"setup.py names {name}, which is not in the checkout"
+    if kind == "program":   # build_apps runs it as __main__
+        text = (ROOT / name).read_text()
+        assert name.endswith("__main__.py") or 'if __name__ == "__main__":' in text, f"{name} starts nothing"
+
+
+def _python_without_panda3d() -> str | None:
+    """The interpreter the virtual environment was made from, when it has setuptools and no Panda3D."""
+    python = Path(sys.base_prefix) / "bin" / "python3"
+    found = subprocess.run([str(python), "-c", "import setuptools, importlib.util as u; "
+                            "print(u.find_spec('direct') is None)"], capture_output=True, text=True, timeout=60) \
+        if python.is_file() else None
+    return str(python) if found and found.stdout.strip() == "True" else None
+
+
+def test_pip_runs_setup_py_before_panda3d_is_installed():
+    """setuptools runs setup.py to install the game (scripts/test.sh, scripts/play.sh) in a build environment
+    that has no Panda3D yet: it must run there all the same."""
+    python = _python_without_panda3d()
+    if python is None:
+        pytest.skip("no Python with setuptools and without Panda3D on this machine")
+    done = subprocess.run([python, "setup.py", "--name"], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stdout.strip().endswith("villa-paletti"), done.stderr[-2000:]
+
+
+def test_setup_py_gives_build_apps_what_the_last_full_build_was_given(release):
+    """packaging/release-build.json holds what the last full build that passed its test was given: a change
+    to setup.py's options or to the game's dependencies needs a new one (scripts/build_release.sh)."""
+    recorded, now = json.loads(release.RECORD.read_text())["given"], release.given()
+    options = set(recorded["build_apps"]) | set(now["build_apps"])
+    changed = sorted(k for k in options if recorded["build_apps"].get(k) != now["build_apps"].get(k))
+    changed += ["the dependencies"] if recorded["requirements"] != now["requirements"] else []
+    assert not changed, (f"build_apps is given what no full build was ({', '.join(changed)}): run "
+                         f"scripts/build_release.sh for every platform and commit {release.RECORD.relative_to(ROOT)}")
+
+
+def test_the_last_full_build_packed_every_platform(release):
+    archives = json.loads(release.RECORD.read_text())["archives"]
+    assert set(archives) == {release.target(p).label for p in CONFIG["PLATFORMS"]}
+
+
+def test_a_macos_bundle_keeps_its_programs_its_libraries_and_its_files_apart(tmp_path, release):
+    """As macOS expects, with the server beside the game: build_apps' own bundling is run on a build of
+    stand-ins (every Mach-O binary starts with its magic number)."""
+    command = CONFIG["BuildApps"](Distribution())
+    command.gui_apps, command.console_apps = dict(OPTIONS["gui_apps"]), dict(OPTIONS["console_apps"])
+    command.macos_main_app, command.icon_objects = assets.APP_NAME, {}
+    mach_o = b"\xcf\xfa\xed\xfe" + bytes(28)
+    programs = [*OPTIONS["gui_apps"], *OPTIONS["console_apps"]]
+    for name in [*programs, "libpanda.1.10.dylib", "panda3d.core.so"]:
+        (tmp_path / name).write_bytes(mach_o)
+    (tmp_path / "textures").mkdir()
+    (tmp_path / "textures" / "wood_table.jpg").write_bytes(b"a picture")
+    command.bundle_macos_app(str(tmp_path))
+    platform = release.target("macosx_11_0_arm64")
+    _, data, binaries = release.app_folders(tmp_path, platform)
+    assert [p.name for p in release.programs(tmp_path, platform)] == programs
+    assert sorted(p.name for p in release.programs(tmp_path, platform)[0].parent.iterdir()) == sorted(programs)
+    assert sorted(p.name for p in binaries.iterdir()) == ["libpanda.1.10.dylib", "panda3d.core.so"]
+    assert sorted(p.name for p in data.iterdir()) == ["textures"]
+
+
+def test_on_linux_the_server_is_a_link_to_the_games_executable(tmp_path, release):
+    """The two would each hold an interpreter and every module: the game's program is the server too when
+    started by the server's name."""
+    linux = release.target("manylinux2014_x86_64")
+    game, server = release.programs(tmp_path, linux)
+    game.write_bytes(b"the game")
+    server.write_bytes(b"the same again")
+    release.linux_one_executable(tmp_path, linux)
+    assert server.is_symlink() and os.readlink(server) == game.name and server.read_bytes() == b"the game"
+    release.linux_one_executable(tmp_path, linux)   # once linked, left as it is
+    assert os.readlink(server) == game.name
 
 
 BLOCKING_IMPORTER = """
@@ -311,3 +418,44 @@ def test_the_built_game_opens_its_window_named_and_classed_for_the_desktop(unpac
         playing.terminate()
         playing.wait(timeout=30)
     print(f"\n  the main menu's window: '{assets.WINDOW_TITLE}', class {assets.APP_NAME}, in German")
+
+
+def _a_player_sits_down(port: int, room: str) -> bool:
+    """Does the server on the loopback `port` answer a player of the game's own online play: let them into
+    `room` and give them its first seat? (The one place these tests speak the online game's wire.)"""
+    player = Player("127.0.0.1", port)
+    try:
+        if not loop.run_until(lambda: player.ready, 30):
+            return False
+        player.enter(room)
+        if not loop.run_until(lambda: player.room is not None, 30):
+            return False
+        player.sit("Anna", 0)
+        return loop.run_until(lambda: bool(player.seats) and player.table["seats"][0]["name"] == "Anna", 30)
+    finally:
+        player.stopReaderPollTask()
+        if player.isConnected():
+            player.disconnect()
+
+
+@built
+@pytest.mark.slow
+def test_the_built_server_opens_a_room_answers_a_player_and_stops_when_asked(unpacked):
+    game, env = unpacked
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen([str(game / frozen.SERVER_PROGRAM), "--port", str(port), "--address", "127.0.0.1",
+                               "--people", "2"], cwd=env["HOME"], env=env, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True)
+    try:
+        line = server.stdout.readline()
+        assert line.startswith("room "), (line, server.stderr.read() if server.poll() is not None else "")
+        assert _a_player_sits_down(port, line.split()[1]), "the server did not seat a player"
+        server.send_signal(signal.SIGTERM)
+        assert server.wait(30) == 128 + signal.SIGTERM, server.stderr.read()
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait(30)
+    print(f"\n  {frozen.SERVER_PROGRAM}: a room on port {port}, a player seated, ended by SIGTERM")

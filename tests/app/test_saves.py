@@ -80,7 +80,7 @@ BROKEN = {
     "poses contradict": (lambda p: _edited(p, _lift_a_column), "contradict the game"),
     "log does not replay": (lambda p: _edited(p, _break_log), "the log does not"),
     "state edited": (lambda p: _edited(p, lambda d: d["rules"]["state"].update(quiet_turns=3)),
-                     "does not lead to the saved game state"),
+                     "the saved game state is not what its log leads to: its quiet_turns is 3"),
     "turns out of order": (lambda p: _edited(p, lambda d: d["turns"].reverse()), "out of order"),
     "record missing": (lambda p: _edited(p, _unfinish), "is not the game state saved"),
     "not a number": (lambda p: _edited(p, _nan_pose), "NaN"),

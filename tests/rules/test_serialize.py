@@ -84,8 +84,11 @@ def _a_fact(document: dict) -> dict:
     (lambda fact: fact.update(level="1"), "whole number"),
     (lambda fact: fact.update(action="TakeColumn"), "unknown fields"),
     (lambda fact: fact.update(fact="ColumnMoved"), "unknown fact"),
+    (lambda fact: fact.update(fact=""), "a fact with no name"),
+    (lambda fact: fact.pop("fact"), "neither an action nor a fact"),
+    (lambda fact: fact.update(column="castle"), "names 'castle', no piece of this game"),
 ], ids=["no on_column", "no footprint_inside", "a word for true", "a level as text", "an action too",
-        "an unknown fact"])
+        "an unknown fact", "no name", "no kind", "no piece of the game"])
 def test_a_fact_is_read_with_every_field_it_was_written_with(damage, words):
     """What the physics saw, exactly: a fact that lost a field or changed its kind is no fact of this game."""
     doc = json.loads(json.dumps(state_to_json(a_played_game())))

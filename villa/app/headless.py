@@ -39,7 +39,6 @@ def run(args, out: TextIO = sys.stdout) -> int:
     """Carry out the headless mode the (checked) arguments ask for."""
     if args.replay:
         return watch(args.replay, out)
-    strength = Strength(args.strength) if args.strength else Strength.MEDIUM
     keeper = Keeper(out=out, err=sys.stderr)
     if args.continue_game or args.load:
         path, how, record = latest_game() if args.continue_game else (args.load, None, saves.load(args.load))
@@ -47,20 +46,27 @@ def run(args, out: TextIO = sys.stdout) -> int:
         said = f" ({how})" if how else ""
         print(f"continued at turn {record.turn} from {shown_path(path)}{said} ({live_digest(match)})", file=out,
               flush=True)
-        keeper.follow(match, announce=True)
-        if match.over:
-            print(f"the game is over: {_one_line(words.result_words(match.state)[1])}", file=out, flush=True)
-            return 0
-        if not args.autoplay:
-            print(summary(match), file=out, flush=True)
-            return 0
-        turns = args.autoplay
     else:
         match = Match(setup_from(args))
-        keeper.follow(match, announce=True)
+    try:
+        return _carry_on(args, match, keeper, out)
+    finally:
+        match.close()   # (games one after another in one process: each hands back what it freed)
+
+
+def _carry_on(args, match: Match, keeper: Keeper, out: TextIO) -> int:
+    """Keep the game on disk and let the computer players play it as asked, saying how it went."""
+    keeper.follow(match, announce=True)
+    taken_up = bool(args.continue_game or args.load)
+    if taken_up and match.over:
+        print(f"the game is over: {_one_line(words.result_words(match.state)[1])}", file=out, flush=True)
+        return 0
+    if taken_up and not args.autoplay:
+        print(summary(match), file=out, flush=True)
+        return 0
+    if not taken_up:
         keeper.keep(match, announce=True)
-        turns = args.autoplay
-    play(match, turns, strength)
+    play(match, args.autoplay, Strength(args.strength) if args.strength else Strength.MEDIUM)
     if match.over:
         print(f"game over after turn {match.turn}: {_one_line(words.result_words(match.state)[1])}", file=out, flush=True)
         where = keeper.replay_path

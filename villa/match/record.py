@@ -21,8 +21,9 @@ disagree with the log is damaged.
 
 Reading checks everything and raises `RecordError` saying what is wrong: another kind of
 document, a newer format, a damaged state, unknown pieces, poses that are not numbers, a log
-entry short of a field, a start or a stored state the log does not lead to, or a villa (at any
-turn) that contradicts the rules' picture.
+entry short of a field, a start or a stored state the log does not lead to (saying where they part),
+or a villa (at any turn) that contradicts the rules' picture (a fallen one: a column standing higher
+than the game has it).
 """
 
 from __future__ import annotations
@@ -367,8 +368,9 @@ def _check_log(start: rules.GameState, state: rules.GameState) -> rules.GameStat
         except rules.RuleError as error:
             raise RecordError(f"the log does not replay: move {number} ({type(action).__name__}) "
                               f"breaks the rules ({error})", broken=error) from None
-    if rules.state_to_json(replayed) != rules.state_to_json(state):
-        raise RecordError("the log does not lead to the saved game state (the state was changed by hand)")
+    differs = _difference(rules.state_to_json(state), rules.state_to_json(replayed))
+    if differs:
+        raise RecordError(f"the saved game state is not what its log leads to: {differs} (it was changed by hand)")
     return before
 
 
@@ -381,9 +383,30 @@ def _check_start(start: rules.GameState) -> None:
         except rules.RuleError:
             raise RecordError("the start of the game does not replay from a new game (it was changed by hand)") \
                 from None
-    if rules.state_to_json(replayed) != rules.state_to_json(start):
-        raise RecordError("the start of the game is not what its log makes of a new game "
+    differs = _difference(rules.state_to_json(start), rules.state_to_json(replayed))
+    if differs:
+        raise RecordError(f"the start of the game is not what its log makes of a new game: {differs} "
                           "(it was changed by hand)")
+
+
+def _difference(stored: Any, replayed: Any, path: tuple[str, ...] = ()) -> str | None:
+    """Where a stored rules state (as JSON) first differs from the one its log gives, in words (None: nowhere)."""
+    if isinstance(stored, dict) and isinstance(replayed, dict):
+        for key in sorted(set(stored) | set(replayed)):
+            found = _difference(stored.get(key), replayed.get(key), (*path, key))
+            if found:
+                return found
+        return None
+    if stored == replayed:
+        return None
+    where = path[1:] if path[:1] == ("state",) else path   # (the document's "state" holds the state)
+    if len(where) == 2 and where[0] == "levels":
+        return f"it has {where[1]} {_standing(stored)} where the log puts it {_standing(replayed)}"
+    return f"its {'.'.join(where) or 'state'} is {_short(stored)} where the log gives {_short(replayed)}"
+
+
+def _standing(level: Any) -> str:
+    return "out of the game" if level is None else f"on level {_short(level)}"
 
 
 def _check_earlier_turns(start: rules.GameState, state: rules.GameState, turns: list[TurnRecord]) -> None:
@@ -431,8 +454,12 @@ def villa_of(record: TurnRecord, state: rules.GameState, laying: bool = False) -
     pressed = _pressed_together(villa)
     if pressed:
         raise RecordError(f"the villa at {where} has pieces inside each other: {pressed}")
-    if not collapsed:
-        survey = villa.survey()
+    survey = villa.survey()
+    if collapsed:
+        risen = _risen_in_the_fall(state, survey)
+        if risen:
+            raise RecordError(f"the fallen villa at {where} contradicts the game: {risen}")
+    else:
         problems = rules.check_survey(state, survey)
         for level in range(1, state.top_level + 1):
             below = state.columns_on(level - 1)
@@ -442,6 +469,16 @@ def villa_of(record: TurnRecord, state: rules.GameState, laying: bool = False) -
         if problems:
             raise RecordError(f"the pieces' poses at {where} contradict the game: {'; '.join(problems[:3])}")
     return villa
+
+
+def _risen_in_the_fall(state: rules.GameState, survey: rules.VillaSurvey) -> str | None:
+    """A fall brings pieces down, never up: a column standing, in the heap, on a level above the one the
+    game has it on was posed there by hand (None: none did). The column in hand may end anywhere."""
+    for column, seen in sorted(survey.column_levels.items()):
+        level = state.levels.get(column)
+        if seen is not None and level is not None and seen > level and column != state.turn.column:
+            return f"{column} stands on level {seen} though the game has it on level {level}"
+    return None
 
 
 def _pressed_together(villa: Villa) -> str | None:

@@ -33,7 +33,7 @@ from villa.physics import layouts, survey
 from villa.physics.laying import FloorLay, Laying
 from villa.physics.pulling import Grip, Pull
 from villa.physics.refusals import PlacementError, Refusal
-from villa.physics.world import Villa
+from villa.physics.world import Villa, give_back_free_memory
 from villa.rules.state import Step
 
 FRAME = 1.0 / 60.0          # the hand acts and the referee looks once per frame of simulated time
@@ -325,10 +325,11 @@ class Match:
         self.events.emit(ev.TurnSettled(record))
 
     def close(self) -> None:
-        """Let go of everything (a game left for the menu)."""
+        """Let go of everything (a game left for the menu), and hand back the memory the game freed."""
         self._drivers.clear()
         self.events.clear()
         self.hand = None
+        give_back_free_memory()
 
 
 def seal_roll(seed: int, state: rules.GameState) -> rules.SealRoll | None:

@@ -25,6 +25,7 @@ from villa.match import requests as rq
 from villa.match.face import GameInPlay, is_floor
 from villa.physics.laying import Laying
 from villa.physics.pulling import Grip
+from villa.physics.world import give_back_free_memory
 from villa.presentation import panels, words
 from villa.presentation.acting import Acting
 from villa.presentation.camera import mouse_ray
@@ -38,7 +39,6 @@ from villa.presentation.modes import Mode, asking, ended, falling, hands, idle, 
 from villa.presentation.modes.base import ModeBase, Off
 from villa.presentation.overlay import Overlay
 from villa.presentation.preferences import COMPUTER_SPEEDS
-from villa.presentation.stage import give_back_free_memory
 from villa.presentation.telling import Telling
 from villa.presentation.view import VillaView
 from villa.presentation.words import Button

@@ -39,12 +39,10 @@ class SunShadow:
         fb = FrameBufferProperties()
         fb.setDepthBits(24)
         fb.setRgbColor(False)
-        self.buffer = stage.base.graphicsEngine.makeOutput(
-            stage.win.getPipe(), "sun shadow", -10, fb, WindowProperties.size(size, size),
-            GraphicsPipe.BF_refuse_window, stage.win.getGsg(), stage.win)
+        self.buffer = _offscreen(stage, "sun shadow", size, -10, fb, self.texture, GraphicsOutput.RTP_depth)
         if self.buffer is None:
             raise RuntimeError("the graphics driver cannot make an offscreen depth buffer for shadows")
-        self.buffer.addRenderTexture(self.texture, GraphicsOutput.RTM_bind_or_copy, GraphicsOutput.RTP_depth)
+        self.texture = self.buffer.getTexture()
         self.buffer.setClearDepthActive(True)
         self.buffer.setClearColorActive(False)
 
@@ -79,7 +77,7 @@ class SunShadow:
         root.setShaderInput("shadow_normal_offset", self.normal_offset)
 
     def close(self) -> None:
-        self.buffer.getEngine().removeWindow(self.buffer)
+        _leave(self.buffer)
         self.camera.removeNode()
 
 
@@ -126,14 +124,53 @@ def _colour_buffer(stage, name: str, size: int, sort: int, mipmaps: bool = False
     fb.setRgbColor(True)
     fb.setRgbaBits(8, 8, 8, 0)
     fb.setDepthBits(0)
+    buffer = _offscreen(stage, name, size, sort, fb, texture, GraphicsOutput.RTP_color)
+    if buffer is None:
+        raise RuntimeError(f"the graphics driver cannot make an offscreen buffer ({name})")
+    buffer.setClearColorActive(False)
+    return buffer, buffer.getTexture()
+
+
+# The offscreen buffers a closed view of the villa left for the next one on the same window, by name and
+# size: the table's pictures (two of them 2048 texels a side, 21 MB each with their mipmaps) are not made
+# anew for every game, and a software renderer, which holds on to a deleted texture's memory for a while,
+# does not hold a few games' worth of them at once (scripts/bench_memory.py).
+_spare: dict[tuple[str, int], GraphicsOutput] = {}
+
+
+def _offscreen(stage, name: str, size: int, sort: int, fb: FrameBufferProperties, texture: Texture,
+               plane) -> GraphicsOutput | None:
+    """A square offscreen buffer drawing into `texture` (or, left by the last view, into the texture it
+    was made with), active, with no display region yet."""
+    buffer = _spare.pop((name, size), None)
+    if buffer is not None and buffer.isValid() and buffer.getGsg() == stage.win.getGsg():
+        buffer.setActive(True)
+        return buffer
     buffer = stage.base.graphicsEngine.makeOutput(
         stage.win.getPipe(), name, sort, fb, WindowProperties.size(size, size),
         GraphicsPipe.BF_refuse_window, stage.win.getGsg(), stage.win)
-    if buffer is None:
-        raise RuntimeError(f"the graphics driver cannot make an offscreen buffer ({name})")
-    buffer.addRenderTexture(texture, GraphicsOutput.RTM_bind_or_copy, GraphicsOutput.RTP_color)
-    buffer.setClearColorActive(False)
-    return buffer, texture
+    if buffer is not None:
+        buffer.addRenderTexture(texture, GraphicsOutput.RTM_bind_or_copy, plane)
+    return buffer
+
+
+def _leave(buffer: GraphicsOutput) -> None:
+    """Keep the buffer, idle and with no display region, for the next view on this window."""
+    buffer.setActive(False)
+    buffer.removeAllDisplayRegions()
+    key = (buffer.getName(), buffer.getXSize())
+    if key in _spare:   # (one of each is enough)
+        buffer.getEngine().removeWindow(buffer)
+        return
+    _spare[key] = buffer
+
+
+def _let_go_of_spares() -> None:
+    """The buffers no view took up (the graphics quality changed): given back to the driver."""
+    while _spare:
+        _key, buffer = _spare.popitem()
+        if buffer.isValid():
+            buffer.getEngine().removeWindow(buffer)
 
 
 def _unmipped() -> SamplerState:
@@ -291,7 +328,7 @@ class TablePicture:
 
     def close(self) -> None:
         for buffer in self.buffers:
-            buffer.getEngine().removeWindow(buffer)
+            _leave(buffer)
         for camera in self.cameras:
             camera.removeNode()
 
@@ -316,6 +353,7 @@ class Shadows:
             self.sun = SunShadow(stage, shading.SUN_DIRECTION, SUN_CENTRE, size=preset.shadow_map)
             self.sun.bind(scene.root)
         self.table = TablePicture(stage, scene, self.sun, preset.table_light, shade_extent, contact_shade)
+        _let_go_of_spares()
         self._frames_left = 2  # draw the first frames
         self.drawn_this_frame = False
         self._switch_pending = False

@@ -100,18 +100,6 @@ def quiet_audio_errors() -> None:
             _alsa_handler = False  # no ALSA here: nothing to quieten
 
 
-
-def give_back_free_memory() -> None:
-    """Hand the memory a finished game freed back to the system (glibc keeps freed heap for reuse,
-    and the renderer's threads each keep their own): over an evening of games one after another the
-    game's size then stays put instead of creeping up by tens of megabytes now and then. A no-op
-    where the C library has no `malloc_trim`."""
-    try:
-        ctypes.CDLL("libc.so.6").malloc_trim(0)
-    except (OSError, AttributeError):
-        pass
-
-
 def _configure(options: WindowOptions) -> None:
     # Panda3D keeps its own copy of the environment, taken when it was loaded: the display may
     # have been set since (a virtual screen started for tests, benchmarks or screenshots).

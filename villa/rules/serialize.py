@@ -22,16 +22,17 @@ from dataclasses import fields, is_dataclass
 from enum import Enum
 from typing import Any
 
-from .actions import ACTION_TYPES, FACT_TYPES
+from .actions import ACTION_TYPES, FACT_TYPES, SetUpHigher
 from .errors import DocumentError
-from .facts import VillaSurvey, fact_to_json
+from .facts import Collapse, FloorLaid, VillaSurvey, fact_to_json
 from .frozen import FrozenMap
-from .pieces import COLUMNS_BY_ID, TOP_FLOOR_LEVEL
+from .pieces import COLUMNS_BY_ID, TOP_FLOOR_LEVEL, floor_id
 from .rulesets import RuleSet
 from .state import GameState
 
 FORMAT = "villa-paletti/game"
 VERSION = 2
+PIECES = frozenset(COLUMNS_BY_ID) | {floor_id(level) for level in range(1, TOP_FLOOR_LEVEL + 1)}
 
 
 def _plain(value: Any) -> Any:
@@ -56,19 +57,23 @@ def _plain(value: Any) -> Any:
 _FACTS = {t.__name__: t for t in (*FACT_TYPES, VillaSurvey)}
 
 
-def _entry(data: Any) -> Any:
-    """One log entry: an action or a fact, each with every field it is written with (a fact that lost
-    one would tell the referee less than the physics saw)."""
+def _entry(data: Any, number: int) -> Any:
+    """Move `number` of the log: an action or a fact, each with every field it is written with (a fact that
+    lost one would tell the referee less than the physics saw)."""
     if not isinstance(data, dict):
-        raise DocumentError(f"a log entry must be an object, not {data!r}")
+        raise DocumentError(f"move {number} of the log must be an object, not {str(data)[:40]!r}")
     if "fact" in data:
-        kind = _FACTS.get(data["fact"]) if isinstance(data["fact"], str) else None
-        if kind is None:
-            raise DocumentError(f"unknown fact {str(data['fact'])[:40]!r} in the log")
-        return _read(kind, {k: v for k, v in data.items() if k != "fact"})
-    name = data.get("action")
+        name = data["fact"]
+        if not isinstance(name, str) or not name.strip():
+            raise DocumentError(f"move {number} of the log is a fact with no name")
+        if name not in _FACTS:
+            raise DocumentError(f"unknown fact {name[:40]!r} in the log (move {number})")
+        return _read(_FACTS[name], {k: v for k, v in data.items() if k != "fact"})
+    if "action" not in data:
+        raise DocumentError(f"move {number} of the log names neither an action nor a fact")
+    name = data["action"]
     if name not in ACTION_TYPES:
-        raise DocumentError(f"unknown action {name!r} in the log")
+        raise DocumentError(f"unknown action {str(name)[:40]!r} in the log (move {number})")
     body = {k: v for k, v in data.items() if k != "action"}
     return _read(ACTION_TYPES[name], body)
 
@@ -77,7 +82,7 @@ def _read(tp: Any, data: Any) -> Any:
     origin = typing.get_origin(tp)
     args = typing.get_args(tp)
     if tp is Any:
-        return [_entry(d) for d in data] if isinstance(data, list) else data
+        return [_entry(d, n) for n, d in enumerate(data, 1)] if isinstance(data, list) else data
     if origin in (typing.Union, types.UnionType):
         if data is None and type(None) in args:
             return None
@@ -92,8 +97,8 @@ def _read(tp: Any, data: Any) -> Any:
         if not isinstance(data, list):
             raise DocumentError(f"expected a list, got {data!r}")
         if len(args) == 2 and args[1] is Ellipsis:
-            if args[0] is Any:
-                return tuple(_entry(d) for d in data)
+            if args[0] is Any:   # the log
+                return tuple(_entry(d, n) for n, d in enumerate(data, 1))
             return tuple(_read(args[0], d) for d in data)
         if len(args) != len(data):
             raise DocumentError(f"expected {len(args)} items, got {len(data)}")
@@ -220,8 +225,9 @@ def state_from_json(document: Any) -> GameState:
 
 
 def _check_pieces(state: GameState) -> None:
-    """Every column the state names is one of the game's twenty, each has its level, and the
-    levels are those of the villa's floors: the rules look columns up by these names."""
+    """Every column the state and its log name is one of the game's twenty (a collapse may name a floor),
+    each has its level, and the levels are those of the villa's floors: the rules look pieces up by these
+    names."""
     if set(state.levels) != set(COLUMNS_BY_ID):
         strange = sorted(set(state.levels) - set(COLUMNS_BY_ID))
         missing = sorted(set(COLUMNS_BY_ID) - set(state.levels))
@@ -233,9 +239,27 @@ def _check_pieces(state: GameState) -> None:
     strange = sorted(named - set(COLUMNS_BY_ID))
     if strange:
         raise DocumentError(f"a damaged game state: unknown columns {strange}")
+    for number, entry in enumerate(state.log, 1):
+        known = PIECES if isinstance(entry, Collapse) else COLUMNS_BY_ID   # what gave way may be a floor
+        for piece in _pieces_named(entry):
+            if piece not in known:
+                what = "names no piece" if not piece.strip() else f"names {piece[:40]!r}, no piece of this game"
+                raise DocumentError(f"move {number} of the log ({type(entry).__name__}) {what}")
     levels = [lv for lv in state.levels.values() if lv is not None] + list(state.floors_laid_on)
     if not 1 <= state.top_level <= TOP_FLOOR_LEVEL or any(not 0 <= lv <= TOP_FLOOR_LEVEL for lv in levels):
         raise DocumentError("a damaged game state: a level outside the villa's floors")
+
+
+def _pieces_named(entry: Any) -> list[str]:
+    """The pieces a log entry names: a move's or a fact's column, what a floor was laid on, what gave way."""
+    if isinstance(entry, Collapse):
+        return [entry.piece]
+    if isinstance(entry, FloorLaid):
+        return sorted(entry.resting_on)
+    if isinstance(entry, SetUpHigher):
+        return [c for c, _level in entry.levels] + [c for _level, cs in entry.floor_supports for c in cs]
+    named = [getattr(entry, "column", None), getattr(entry, "on_column", None)]
+    return [piece for piece in named if isinstance(piece, str)]
 
 
 def _from_version_1(data: Any) -> Any:
