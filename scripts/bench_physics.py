@@ -8,6 +8,11 @@
 Costs are CPU time of this process, best of three runs (the machine's other work can
 only add to them), with the wall-clock figure beside it, and `machine_reference_ms`, a
 fixed Bullet workload apart from the villa, to compare figures from different machines.
+The reference is timed between the villa's own runs, and `awake_setup_vs_reference` and
+`awake_tall_vs_reference` divide the villa's cost per frame by the reference's per 1/60 s:
+ratios measured in the same run, which a busy machine disturbs far less than the figures.
+`census_*` counts the contacts Bullet keeps and `cost_split_*` reads Bullet's own profiler
+(see `contact_census`).
 
 Statics here is the textbook kind: a floor stands while the centre of its load (the
 floor, and everything above it, weighed at the pieces' densities) lies inside the convex
@@ -27,15 +32,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from panda3d.core import NodePath, Point3, Vec3  # noqa: E402
+from panda3d.core import NodePath, Point3, Vec3, loadPrcFileData, unloadPrcFile  # noqa: E402
 
-from villa.physics import PRESETS, Villa, random_layout  # noqa: E402
+from villa.physics import PRESETS, STEP, Villa, random_layout  # noqa: E402
 from villa.physics import geometry, layouts  # noqa: E402
 from villa.physics.dimensions import (BASE, COLUMN_HEIGHT, COLUMNS, FLOOR_THICKNESS, FLOORS, ColumnSpot,  # noqa: E402
                                       FloorSpot, Layout, column_spec, surface_z)
 from villa.physics.friction import MU  # noqa: E402
 from villa.physics.pulling import under_a_floor  # noqa: E402
 from villa.rules.pieces import ALL_COLUMNS  # noqa: E402
+from contact_census import census, cost_split  # noqa: E402
 
 # after villa.physics, which sets Bullet up before the first world exists
 from panda3d.bullet import BulletBoxShape, BulletPlaneShape, BulletRigidBodyNode, BulletWorld  # noqa: E402
@@ -105,43 +111,73 @@ def _time_frames(villa: Villa, frames: int) -> tuple[float, float]:
     return (time.process_time() - cpu) / frames * 1000, (time.perf_counter() - wall) / frames * 1000
 
 
-def cost(layout: Layout, frames: int, repeats: int = 3) -> dict:
-    """Milliseconds (CPU, wall) per 1/60 s frame, every body kept awake and then all asleep.
+def costs(layouts_: dict[str, Layout], frames: int, repeats: int = 3) -> dict:
+    """Milliseconds (CPU, wall) per 1/60 s frame of each villa, every body kept awake and then all
+    asleep, and the machine's reference per 1/60 s, timed in turn in each of `repeats` rounds.
 
-    The best of `repeats` runs: the other programs on the machine only ever add time.
-    """
+    The best of the rounds: the other programs on the machine only ever add time, and timing the
+    reference between the villas' runs lets their ratio see the same machine."""
+    villas = {}
+    for name, layout in layouts_.items():
+        villa = Villa.from_layout(layout)
+        villa.advance(0.5)
+        villa.keep_awake()  # every body awake throughout
+        villas[name] = villa
+    awake = {name: (math.inf, math.inf) for name in villas}
+    reference = math.inf
+    for _ in range(repeats):
+        reference = min(reference, machine_reference(1))
+        for name, villa in villas.items():
+            awake[name] = min(awake[name], _time_frames(villa, frames))
+    out = {"reference_frame_ms": reference / 60}
+    for name, villa in villas.items():
+        villa.keep_awake(False)
+        villa.run_until_settled(10)
+        asleep = min(_time_frames(villa, frames) for _ in range(repeats))
+        out[name] = {"bodies": len(villa.nodes) - 1, "awake_ms": awake[name], "asleep_ms": asleep,
+                     "vs_reference": awake[name][0] / out["reference_frame_ms"]}
+    return out
+
+
+def where_it_goes(layout: Layout, frames: int) -> tuple[dict, dict | None]:
+    """The contact census and Bullet's split of the time, every body awake."""
     villa = Villa.from_layout(layout)
     villa.advance(0.5)
-    villa.keep_awake()  # every body awake throughout
-    awake = min(_time_frames(villa, frames) for _ in range(repeats))
-    villa.keep_awake(False)
-    villa.run_until_settled(10)
-    asleep = min(_time_frames(villa, frames) for _ in range(repeats))
-    return {"bodies": len(villa.nodes) - 1, "awake_ms": awake, "asleep_ms": asleep}
+    villa.keep_awake()
+    return census(villa, 60), cost_split(villa, frames)
+
+
+REFERENCE_ITERATIONS = 10   # the reference's solver iterations, whatever the villa's
 
 
 def machine_reference(repeats: int = 3) -> float:
     """CPU milliseconds for a fixed Bullet workload none of the villa's code takes part in: a 4 x 5
-    grid of boxes dropped onto a plane, 480 steps of 1/480 s. The cost figures of different machines
-    compare through it (the same villa code has measured up to 2.7 times slower on another machine)."""
-    best = math.inf
-    for _ in range(repeats):
-        world, root = BulletWorld(), NodePath("reference")
-        world.setGravity(Vec3(0, 0, -981))
-        ground = BulletRigidBodyNode("ground")
-        ground.addShape(BulletPlaneShape(Vec3(0, 0, 1), 0))
-        world.attachRigidBody(ground)
-        for i in range(20):
-            box = BulletRigidBodyNode(f"box-{i}")
-            box.setMass(50.0)
-            box.addShape(BulletBoxShape(Vec3(1.0, 1.0, 1.0)))
-            root.attachNewNode(box).setPos(2.1 * (i % 4), 2.1 * (i // 4), 1.0 + 0.5 * i)
-            world.attachRigidBody(box)
-        cpu = time.process_time()
-        for _ in range(480):
-            world.doPhysics(1 / 480, 1, 1 / 480)
-        best = min(best, (time.process_time() - cpu) * 1000)
-    return best
+    grid of boxes dropped onto a plane, 480 steps of 1/480 s, with 10 solver iterations. The cost
+    figures of different machines compare through it (the same villa code has measured up to 2.7
+    times slower on another machine)."""
+    page = loadPrcFileData("machine reference", f"bullet-solver-iterations {REFERENCE_ITERATIONS}")
+    try:
+        return min(_reference_once() for _ in range(repeats))
+    finally:
+        unloadPrcFile(page)
+
+
+def _reference_once() -> float:
+    world, root = BulletWorld(), NodePath("reference")
+    world.setGravity(Vec3(0, 0, -981))
+    ground = BulletRigidBodyNode("ground")
+    ground.addShape(BulletPlaneShape(Vec3(0, 0, 1), 0))
+    world.attachRigidBody(ground)
+    for i in range(20):
+        box = BulletRigidBodyNode(f"box-{i}")
+        box.setMass(50.0)
+        box.addShape(BulletBoxShape(Vec3(1.0, 1.0, 1.0)))
+        root.attachNewNode(box).setPos(2.1 * (i % 4), 2.1 * (i // 4), 1.0 + 0.5 * i)
+        world.attachRigidBody(box)
+    cpu = time.process_time()
+    for _ in range(480):
+        world.doPhysics(1 / 480, 1, 1 / 480)
+    return (time.process_time() - cpu) * 1000
 
 
 def pull_cost(frames: int, repeats: int = 3) -> dict:
@@ -443,7 +479,7 @@ def midfall(trials: int, seconds: float = 5.0) -> dict:
             "collapse_after_tilt_s": round(max(delays), 4) if delays else None}
 
 
-STEP_TICKS_S = 1 / 480
+STEP_TICKS_S = STEP   # one fixed step of the villa
 
 
 def _still(villa: Villa) -> bool:
@@ -601,8 +637,10 @@ def main(argv=None) -> int:
     rest_tall = rest(tall, args.seconds) if tall else None
     creep_setup = awake_creep(setups[:10], 10.0)
     creep_tall = awake_creep(tall[:10], 10.0)
-    cost_setup = cost(PRESETS["rings"], args.frames)
-    cost_tall = cost(random_layout(1003, 5), args.frames)
+    measured = costs({"setup": PRESETS["rings"], "tall": random_layout(1003, 5)}, args.frames)
+    cost_setup, cost_tall = measured["setup"], measured["tall"]
+    census_setup, split_setup = where_it_goes(PRESETS["rings"], args.frames)
+    census_tall, split_tall = where_it_goes(random_layout(1003, 5), args.frames)
     cost_pull = pull_cost(args.frames)
     fid = fidelity(args.fidelity)
     free = free_pulls()
@@ -635,6 +673,13 @@ def main(argv=None) -> int:
         "asleep_ms_per_frame": round(cost_setup["asleep_ms"][0], 4),
         "awake_tall_ms_per_frame": round(cost_tall["awake_ms"][0], 3),
         "awake_tall_bodies": cost_tall["bodies"],
+        "awake_setup_vs_reference": round(cost_setup["vs_reference"], 3),
+        "awake_tall_vs_reference": round(cost_tall["vs_reference"], 3),
+        "reference_frame_ms": round(measured["reference_frame_ms"], 3),
+        "census_setup": census_setup,
+        "census_tall": census_tall,
+        "cost_split_setup": split_setup,
+        "cost_split_tall": split_tall,
         "pull_ms_per_frame": round(cost_pull["ms"], 3),
         "pull_awake_bodies": cost_pull["awake_bodies"],
         "fidelity_agreement": fid["agreement"],

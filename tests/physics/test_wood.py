@@ -98,6 +98,27 @@ def test_a_thick_column_turned_any_way_holds_a_floor_1_mm_inside_its_edge_and_dr
     assert outside.collapse is not None
 
 
+def test_a_standing_villa_touches_its_floors_and_base_with_the_box_ends_of_its_columns_alone():
+    """Every resting contact of a column is box against box, whole patches at once: its round or
+    hexagonal body (child shape 0) touches nothing while the villa stands, awake or not."""
+    villa = Villa.from_layout(random_layout(1003, 5))
+    villa.advance(0.5)
+    villa.keep_awake()
+    touching = 0
+    for _ in range(30):
+        villa.step(FRAME)
+        for manifold in villa.world.getManifolds():
+            ends = [(manifold.getNode0().getName(), 0), (manifold.getNode1().getName(), 1)]
+            for i in range(manifold.getNumManifoldPoints()):
+                point = manifold.getManifoldPoint(i)
+                for piece, side in ends:
+                    if piece in villa.columns:
+                        touching += 1
+                        assert (point.getIndex0(), point.getIndex1())[side] > 0, f"the body of {piece} touches"
+    assert touching > 30 * 20 * 4 * 2   # every column, its top and its foot, four corners at least
+    assert villa.collapse is None
+
+
 # --- 4. and 5. the intended inertia, and real wood ---
 
 def test_bullet_holds_the_intended_inertia():

@@ -24,7 +24,7 @@ from panda3d.core import Vec3
 
 from villa.physics.dimensions import BASE, COLUMN_HEIGHT, FLOORS, column_spec
 from villa.rules.facts import Collapse, CollapseCause
-from villa.rules.pieces import floor_id, level_of_floor
+from villa.rules.pieces import floor_id
 
 FLOOR_TILT_DEG = 10.0
 FLOOR_DROP = 1.5
@@ -85,10 +85,11 @@ class CollapseWatch:
     def _first_failure(self) -> tuple[CollapseCause, str] | None:
         villa = self.villa
         self.floor_tilts = {}
+        in_hand, lowest = villa.in_hand, BASE.top_z - TABLE_DEPTH
         # lowest floor first: when several give way together, the lowest went first
         for level in villa.floor_levels:
             piece = floor_id(level)
-            if piece in villa.in_hand:
+            if piece in in_hand:
                 continue
             self.floor_tilts[piece] = self.tilt_from_rest(level)
             tilt = villa.tilt_deg(piece)
@@ -98,16 +99,16 @@ class CollapseWatch:
             if z < self.rest_z.get(level, z) - FLOOR_DROP:
                 return CollapseCause.FLOOR_DROPPED, piece
             low = z - FLOORS[level].radius * math.sin(math.radians(tilt)) - FLOORS[level].thickness / 2
-            if low < BASE.top_z - TABLE_DEPTH:
+            if low < lowest:
                 return CollapseCause.PIECE_ON_TABLE, piece
         # every column every 1/60 s: the cosine of its lean straight from its quaternion (the z
         # of its axis, 1 - 2(x² + y²)), no arccosine
-        in_hand, lowest = villa.in_hand, BASE.top_z - TABLE_DEPTH
-        for column, np in villa.nodes.items():
-            if column in in_hand or column in ("table", "base") or level_of_floor(column) is not None:
+        for column in villa.columns:
+            if column in in_hand:
                 continue
-            q = np.getQuat()
-            cos_t = 1.0 - 2.0 * (q[1] * q[1] + q[2] * q[2])
+            np = villa.nodes[column]
+            _, qx, qy, _ = np.getQuat()
+            cos_t = 1.0 - 2.0 * (qx * qx + qy * qy)
             if cos_t < COS_COLUMN_TILT:
                 return CollapseCause.COLUMN_TOPPLED, column
             sin_t = math.sqrt(max(0.0, 1.0 - cos_t * cos_t))

@@ -125,7 +125,9 @@ def column_kind(column_id: str) -> str:
     return column_id.split("-")[1]
 
 
+@lru_cache(maxsize=None)
 def column_spec(column_id: str) -> ColumnSpec:
+    """The spec of a column by its id (asked every 1/60 s for every column: remembered)."""
     return COLUMNS[column_kind(column_id)]
 
 

@@ -87,11 +87,10 @@ def _power_of_two_at_most(n: int) -> int:
     return 1 << (n.bit_length() - 1)
 
 
-def reach(piece: str) -> float:
-    """The farthest any point of the piece lies from its centre of mass (cm)."""
-    if level_of_floor(piece) is not None:
-        return math.hypot(FLOORS[level_of_floor(piece)].radius, FLOOR_THICKNESS / 2)
-    return math.hypot(COLUMN_HEIGHT / 2, column_spec(piece).radius)
+FLOOR_LEVELS = {floor_id(level): level for level in FLOORS}   # a floor's piece id -> its level
+# the farthest any point of each piece lies from its centre of mass (cm)
+_REACH = {**{piece: math.hypot(FLOORS[level].radius, FLOOR_THICKNESS / 2) for piece, level in FLOOR_LEVELS.items()},
+          **{column: math.hypot(COLUMN_HEIGHT / 2, column_spec(column).radius) for column in COLUMNS_BY_ID}}
 
 
 class Villa:
@@ -188,11 +187,11 @@ class Villa:
 
     @property
     def columns(self) -> list[str]:
-        return [p for p in self.nodes if p not in ("table", "base") and level_of_floor(p) is None]
+        return [p for p in self.nodes if p in COLUMNS_BY_ID]
 
     @property
     def floor_levels(self) -> list[int]:
-        return sorted(level_of_floor(p) for p in self.nodes if level_of_floor(p) is not None)
+        return sorted(FLOOR_LEVELS[p] for p in self.nodes if p in FLOOR_LEVELS)
 
     @property
     def top_level(self) -> int:
@@ -278,7 +277,7 @@ class Villa:
         keep = math.exp(-TABLE_ROLL_DECAY * TICKS_PER_CHECK * STEP)
         for column in self.columns:
             np = self.nodes[column]
-            if column in self.in_hand or np.getZ() > column_spec(column).radius + 0.3:
+            if np.getZ() > column_spec(column).radius + 0.3 or column in self.in_hand:
                 continue  # standing, or not on the table
             body = np.node()
             spin, speed = body.getAngularVelocity() * keep, body.getLinearVelocity() * keep
@@ -323,10 +322,10 @@ class Villa:
         moved = not self._still_since
         limit = REST_MOVE if self.watch.collapse is None else REST_MOVE_FALLEN
         for piece, np in self.nodes.items():
-            if np.node().getMass() == 0:
-                continue
+            if piece not in _REACH:
+                continue  # the base plate, the table
             start = self._still_since.get(piece)
-            if start is None or _moved(np, start, reach(piece)) > limit:
+            if start is None or _moved(np, start, _REACH[piece]) > limit:
                 moved = True
                 break
         fallen = self.watch.collapse is not None and self.time - self.watch.collapse.at_s >= FALLEN_REST_S
@@ -350,7 +349,7 @@ class Villa:
             return False
         if (self.ticks - self._jitter_ticks) * STEP < JITTER_S - 1e-9:
             return False
-        still = all(_moved(self.nodes[p], start, reach(p)) <= REST_JITTER
+        still = all(_moved(self.nodes[p], start, _REACH[p]) <= REST_JITTER
                     for p, start in self._jitter_since.items() if p in self.nodes)
         self._jitter_since = {}
         return still
@@ -539,7 +538,7 @@ class Villa:
 
 def _poses(nodes: dict[str, NodePath]) -> dict[str, tuple[Point3, Quat]]:
     """Where each movable piece stands now."""
-    return {p: (np.getPos(), np.getQuat()) for p, np in nodes.items() if np.node().getMass() > 0}
+    return {p: (np.getPos(), np.getQuat()) for p, np in nodes.items() if p in _REACH}
 
 
 def _moved(np, start: tuple[Point3, Quat], reach: float) -> float:
