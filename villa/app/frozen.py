@@ -1,7 +1,7 @@
 """The standalone build's helper processes, and the server's name for the game's own program.
 
-A frozen program has no Python to start multiprocessing's processes with (the computer players' worker,
-the server's shards, and the resource tracker that cleans up after them): multiprocessing starts the
+A frozen program has no Python to start multiprocessing's processes with (the computer players' worker
+and the resource tracker that cleans up after it): multiprocessing starts the
 program itself again, with its own arguments instead of the game's. Such a start must become that process
 and never parse a command line or open a window. A program run by Python (scripts/play.sh) is never asked.
 """
