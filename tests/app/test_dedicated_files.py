@@ -50,9 +50,9 @@ def test_a_room_kept_after_its_turn_is_taken_up_again_and_a_broken_one_is_left(t
     match.close()
 
 
-def test_the_command_line_refuses_a_table_without_a_person(capsys):
-    for argv in (["--people", "0", "--computers", "2"], ["--people", "4", "--computers", "1"], ["--port", "0"],
-                 ["--keep-days", "0"]):
+def test_the_command_line_refuses_a_table_of_the_wrong_size(capsys):
+    for argv in (["--people", "0", "--computers", "1"], ["--people", "4", "--computers", "1"], ["--port", "0"],
+                 ["--keep-days", "0"], ["--people", "-1", "--computers", "3"]):
         try:
             parse(argv)
         except SystemExit as stop:
@@ -60,6 +60,7 @@ def test_the_command_line_refuses_a_table_without_a_person(capsys):
         else:
             raise AssertionError(f"{argv} was accepted")
     assert "2 to 4 seats" in capsys.readouterr().err
+    assert parse(["--people", "0", "--computers", "2"]).people == 0     # computer players only, to watch
 
 
 def test_an_autosave_is_written_off_the_frames_and_a_room_taken_up_meanwhile_is_as_handed_over(tmp_path,

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from villa.app.online import Trouble, kept_seat_waits, parse_address, parse_port
+from villa.app.kept_seat import kept_seat_waits
+from villa.app.online import Trouble, parse_address, parse_port
 from villa.match import Strength
 from villa.online.protocol import PORT
 from villa.online.server import REJOIN_S
@@ -145,7 +146,8 @@ def test_a_seat_taken_from_the_command_line_is_kept_to_rejoin(monkeypatch):
 
     from villa.app import online
     player = SimpleNamespace(seats={1: "token"}, state=None, table={"seats": [], "started": False}, refusals=[],
-                             lost=False, code="ABCDE", poses={}, poll=lambda: None)
+                             lost=False, code="ABCDE", poses={}, poll=lambda: None, **{
+                                 ask: lambda *_: None for ask in ("give_to_computer", "begin", "set_clock", "send_away")})
     tasks, lobbies = [], []
     monkeypatch.setattr(online, "LobbyScreen", lambda **kwargs: lobbies.append(kwargs) or FakeLobby())
     front = FakeFront()

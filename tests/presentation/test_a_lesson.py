@@ -31,7 +31,7 @@ def test_the_first_lesson_failed_tried_again_done_and_ticked(front, frames, mous
     press_button(front.menu.widgets["learn"])
     assert front.menu.widgets[f"{first.code} done"]["text"] == "", "nothing is done yet"
     press_button(front.menu.widgets[first.code])
-    lesson = front.lesson
+    lesson = front.learning.screen
     assert lesson is not None and front.menu is None
     seats = lesson.attempt.match.setup.seats
     assert seats[first.parts[0].learner].name == "Rosa", "the learner plays under the name of the last game"
@@ -91,13 +91,13 @@ def test_the_first_lesson_failed_tried_again_done_and_ticked(front, frames, mous
     assert stored.load_settings().lessons_done == (first.code,), "kept on disk at once"
 
     press_button(lesson.verdict.buttons[1])   # Back to the lessons
-    assert front.lesson is None and front.menu is not None
+    assert front.learning.screen is None and front.menu is not None
     assert front.menu.widgets[f"{first.code} done"]["text"] == "✓"
     assert front.menu.widgets[f"{LESSONS[1].code} done"]["text"] == ""
 
     # the third lesson skipped from its card: on to the fourth, nothing ticked
     press_button(front.menu.widgets[LESSONS[2].code])
-    press_button(front.lesson.card.buttons["skip"])
-    assert front.lesson.lesson is LESSONS[3] and front.settings.lessons_done == (first.code,)
-    press_button(front.lesson.card.buttons["leave"])
-    assert front.lesson is None and front.menu.widgets[f"{LESSONS[2].code} done"]["text"] == ""
+    press_button(front.learning.screen.card.buttons["skip"])
+    assert front.learning.screen.lesson is LESSONS[3] and front.settings.lessons_done == (first.code,)
+    press_button(front.learning.screen.card.buttons["leave"])
+    assert front.learning.screen is None and front.menu.widgets[f"{LESSONS[2].code} done"]["text"] == ""

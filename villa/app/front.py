@@ -19,18 +19,17 @@ from dataclasses import replace
 from villa import rules
 from villa.app import ends, joining, saves, settings as stored
 from villa.app.keeping import Keeper, has_kept_game, latest_game
+from villa.app.learning import Learning
 from villa.app.logs import PlayerError
 from villa.app.online import OnlinePlay
 from villa.app.storage import data_dir
 from villa.match import Match, MatchSetup, Record, Seat, Strength, TimeUp, layout_named
 from villa.match.computer import close_thinking, reseat_computers, seat_computers
-from villa.match.lessons import LESSONS
 from villa.online.client import OnlineMatch
 from villa.physics import layouts
 from villa.presentation import i18n, menus, words
 from villa.presentation.arrange import ArrangeScreen
 from villa.presentation.game import GameScreen
-from villa.presentation.lesson_screen import LEARNER, LessonScreen
 from villa.presentation.menus.lobby import clock_seconds
 from villa.presentation.move_clock import MoveClock
 from villa.presentation.preferences import Settings
@@ -54,7 +53,7 @@ class Front:
         self.match: Match | OnlineMatch | None = None
         self.online = None                # the player's client of a game online (`play_online`)
         self.screen: GameScreen | None = None
-        self.lesson: LessonScreen | None = None
+        self.learning = Learning(self)     # learn to play: the lessons
         self.keeper = Keeper(on_trouble=self._save_trouble)
         self.online_play = OnlinePlay(self)   # the online menus and lobby
         self._new_game_options: dict = {}
@@ -76,7 +75,7 @@ class Front:
     def main_menu(self) -> None:
         self.online_play.close()
         self._close_game()
-        self._close_lesson()
+        self.learning.close()
         self._close_pause()
         notice = words.settings_trouble(*self.settings_trouble) if self.settings_trouble else ""
         self.settings_trouble = None
@@ -85,45 +84,11 @@ class Front:
             can_continue=online is not None or has_kept_game(), notice=notice, on_new_game=self.new_game,
             on_online=self.online_play.menu, on_continue=self.continue_game,
             continue_words=None if online is None else words.continue_online(online.code),
-            on_learn=self.lessons,
+            on_learn=self.learning.lessons,
             on_rules=lambda: self._open(menus.RulesSummaryScreen(on_back=self.main_menu)),
             on_settings=lambda: self.open_settings(self.main_menu),
             on_how_to_play=lambda: self._open(menus.HowToPlayScreen(on_back=self.main_menu)),
             on_quit=self.stage.base.userExit))
-
-    # --- learn to play ---
-
-    def lessons(self) -> None:
-        """The list of lessons, a tick on each one done."""
-        self._close_lesson()
-        self._open(menus.LessonsScreen(lessons=LESSONS, done=self.settings.lessons_done, on_lesson=self.open_lesson,
-                                       on_back=self.main_menu))
-
-    def open_lesson(self, lesson) -> None:
-        """A lesson, played under the name of the last game's first person."""
-        self._close_menu()
-        self._close_lesson()
-        people = [name for name, strength in self.settings.last_seats if strength is None]
-        self.lesson = LessonScreen(self.stage, lesson, LESSONS.index(lesson) + 1, on_done=self._lesson_done,
-                                   on_next=self._lesson_after, on_leave=self.lessons, sound=self.sound,
-                                   learner=people[0] if people else LEARNER)
-        self.apply_settings(self.settings)
-
-    def _lesson_done(self, lesson) -> None:
-        if lesson.code not in self.settings.lessons_done:
-            self.apply_settings(replace(self.settings, lessons_done=(*self.settings.lessons_done, lesson.code)))
-
-    def _lesson_after(self, lesson) -> None:
-        number = LESSONS.index(lesson) + 1
-        if number < len(LESSONS):
-            self.open_lesson(LESSONS[number])
-        else:
-            self.lessons()
-
-    def _close_lesson(self) -> None:
-        if self.lesson is not None:
-            self.lesson.close()
-            self.lesson = None
 
     def new_game(self, choices=None, *, start_words: str | None = None, on_back=None, then=None) -> None:
         """The new-game screen, showing `choices` (coming back from setting up the columns) or the defaults;
@@ -155,7 +120,7 @@ class Front:
             log.warning("the settings could not be kept: %s", error)
         if self.sound is not None:
             self.sound.set_volume(settings.volume)
-        lesson_game = self.lesson.game if self.lesson is not None else None
+        lesson_game = self.learning.screen.game if self.learning.screen is not None else None
         for screen in (self.screen, self.menu, lesson_game):
             if hasattr(screen, "controls") and hasattr(screen, "view"):   # a screen with the villa in 3D
                 screen.controls.sensitivity = settings.mouse_sensitivity
@@ -207,7 +172,7 @@ class Front:
     def _seat_to_continue(self):
         """The seat online that Continue takes up: one kept in the settings that may still wait, and was played
         after the hot-seat game kept on disk (None: Continue takes up that game)."""
-        kept = self.online_play.kept_seat()
+        kept = self.online_play.kept.waiting()
         try:
             played_here = (data_dir() / saves.AUTOSAVE).stat().st_mtime
         except OSError:
@@ -308,7 +273,7 @@ class Front:
         """The connection ended by itself: back to the main menu, saying why in one sentence."""
         said = words.connection_ended(trouble)
         log.info("the game online ended: %s", said)
-        self.online_play.seat_gone(trouble)
+        self.online_play.kept.taken_away(trouble)
         self.main_menu()
         if isinstance(self.menu, menus.MainMenu):
             self.menu.tell(said)
@@ -399,7 +364,7 @@ class Front:
         nothing left open."""
         self.online_play.close()
         self._close_game()
-        self._close_lesson()
+        self.learning.close()
         self._close_pause()
         self._close_menu()
 

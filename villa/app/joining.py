@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import time
 
+from villa.app.kept_seat import kept_seat_waits
 from villa.app.logs import PlayerError
-from villa.app.online import kept_seat_waits
 from villa.online.client import Player
 from villa.online.protocol import Online, OnlineError
 from villa.presentation.preferences import KeptSeat

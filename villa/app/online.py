@@ -18,26 +18,24 @@ from __future__ import annotations
 import logging
 import socket
 import time
-from dataclasses import replace
 
 from villa.app.dedicated import rooms_dir
+from villa.app.kept_seat import SeatKept
 from villa.app.room_files import RoomFiles
-from villa.match import MatchSetup, Strength
+from villa.match import MatchSetup
 from villa.online import protocol
 from villa.online.client import Player
 from villa.online.client.player import CONNECT_S
 from villa.online.protocol import Online, OnlineError
-from villa.online.server import REJOIN_S, Room, Server
+from villa.online.server import Room, Server
 from villa.presentation import menus
 from villa.presentation.menus.lobby import LobbyScreen
 from villa.presentation.menus.online import HostScreen, JoinScreen, OnlineMenu, host_words, plan_words, trouble_words
-from villa.presentation.preferences import KeptSeat
 from villa.presentation.words import connection_ended, refusal
 
 log = logging.getLogger(__name__)
 
 WAIT_S = 5.0              # for a server's answer (connected, the room seen, seated, a room opened)
-KEEP_EVERY_S = 30.0       # the kept seat's time is brought up to date this often while connected
 FREE_PORTS = 20           # ports tried from protocol.PORT on, when the player chose none
 
 
@@ -81,11 +79,6 @@ def local_address() -> str:
         return "127.0.0.1"
 
 
-def kept_seat_waits(kept: KeptSeat | None, now: float) -> bool:
-    """Whether a kept seat may still wait for its player (the server keeps it REJOIN_S after they dropped)."""
-    return kept is not None and 0 <= now - kept.at < REJOIN_S
-
-
 class OnlinePlay:
     """The online menus of one window, for its `Front`; at most one connection (and one hosted server)."""
 
@@ -100,24 +93,16 @@ class OnlinePlay:
         self.playing = False       # the game screen has the player
         self._waits: list = []
         self._heard = 0            # refusals already said
-        self._kept_at = 0.0
+        self.kept = SeatKept(front)   # the seat kept in the settings to rejoin
         self._task = None
 
     # --- the menus ---
 
     def menu(self, notice: str = "") -> None:
         front = self.front
-        kept = self.kept_seat()
+        kept = self.kept.waiting()
         front._open(OnlineMenu(on_host=self.choose_game, on_join=self.join_form, on_rejoin=self.rejoin,
                                on_back=front.main_menu, rejoin_code=kept.code if kept else None, notice=notice))
-
-    def kept_seat(self) -> KeptSeat | None:
-        """The seat kept in the settings, while its game may still wait for it (an older one is forgotten)."""
-        kept = self.front.settings.kept_seat
-        if kept is not None and not kept_seat_waits(kept, time.time()):
-            self.forget_seat()
-            kept = None
-        return kept
 
     def take_up_seat(self) -> None:
         """The main menu's Continue, for a seat kept online: the online menu, already on its way back to it."""
@@ -228,13 +213,13 @@ class OnlinePlay:
         self.open_lobby()
 
     def rejoin(self) -> None:
-        screen, kept = self.front.menu, self.kept_seat()
+        screen, kept = self.front.menu, self.kept.waiting()
         if kept is None:
             return      # it waited too long, since the menu offered it
         try:
             host, port = parse_address(kept.address)
         except Trouble:
-            self.forget_seat()
+            self.kept.forget()
             self.menu(trouble_words("no seat", code=kept.code))
             return
         self.address = kept.address
@@ -248,7 +233,7 @@ class OnlinePlay:
     def _rejoined(self) -> None:
         if len(self.player.refusals) > self._heard:    # the token is not known there (any more)
             code = self.player.code
-            self.forget_seat()
+            self.kept.forget()
             self.leave()
             self.menu(trouble_words("no seat", code=code))
             return
@@ -265,13 +250,9 @@ class OnlinePlay:
         self._heard = 0
         self._task = self.front.stage.task_mgr.add(self._watch, "villa-online")
         if hasattr(screen, "connecting"):
-            screen.connecting(address, on_cancel=self.cancel)
+            screen.connecting(address, on_cancel=self.close)
         self._wait(lambda: self.player.ready, then, lambda: self._not_connected(screen, address),
                    failed=lambda: self.player.lost, seconds=CONNECT_S)
-
-    def cancel(self) -> None:
-        """Cancel on a screen reaching for a server: nothing is left open (a server started here stops too)."""
-        self.close()
 
     def _not_connected(self, screen, address: str) -> None:
         """No connection came: the server is not there, refused the game (another version, full), sent what
@@ -322,7 +303,7 @@ class OnlinePlay:
     def _ended(self, screen) -> None:
         """The server closed the connection while a step waited: its reason, in one sentence."""
         said = connection_ended(self.player.trouble)
-        self.seat_gone(self.player.trouble)
+        self.kept.taken_away(self.player.trouble)
         self.close()
         if screen is self.front.menu and screen is not None:
             screen.tell(said)
@@ -346,7 +327,8 @@ class OnlinePlay:
                 late()
             if self.player is not player:
                 return task.done
-        self._keep_seat()
+        if self.server is None:          # a server hosted here goes with the window: nothing to rejoin
+            self.kept.keep(player, self.address)
         if player.lost and not self._waits:
             self._lost()
             return task.done
@@ -354,56 +336,33 @@ class OnlinePlay:
             self._heard = len(player.refusals)
             if self.lobby is not None:
                 self.lobby.tell(refusal(player.refusals[-1]))
-        if self.lobby is not None and self._started(player) and not self.playing:
+        if self.lobby is not None and game_began(player) and not self.playing:
             self.playing = True
             self.lobby = None
             self.front.play_online(player)
         if player.state is not None and player.state.over and self.front.settings.kept_seat is not None:
-            self.forget_seat()
+            self.kept.forget()
         return task.cont
-
-    @staticmethod
-    def _started(player: Player) -> bool:
-        """The game began, and its rules' state and villa have come: the game screen can draw it."""
-        return bool(player.table.get("started")) and player.state is not None and bool(player.poses)
 
     def _lost(self) -> None:
         """The connection ended by itself (the server's goodbye, something unreadable, silence): from the lobby,
         back to the online menu saying why in one sentence (the game screen says it on the main menu)."""
         in_lobby = self.lobby is not None and self.front.menu is self.lobby
         said = connection_ended(self.player.trouble)
-        self.seat_gone(self.player.trouble)
+        self.kept.taken_away(self.player.trouble)
         self.close()
         if in_lobby:
             self.menu(said)
 
-    def seat_gone(self, trouble) -> None:
-        """The host took this player's seat (sent them away, or gave it to a computer): none is kept to rejoin."""
-        if isinstance(trouble, OnlineError) and trouble.code in (Online.SENT_AWAY, Online.SEAT_GIVEN):
-            self.forget_seat()
-
     # --- the lobby ---
 
     def open_lobby(self) -> None:
-        self.lobby = LobbyScreen(player=self.player, address=self.address, on_sit=self.sit,
-                                 on_computer=self.give_to_computer, on_start=self.begin, on_rules=self.change_game,
-                                 on_leave=self.leave_lobby, on_clock=self.set_clock, on_send_away=self.send_away)
+        player = self.player
+        self.lobby = LobbyScreen(player=player, address=self.address, on_sit=lambda seat: player.sit(self.name, seat),
+                                 on_computer=player.give_to_computer, on_start=player.begin,
+                                 on_rules=self.change_game, on_leave=self.leave_lobby, on_clock=player.set_clock,
+                                 on_send_away=player.send_away)
         self.front._open(self.lobby)
-
-    def sit(self, seat: int) -> None:
-        self.player.sit(self.name, seat)
-
-    def give_to_computer(self, seat: int, strength: Strength) -> None:
-        self.player.give_to_computer(seat, strength)
-
-    def begin(self) -> None:
-        self.player.begin()
-
-    def set_clock(self, seconds: int) -> None:
-        self.player.set_clock(seconds)
-
-    def send_away(self, seat: int) -> None:
-        self.player.send_away(seat)
 
     def change_game(self) -> None:
         """The host changes the rules, the seats or the layout on the new-game screen, then sends the plan."""
@@ -420,26 +379,6 @@ class OnlinePlay:
     def leave_lobby(self) -> None:
         self.close()
         self.menu()
-
-    # --- the seat kept in the settings ---
-
-    def _keep_seat(self) -> None:
-        """A seat on a server kept in the settings: a server hosted here goes with the window, nothing to rejoin."""
-        player, front = self.player, self.front
-        if not player.seats or self.server is not None or (player.state is not None and player.state.over):
-            return
-        seat, token = next(iter(sorted(player.seats.items())))
-        kept = front.settings.kept_seat
-        now = time.time()
-        if kept is not None and (kept.code, kept.seat, kept.token) == (player.code, seat, token) \
-                and now - self._kept_at < KEEP_EVERY_S:
-            return
-        self._kept_at = now
-        front.apply_settings(replace(front.settings, kept_seat=KeptSeat(self.address, player.code, seat, token, now)))
-
-    def forget_seat(self) -> None:
-        if self.front.settings.kept_seat is not None:
-            self.front.apply_settings(replace(self.front.settings, kept_seat=None))
 
     # --- the end ---
 
@@ -461,3 +400,8 @@ class OnlinePlay:
         if self.server is not None:
             self.server.close()
             self.server = None
+
+
+def game_began(player: Player) -> bool:
+    """The game began, and its rules' state and villa have come: the game screen can draw it."""
+    return bool(player.table.get("started")) and player.state is not None and bool(player.poses)

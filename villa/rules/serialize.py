@@ -174,7 +174,7 @@ def moves_from_json(data: Any) -> tuple[Any, ...]:
     """Log entries read back; a `DocumentError` for anything that is not one."""
     if not isinstance(data, list):
         raise DocumentError(f"expected a list of moves, got {str(data)[:40]!r}")
-    return tuple(_entry(entry) for entry in data)
+    return tuple(_entry(entry, number) for number, entry in enumerate(data, 1))
 
 
 def state_to_json(state: GameState) -> dict[str, Any]:

@@ -416,10 +416,6 @@ class Server:
         if room is not None:
             self._in_room(room, lambda: room.leave(client))
 
-    def _sit(self, client: int, visitor: Visitor, message: m.Sit) -> None:
-        room = self._room_of(visitor)
-        self._in_room(room, lambda: room.sit(client, message.name, message.seat))
-
     def _set_plan(self, client: int, visitor: Visitor, message: m.SetPlan) -> None:
         room = self._room_of(visitor)
         self._plan_read(visitor)
@@ -431,41 +427,36 @@ class Server:
             raise OnlineError(Online.TOO_MANY_PLANS, seconds=round(self.plans.wait(visitor.address)))
         self.plans.spent(visitor.address)
 
-    def _begin(self, client: int, visitor: Visitor, _message: m.Begin) -> None:
-        room = self._room_of(visitor)
-        self._in_room(room, lambda: room.begin(client))
-
-    def _set_clock(self, client: int, visitor: Visitor, message: m.SetClock) -> None:
-        room = self._room_of(visitor)
-        self._in_room(room, lambda: room.set_clock(client, message.seconds))
-
-    def _give_to_computer(self, client: int, visitor: Visitor, message: m.GiveToComputer) -> None:
-        room = self._room_of(visitor)
-        gone = self._in_room(room, lambda: room.give_to_computer(client, message.seat, message.strength))
-        self._let_go(room, gone, Online.SEAT_GIVEN)
-
-    def _send_away(self, client: int, visitor: Visitor, message: m.SendAway) -> None:
-        room = self._room_of(visitor)
-        gone = self._in_room(room, lambda: room.send_away(client, message.seat))
-        self._let_go(room, gone, Online.SENT_AWAY)
-
     def _let_go(self, room: Room, client: int | None, why: Online) -> None:
         """A player the host took out of their seat is told why, and their connection closed."""
         if client is not None:
             room.leave(client)
             self.door.close(client, why.value, room=room.code)
 
-    def _request(self, client: int, visitor: Visitor, request) -> None:
-        """A seat's request in the game: the match's refusal goes back to the sender only."""
+    def _in_own_room(self, client: int, visitor: Visitor, message) -> None:
+        """What a connection asks of the room it is in: a game request's refusal goes back to the sender only,
+        and a player the host took out of their seat is told why and let go."""
         room = self._room_of(visitor)
-        refusal = self._in_room(room, lambda: room.request(client, request))
-        if refusal is not None:
-            self.door.send(client, m.Refused(*protocol.refusal_parts(refusal)))
+        answer = self._in_room(room, lambda: _ROOM_ASKS[type(message)](room, client, message))
+        if type(message) in _TAKING_OUT:
+            self._let_go(room, answer, _TAKING_OUT[type(message)])
+        elif answer is not None:         # (only a game request answers with its refusal)
+            self.door.send(client, m.Refused(*protocol.refusal_parts(answer)))
 
+
+# what a connection in a room asks of it, as the room's own call (a game request's answer: its refusal or None)
+_ROOM_ASKS: dict[type, Callable] = {
+    m.Sit: lambda room, client, ask: room.sit(client, ask.name, ask.seat),
+    m.Begin: lambda room, client, _ask: room.begin(client),
+    m.SetClock: lambda room, client, ask: room.set_clock(client, ask.seconds),
+    m.GiveToComputer: lambda room, client, ask: room.give_to_computer(client, ask.seat, ask.strength),
+    m.SendAway: lambda room, client, ask: room.send_away(client, ask.seat),
+    **{kind: lambda room, client, request: room.request(client, request) for kind in rq.REQUESTS},
+}
+# the host's asks that take a player out of their seat (the room answers with that player's connection), and why
+_TAKING_OUT = {m.GiveToComputer: Online.SEAT_GIVEN, m.SendAway: Online.SENT_AWAY}
 
 _HANDLERS: dict[type, Callable] = {
     m.OpenRoom: Server._open_room, m.Enter: Server._enter, m.Rejoin: Server._rejoin, m.Leave: Server._leave,
-    m.Sit: Server._sit, m.SetPlan: Server._set_plan, m.Begin: Server._begin, m.SetClock: Server._set_clock,
-    m.GiveToComputer: Server._give_to_computer, m.SendAway: Server._send_away,
-    **{kind: Server._request for kind in rq.REQUESTS},
+    m.SetPlan: Server._set_plan, **{kind: Server._in_own_room for kind in _ROOM_ASKS},
 }
