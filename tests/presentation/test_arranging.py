@@ -92,8 +92,8 @@ def test_dragging_a_column_moves_it_and_an_edge_spot_disables_the_floor(arrangin
     mouse.move(*on_screen(top_of(screen, column)))      # the pointer over it: it lights up, a ring round its foot
     frames(4)
     assert screen.hover == column
-    assert screen._glow[column].length() > 0.2 and not screen.ring.isHidden()
-    assert "Blue thin" in screen.tip["text"]
+    assert screen._glow[column].length() > 0.2 and not screen.marks.ring.isHidden()
+    assert "Blue thin" in screen.words.tip["text"]
     snapshot("arrange-1-hover")
 
     # onto the blue floor's edge: half under it
@@ -114,7 +114,7 @@ def test_dragging_a_column_moves_it_and_an_edge_spot_disables_the_floor(arrangin
     assert not screen.panel.can_lay
     assert w["mark_edge"]["text"] == "✗" and w["mark_site"]["text"] == "✓"
     assert "half under the edge of the blue floor" in w["reason"]["text"]
-    assert screen.faulty() == {column} and not screen._faults[column].isHidden(), "a red ring marks it"
+    assert screen.faulty() == {column} and not screen.marks.faults[column].isHidden(), "a red ring marks it"
     snapshot("arrange-2-edge")
     press_button(w["lay"])                              # greyed out: nothing happens
     frames(60)
@@ -191,20 +191,21 @@ def test_the_blue_floor_is_dragged_and_turned_with_the_pointer(arranging, frames
     mouse.move(*on_screen((*grab, BASE.top_z)))
     frames(4)
     assert screen.floor_hover and screen.hover is None
-    assert "The blue floor's place" in screen.tip["text"]
+    assert "The blue floor's place" in screen.words.tip["text"]
 
     distance = screen.view.camera.goal.distance
     mouse.wheel(2)                                          # over the floor the wheel turns it, not the view
     frames(4)
     assert screen.arrangement.floor.yaw == pytest.approx((start.yaw + 30.0) % 360)
     assert screen.view.camera.goal.distance == distance
-    assert abs(screen._outline.getH() - screen.arrangement.floor.yaw) % 360 < 1e-3
+    assert abs(screen.marks.outline.getH() - screen.arrangement.floor.yaw) % 360 < 1e-3
 
     drag(mouse, frames, on_screen, (*grab, BASE.top_z), (grab[0] + 2.0, grab[1] - 1.5, BASE.top_z))
     moved = screen.arrangement.floor
     assert moved.x == pytest.approx(start.x + 2.0, abs=0.3) and moved.y == pytest.approx(start.y - 1.5, abs=0.3)
     assert screen.hand is Hand.EMPTY
-    assert screen._outline.getX() == pytest.approx(moved.x) and screen._outline.getY() == pytest.approx(moved.y)
+    outline = screen.marks.outline
+    assert outline.getX() == pytest.approx(moved.x) and outline.getY() == pytest.approx(moved.y)
     frames(12)
     assert set(screen.arrangement.carrying()) != carried or screen.problems, "the checks follow the floor"
     snapshot("arrange-floor-moved")

@@ -5,8 +5,12 @@ Modules
   (shared with the renderer), and the layout records `Layout`, `ColumnSpot`, `FloorSpot`.
 - `layouts`: `PRESETS` / `preset(name)`, `random_layout(seed, floors=1)`,
   `validate_layout(layout, setup=False)` raising `LayoutError` with every problem.
-- `world`: `Villa`, the Bullet world with the base plate, the floors laid and the columns.
-- `pulling`: `Pull`, the hand on a column, and its states `Grip`.
+- `pieces`: `Pieces`, the table, the base plate, the floors and the columns as Bullet bodies,
+  and where each lies.
+- `world`: `Villa`, those pieces stepped at a fixed rate, watched, and put to sleep at rest;
+  `rest`: `RestWatch`, when it has come to rest; `table`: what the table does to pieces on it.
+- `pulling`: `Pull`, the hand on a column, and its states `Grip`; `hand`: what every hand
+  shares, and `Hands`, the villa's hands at work.
 - `laying`: `FloorLay`, the next floor being carried, turned and lowered; its states `Laying`.
 - `refusals`: `PlacementError`, raised when the hand cannot do what was asked, with its
   `Refusal` code.

@@ -1,8 +1,10 @@
-"""What every hand shares: a damped spring of capped force, and what a held piece touches."""
+"""What every hand shares: a damped spring of capped force, what a held piece touches, and the villa's
+hands at work."""
 
 from __future__ import annotations
 
 import math
+import weakref
 
 from panda3d.core import Vec3
 
@@ -38,3 +40,39 @@ def touching(villa, piece: str, columns: bool = True) -> frozenset[str]:
             if name != piece and (not columns or name in villa.columns):
                 found.add(name)
     return frozenset(found)
+
+
+class Hands:
+    """The hands at work on the villa (a `Pull`, a `FloorLay`): each acts before Bullet's steps and looks
+    after each check; the pieces they hold are the villa's `in_hand`, not anchored, watched for collapse
+    nor counted for "settled"."""
+
+    def __init__(self, villa) -> None:
+        self.villa = weakref.proxy(villa)   # the villa holds its hands (see `CollapseWatch`)
+        self._at_work: list = []
+
+    @property
+    def busy(self) -> bool:
+        """Is a hand at work? Then the villa steps, whether or not its bodies sleep."""
+        return bool(self._at_work)
+
+    def take(self, hand, piece: str) -> None:
+        """`hand` takes `piece`: what it carried is held by the rest, or falls."""
+        self.villa.in_hand.add(piece)
+        self.villa.anchors.let_go(piece)
+        self.villa.anchors.reweigh()
+        self._at_work.append(hand)
+
+    def release(self, hand, piece: str | None = None) -> None:
+        """`hand` stops acting, and lets go of `piece`."""
+        if hand in self._at_work:
+            self._at_work.remove(hand)
+        self.villa.in_hand.discard(piece)
+
+    def before_steps(self, seconds: float) -> None:
+        for hand in list(self._at_work):
+            hand.before_steps(seconds)
+
+    def after_check(self) -> None:
+        for hand in list(self._at_work):
+            hand.after_check()

@@ -90,8 +90,7 @@ class FloorLay:
         self.np = villa.add_floor(level, Point3(x, y, self.z), 0.0)
         self.body = self.np.node()
         self.body.setKinematic(True)
-        villa.hold(self.piece)
-        villa.add_controller(self)
+        villa.hands.take(self, self.piece)
 
     def _top_columns(self) -> list[str]:
         return top_columns(self.villa, self.below)
@@ -176,8 +175,7 @@ class FloorLay:
 
     def _release(self) -> None:
         self.body.setDeactivationEnabled(True)
-        self.villa.remove_controller(self)
-        self.villa.let_go(self.piece)
+        self.villa.hands.release(self, self.piece)
         self.villa.wake()
         self.strain = 0.0
 
@@ -249,7 +247,7 @@ class FloorLay:
     def cancel(self) -> None:
         """Give up laying the floor: it goes back to the box."""
         if self.state in (Laying.CARRYING, Laying.LOWERING, Laying.HELD):
-            self.villa.remove_controller(self)
+            self.villa.hands.release(self)
             self.villa.remove(self.piece)
             self.state = Laying.CANCELLED
 
@@ -295,8 +293,7 @@ class FloorLay:
         self.body.setKinematic(False)
         self.body.setLinearVelocity(Vec3(0, 0, 0))
         self.body.setAngularVelocity(Vec3(0, 0, 0))
-        self.villa.remove_controller(self)
-        self.villa.let_go(self.piece)
+        self.villa.hands.release(self, self.piece)
         self.villa.wake()
         self.villa.watch.rest_floor(self.level)
         self.villa.anchors.anchor_all(at_rest=False)

@@ -98,9 +98,8 @@ class Pull:
         self._hold_on_touch = False
         self.strain = 0.0   # N: the force the column resists the hand with (what the spring pulls with)
         self._fingers: BulletGenericConstraint | None = None
-        villa.hold(column)
+        villa.hands.take(self, column)
         villa.wake()
-        villa.add_controller(self)
         self._hold_upright()
         self.steady = steady
         self._check_free()
@@ -251,8 +250,7 @@ class Pull:
         self._release_fingers()
         if self.steadied is not None:
             self._set_floor_down()
-        self.villa.remove_controller(self)
-        self.villa.let_go(self.column)
+        self.villa.hands.release(self, self.column)
         if self.column in self.villa.nodes:
             self.body.setGravity(Vec3(0, 0, -GRAVITY))
         self.villa.wake()

@@ -20,25 +20,21 @@ import random
 from enum import Enum
 from typing import Callable
 
-from direct.gui import DirectGuiGlobals as DGG
-from direct.gui.DirectGui import DirectLabel
 from direct.showbase.DirectObject import DirectObject
-from panda3d.core import (Geom, GeomNode, GeomTriangles, GeomVertexData, GeomVertexFormat, GeomVertexWriter,
-                          MouseButton, Point3, TextNode, TransparencyAttrib, Vec3)
+from panda3d.core import MouseButton, Point3, Vec3
 
 from villa.physics import layouts
-from villa.physics.dimensions import BASE, COLUMN_HEIGHT, FLOORS, Layout, column_spec, surface_z
+from villa.physics.dimensions import BASE, COLUMN_HEIGHT, FLOORS, Layout, surface_z
 from villa.physics.geometry import on_plane
+from villa.presentation.arrange_words import ArrangeWords
 from villa.presentation.arrangement import COLUMN_CHECKS, Arrangement
 from villa.presentation.camera import mouse_ray
 from villa.presentation.controls import Controls, Handlers
-from villa.presentation.fonts import font
 from villa.presentation.i18n import _
 from villa.presentation.menus.arrange import EDGE, WIDTH, ArrangePanel
-from villa.presentation.palette import LIGHT_INK
+from villa.presentation.plate_marks import PlateMarks
 from villa.presentation.scene import BASE_POSE
 from villa.rules.pieces import floor_id
-from villa.presentation.shadows import casts_shadow
 from villa.presentation.view import VillaView
 from villa.presentation.words import column_name
 
@@ -48,7 +44,6 @@ PITCH = 64.0                # degrees above the horizon: looking down at the pla
 DISTANCE = 78.0             # cm from the plate's middle: the whole plate beside the card
 CHECK_EVERY = 0.12          # s: while a column is dragged the checks run this often (they take a few ms)
 LAY_SECONDS = 0.9           # the blue floor coming down onto the columns, the view swinging round to play
-MARK_Z = BASE.top_z + 0.04  # marks lie just on the plate
 PLAY_VIEW = (-35.0, 32.0)   # heading and pitch the game screen's camera opens with (camera.OrbitCamera)
 
 HOVER_GLOW = Vec3(0.22, 0.18, 0.07)
@@ -56,11 +51,6 @@ HELD_GLOW = Vec3(0.30, 0.25, 0.10)
 CARRY_GLOW = Vec3(0.04, 0.10, 0.26)     # the columns the blue floor would rest on
 FAULT_GLOW = Vec3(0.16, 0.02, 0.0)      # the columns a failing check names (a red ring marks them too)
 NO_GLOW = Vec3(0, 0, 0)
-OUTLINE_COLOUR = (0.20, 0.38, 0.95, 0.95)
-OUTLINE_LIT = (1.35, 1.35, 1.2, 1.6)    # colour scale of the outline under the pointer or in hand
-FILL_COLOUR = (0.25, 0.45, 1.0, 0.18)
-RING_COLOUR = (1.0, 0.88, 0.55, 0.9)
-FAULT_COLOUR = (0.90, 0.16, 0.08, 0.95)
 
 
 class Hand(Enum):
@@ -96,19 +86,8 @@ class ArrangeScreen:
         self.visible = False
 
         self.view = VillaView(stage)
-        self.marks = stage.render.attachNewNode("arranging marks")
-        self.marks.setLightOff(1)
-        self.marks.setShaderOff(1)
-        self.marks.setTransparency(TransparencyAttrib.M_alpha)
-        self.marks.setDepthWrite(False)
-        self.marks.setBin("transparent", 20)
-        self.marks.setTwoSided(True)
-        casts_shadow(self.marks, False)
-        self._outline = None
-        self._draw_outline()
-        self._rings: dict[float, object] = {}
-        self.ring = None
-        self._faults: dict[str, object] = {}     # red rings round the columns at fault
+        self.marks = PlateMarks(stage.render)
+        self.marks.place_floor(self.arrangement.floor)
         self.controls = Controls(stage, self.view.camera, Handlers(
             press=self._press, give_up=self._put_back, escape=self._escape, focus_top=self.look_down,
             turn_floor=self._turn_floor))
@@ -117,20 +96,7 @@ class ArrangeScreen:
         self.panel = ArrangePanel(stage.base.a2dRightCenter, on_preset=self.start_from_preset,
                                   on_shuffle=self.shuffle, on_back=self._back, on_lay=self.lay)
         self.panel.show_checks(self.arrangement, self.problems)
-        # words only: DISABLED, so they never catch the pointer
-        self.hint = DirectLabel(parent=stage.base.a2dBottomLeft, relief=None, pos=(0.06, 0, 0.1), scale=0.032,
-                                state=DGG.DISABLED,
-                                text=_("Drag: move a column or the blue floor   ·   wheel or Q/E over the floor: "
-                                       "turn it\nRight drag: turn the view   ·   wheel: zoom   ·   "
-                                       "F: look from above   ·   Esc: back"),
-                                text_font=font("body"), text_fg=LIGHT_INK, text_align=TextNode.ALeft,
-                                text_shadow=(0, 0, 0, 0.7))
-        self.tip = DirectLabel(parent=stage.aspect2d, relief=DGG.FLAT, frameColor=(0.08, 0.06, 0.05, 0.8),
-                               state=DGG.DISABLED,
-                               pad=(0.35, 0.3), scale=0.034, text="", text_font=font("bold"), text_fg=LIGHT_INK,
-                               text_align=TextNode.ALeft, text_shadow=(0, 0, 0, 0.8))
-        self.tip.setTransparency(TransparencyAttrib.M_alpha)
-        self.tip.hide()
+        self.words = ArrangeWords(stage)
         self.look_down(snap=True)
         self._show_columns(snap=True)
         stage.task_mgr.add(self._frame_task, "villa arranging", sort=-10)
@@ -154,9 +120,8 @@ class ArrangeScreen:
         self._events.ignoreAll()
         self.controls.close()
         self.panel.destroy()
-        self.hint.destroy()
-        self.tip.destroy()
-        self.marks.removeNode()
+        self.words.destroy()
+        self.marks.destroy()
         self.view.close()
         self.visible = False
 
@@ -174,16 +139,13 @@ class ArrangeScreen:
         if snap:
             camera.snap()
 
-    def mouse_ray(self, mouse: tuple[float, float]) -> tuple[Point3, Vec3]:
-        return mouse_ray(self.stage, mouse)
-
     def pick(self, mouse) -> tuple[str, tuple] | None:
         lifted = {self.held: LIFT} if self.held else None
-        return self.arrangement.pick(*self.mouse_ray(mouse), lifted=lifted)
+        return self.arrangement.pick(*mouse_ray(self.stage, mouse), lifted=lifted)
 
     def plate_point(self, mouse) -> tuple[float, float] | None:
         """Where the pointer's ray meets the top of the plate (x, y), or None."""
-        point = on_plane(*self.mouse_ray(mouse), BASE.top_z)
+        point = on_plane(*mouse_ray(self.stage, mouse), BASE.top_z)
         return (point.x, point.y) if point is not None else None
 
     def _over_card(self) -> bool:
@@ -214,7 +176,7 @@ class ArrangeScreen:
 
     def _drag(self, mouse) -> None:
         plane_z, dx, dy = self._grab
-        point = on_plane(*self.mouse_ray(mouse), plane_z)
+        point = on_plane(*mouse_ray(self.stage, mouse), plane_z)
         if point is None:
             return
         x, y = point.x - dx, point.y - dy
@@ -230,7 +192,7 @@ class ArrangeScreen:
         floor = self.arrangement.floor
         if math.hypot(point[0] - dx - floor.x, point[1] - dy - floor.y) > 1e-3:
             self.arrangement.move_floor(point[0] - dx, point[1] - dy)
-            self._place_outline()
+            self.marks.place_floor(self.arrangement.floor)
             self._dirty = True
 
     def _turn_floor(self, degrees: float) -> bool:
@@ -238,7 +200,7 @@ class ArrangeScreen:
         if not (self.hand is Hand.FLOOR or (self.hand is Hand.EMPTY and self.floor_hover)):
             return False
         self.arrangement.turn_floor(degrees)
-        self._place_outline()
+        self.marks.place_floor(self.arrangement.floor)
         self._dirty = True
         return True
 
@@ -256,7 +218,7 @@ class ArrangeScreen:
         """Esc or a right click while holding a column or the floor's place: back where it was taken from."""
         if self.hand is Hand.FLOOR:
             self.arrangement.floor = self._taken_from
-            self._place_outline()
+            self.marks.place_floor(self.arrangement.floor)
         elif self.hand is Hand.COLUMN:
             self.arrangement.spots[self.held] = self._taken_from
         else:
@@ -287,7 +249,7 @@ class ArrangeScreen:
             return
         self._empty_hand()
         self.arrangement = Arrangement.from_layout(layout, self.arrangement.need)
-        self._draw_outline()
+        self.marks.place_floor(self.arrangement.floor)
         self._check()
 
     def lay(self) -> None:
@@ -297,11 +259,9 @@ class ArrangeScreen:
             return
         self._empty_hand()
         self.hand, self.laid_for, self.floor_hover = Hand.LAYING, 0.0, False
-        self.tip.hide()
-        self.hint.hide()
+        self.words.hide()
         self.panel.hide()
-        if self.ring is not None:
-            self.ring.hide()
+        self.marks.show_ring(None)
         # the view swings round to where the game opens (the floor shown, VillaView focuses on it)
         self.view.camera.goal.heading, self.view.camera.goal.pitch = PLAY_VIEW
 
@@ -330,12 +290,7 @@ class ArrangeScreen:
             self.hover = hit[0] if hit else None
             point = self.plate_point(mouse) if hit is None else None
             self.floor_hover = point is not None and self.arrangement.on_floor(*point)
-        lit = self.hand is Hand.FLOOR or self.floor_hover
-        if lit != self._outline.hasColorScale():
-            if lit:
-                self._outline.setColorScale(*OUTLINE_LIT)
-            else:
-                self._outline.clearColorScale()
+        self.marks.light_floor(self.hand is Hand.FLOOR or self.floor_hover)
         self._since_check += dt
         if self._dirty and self._since_check >= CHECK_EVERY:
             self._check()
@@ -382,19 +337,7 @@ class ArrangeScreen:
             glow[self.hover] = glow.get(self.hover, NO_GLOW) + HOVER_GLOW
         if self.held is not None:
             glow[self.held] = HELD_GLOW
-        for column in set(self._faults) | faulty:
-            ring = self._faults.get(column)
-            if ring is None:
-                spec = column_spec(column)
-                ring = self._faults[column] = self.marks.attachNewNode(_flat(
-                    "fault ring", _annulus(spec.radius + 0.2, spec.radius + 0.55), FAULT_COLOUR))
-                ring.setBin("transparent", 21)
-            if column in faulty:
-                x, y, _lift = self._shown[column]
-                ring.setPos(x, y, MARK_Z)
-                ring.show()
-            else:
-                ring.hide()
+        self.marks.show_faults(faulty, self._shown)
         pieces = self.view.scene.pieces
         for piece in set(self._glow) | set(glow):
             wanted = glow.get(piece, NO_GLOW)
@@ -406,60 +349,20 @@ class ArrangeScreen:
         """A ring on the plate round the column under the pointer (or in hand), and its name beside the pointer."""
         column = self.held or self.hover
         if column is None:
-            if self.ring is not None:
-                self.ring.hide()
-            if self.floor_hover and mouse is not None:
-                self._show_tip(_("The blue floor's place") + "\n" + _("drag to move it, wheel or Q/E to turn it"),
-                               mouse)
-            else:
-                self.tip.hide()
+            self.marks.show_ring(None)
+            self.words.show_tip(_("The blue floor's place") + "\n" + _("drag to move it, wheel or Q/E to turn it")
+                                if self.floor_hover else None, mouse)
             return
-        radius = column_spec(column).radius
-        ring = self._ring(radius)
-        if ring is not self.ring and self.ring is not None:
-            self.ring.hide()
-        self.ring = ring
         x, y, _lift = self._shown[column]
-        ring.setPos(x, y, MARK_Z + 0.01)
-        ring.show()
-        if mouse is None or self.held is not None:
-            self.tip.hide()
+        self.marks.show_ring(column, x, y)
+        if self.held is not None:
+            self.words.show_tip(None)
             return
         words = column_name(column)
         words = words[:1].upper() + words[1:] + "\n" + _("drag to move it")
         if column in self.faulty():
             words += "\n" + _("it may not stand here")
-        self._show_tip(words, mouse)
-
-    def _show_tip(self, words: str, mouse) -> None:
-        if self.tip["text"] != words:
-            self.tip["text"] = words
-            self.tip.resetFrameSize()
-        aspect = self.stage.base.getAspectRatio()
-        self.tip.setPos(mouse[0] * aspect + 0.07, 0, mouse[1] - 0.09)
-        self.tip.show()
-
-    def _ring(self, radius: float):
-        if radius not in self._rings:
-            node = self.marks.attachNewNode(_flat("pointer ring", _annulus(radius + 0.25, radius + 0.6),
-                                                  RING_COLOUR))
-            node.setBin("transparent", 22)
-            self._rings[radius] = node
-        return self._rings[radius]
-
-    def _draw_outline(self) -> None:
-        """The blue floor's outline on the plate, and a faint blue where it will lie."""
-        if self._outline is None:
-            outline = FLOORS[1].outline   # drawn in the floor's own frame, then placed
-            self._outline = self.marks.attachNewNode("blue floor's place")
-            fill = [((0.0, 0.0), a, b) for a, b in zip(outline, outline[1:] + outline[:1])]
-            self._outline.attachNewNode(_flat("floor fill", fill, FILL_COLOUR))
-            self._outline.attachNewNode(_flat("floor outline", _ribbon(outline, 0.28), OUTLINE_COLOUR))
-        self._place_outline()
-
-    def _place_outline(self) -> None:
-        floor = self.arrangement.floor
-        self._outline.setPosHpr(floor.x, floor.y, MARK_Z, floor.yaw, 0, 0)
+        self.words.show_tip(words, mouse)
 
     # --- the blue floor goes on ---
 
@@ -469,7 +372,7 @@ class ArrangeScreen:
         ease = 1 - (1 - t) ** 3
         rest = surface_z(1) - FLOORS[1].thickness / 2
         self._show_columns(snap=True, floor_z=rest + 14.0 * (1 - ease))
-        self._outline.setAlphaScale(1 - ease)
+        self.marks.outline.setAlphaScale(1 - ease)
         self.view.before_frame(dt)
         if t >= 1.0:
             if self.sound is not None:
@@ -478,50 +381,8 @@ class ArrangeScreen:
             self.on_lay(self.arrangement.layout())
 
 
-# --- flat marks on the plate ---
-
 def _upright(x: float, y: float, z: float, yaw: float):
     half = math.radians(yaw) / 2
     return (x, y, z), (math.cos(half), 0.0, 0.0, math.sin(half))
 
 
-def _annulus(inner: float, outer: float, segments: int = 48):
-    triangles = []
-    for i in range(segments):
-        a0, a1 = 2 * math.pi * i / segments, 2 * math.pi * (i + 1) / segments
-        p = [(r * math.cos(a), r * math.sin(a)) for r, a in ((inner, a0), (outer, a0), (outer, a1), (inner, a1))]
-        triangles += [(p[0], p[1], p[2]), (p[0], p[2], p[3])]
-    return triangles
-
-
-def _ribbon(outline, width: float):
-    """Triangles along a closed outline, `width` wide, centred on it."""
-    n = len(outline)
-    sides = []
-    for i in range(n):
-        (x0, y0), (x1, y1), (x2, y2) = outline[i - 1], outline[i], outline[(i + 1) % n]
-        nx, ny = (y1 - y0) + (y2 - y1), -(x1 - x0) - (x2 - x1)
-        length = math.hypot(nx, ny) or 1.0
-        nx, ny = nx / length * width / 2, ny / length * width / 2
-        sides.append(((x1 - nx, y1 - ny), (x1 + nx, y1 + ny)))
-    triangles = []
-    for i in range(n):
-        (a_in, a_out), (b_in, b_out) = sides[i], sides[(i + 1) % n]
-        triangles += [(a_in, a_out, b_out), (a_in, b_out, b_in)]
-    return triangles
-
-
-def _flat(name: str, triangles, rgba) -> GeomNode:
-    data = GeomVertexData(name, GeomVertexFormat.getV3c4(), Geom.UH_static)
-    vertex, colour = GeomVertexWriter(data, "vertex"), GeomVertexWriter(data, "color")
-    prim = GeomTriangles(Geom.UH_static)
-    for i, triangle in enumerate(triangles):
-        for x, y in triangle:
-            vertex.addData3(x, y, 0.0)
-            colour.addData4(*rgba)
-        prim.addVertices(3 * i, 3 * i + 1, 3 * i + 2)
-    geom = Geom(data)
-    geom.addPrimitive(prim)
-    node = GeomNode(name)
-    node.addGeom(geom)
-    return node
