@@ -451,7 +451,7 @@ _ROOM_ASKS: dict[type, Callable] = {
     m.SetClock: lambda room, client, ask: room.set_clock(client, ask.seconds),
     m.GiveToComputer: lambda room, client, ask: room.give_to_computer(client, ask.seat, ask.strength),
     m.SendAway: lambda room, client, ask: room.send_away(client, ask.seat),
-    **{kind: lambda room, client, request: room.request(client, request) for kind in rq.REQUESTS},
+    **{kind: Room.request for kind in rq.REQUESTS},
 }
 # the host's asks that take a player out of their seat (the room answers with that player's connection), and why
 _TAKING_OUT = {m.GiveToComputer: Online.SEAT_GIVEN, m.SendAway: Online.SENT_AWAY}
