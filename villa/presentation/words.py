@@ -552,6 +552,7 @@ REFUSALS: dict[Rule | Refusal | Online, dict[Said, str]] = {
     Online.SENT_AWAY: {Said.ALOUD: N_("The host took you out of the room.")},
     Online.SEAT_GIVEN: {Said.ALOUD: N_("The host gave your seat to a computer player.")},
     Online.CLOSING: {Said.ALOUD: N_("The game server stopped.")},
+    Online.MOVED: {Said.ALOUD: N_("Another game server plays this game now.")},
 }
 
 
