@@ -44,23 +44,25 @@ STATUS_LINES = ("{who}: nothing can be built: propose the next floor (it cannot 
 LAYING = "rests on {count} columns (needs {need}): click to lay it, wheel or Q/E to turn, Esc gives up"
 
 
+def _resize(stage, width: int, height: int) -> None:
+    properties = WindowProperties()
+    properties.setSize(width, height)
+    stage.win.requestProperties(properties)
+    for _frame in range(30):
+        stage.base.taskMgr.step()
+        if (stage.win.getXSize(), stage.win.getYSize()) == (width, height):
+            break
+    assert (stage.win.getXSize(), stage.win.getYSize()) == (width, height)
+    stage.base.taskMgr.step()      # aspect2d follows the window's new shape
+
+
 @pytest.fixture(params=SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
 def window(request, stage):
     """The session's window at the size asked for (back to 1280×720 afterwards)."""
-    def resize(width: int, height: int) -> None:
-        properties = WindowProperties()
-        properties.setSize(width, height)
-        stage.win.requestProperties(properties)
-        for _frame in range(30):
-            stage.base.taskMgr.step()
-            if (stage.win.getXSize(), stage.win.getYSize()) == (width, height):
-                break
-        assert (stage.win.getXSize(), stage.win.getYSize()) == (width, height)
-        stage.base.taskMgr.step()      # aspect2d follows the window's new shape
-    resize(*request.param)
+    _resize(stage, *request.param)
     yield request.param
     i18n.install("en")
-    resize(1280, 720)
+    _resize(stage, 1280, 720)
 
 
 def _text_bounds(text, root) -> tuple[float, float, float, float]:
@@ -91,7 +93,7 @@ def _labels_outside_their_buttons(root) -> list[str]:
 def _outside_the_window(stage, root, backdrop=None) -> float:
     """How far the frames and words under `root` reach past the window's edges (0: they do not); the
     backdrop, wider than any window on purpose, is left out."""
-    aspect = stage.base.getAspectRatio()
+    wide, high = _window_reach(stage)
     past = 0.0
     for node in [root, *root.findAllMatches("**")]:
         if backdrop is not None and (node == backdrop or backdrop.isAncestorOf(node)):
@@ -107,8 +109,24 @@ def _outside_the_window(stage, root, backdrop=None) -> float:
             left, right, bottom, top = _text_bounds(node, stage.aspect2d)
         else:
             continue
-        past = max(past, -aspect - left, right - aspect, -1 - bottom, top - 1)
+        past = max(past, -wide - left, right - wide, -high - bottom, top - high)
     return past
+
+
+def _window_reach(stage) -> tuple[float, float]:
+    """How far the window reaches from its middle, left and right, up and down, in aspect2d's units (a window
+    taller than wide reaches ±1 across and further up and down)."""
+    aspect = stage.base.getAspectRatio()
+    return max(aspect, 1.0), max(1.0, 1.0 / aspect)
+
+
+def _short_of_the_window(stage, backdrop) -> float:
+    """How far short of the window's edges a backdrop stops (0: it covers the window)."""
+    left, right, bottom, top = backdrop["frameSize"]
+    corners = [stage.aspect2d.getRelativePoint(backdrop, Point3(x, 0, z)) for x in (left, right) for z in (bottom, top)]
+    wide, tall = _window_reach(stage)
+    return max(0.0, min(p.x for p in corners) + wide, wide - max(p.x for p in corners),
+               min(p.z for p in corners) + tall, tall - max(p.z for p in corners))
 
 
 def _menus(match):
@@ -181,6 +199,40 @@ def test_every_label_fits_its_button_and_every_menu_the_window(stage, window):
             if language == "de" and isinstance(screen, menus.PauseMenu) and window == (1024, 600):
                 _photograph(stage, "pause_de_1024x600")
             screen.destroy()
+    assert not wrong, "\n".join(wrong)
+
+
+def test_a_menu_too_wide_for_a_narrow_window_is_shown_smaller_and_follows_the_window_as_it_changes(stage):
+    """A 4:3 screen, or a window made taller than wide: every menu whole inside it, its backdrop filling it;
+    in a window wide enough, every menu as laid out."""
+    match = Match(MatchSetup((Seat("Anna"), Seat("Ben"), Seat("Cleo")), layout_named("rings")))
+    wrong = []
+    try:
+        for size in ((1280, 720), (1000, 750), (640, 720)):
+            _resize(stage, *size)
+            for language in ("en", "de"):
+                i18n.install(language)
+                for screen in _menus(match):
+                    screen.show()
+                    name = f"{type(screen).__name__} in {language} at {size[0]}x{size[1]}"
+                    past = _outside_the_window(stage, screen.root, screen.widgets.get("backdrop"))
+                    if past > 1e-3:
+                        wrong.append(f"{name} reaches {past:.3f} past the window")
+                    if size == (1280, 720) and screen.root.getScale()[0] != 1:
+                        wrong.append(f"{name} is shown smaller where it fits")
+                    backdrop = screen.widgets.get("backdrop")
+                    if backdrop is not None and _short_of_the_window(stage, backdrop) > 1e-3:
+                        wrong.append(f"{name}: its backdrop leaves the window's edges bare")
+                    screen.destroy()
+        i18n.install("en")
+        new_game = menus.NewGameScreen(on_start=lambda chosen: None, on_back=lambda: None)
+        new_game.show()
+        _resize(stage, 1000, 750)      # made narrower while it shows
+        assert _outside_the_window(stage, new_game.root, new_game.widgets.get("backdrop")) < 1e-3
+        new_game.destroy()
+    finally:
+        i18n.install("en")
+        _resize(stage, 1280, 720)
     assert not wrong, "\n".join(wrong)
 
 
