@@ -127,3 +127,13 @@ def test_the_host_gives_an_idle_seat_to_a_computer_and_its_person_is_told(server
     assert run(server, lambda: ben.lost, seconds=10) and ben.trouble.code is Online.SEAT_GIVEN
     assert room.match.setup.seats[1].is_computer and room.match.setup.seats[1].name == "Ben"
     assert run(server, lambda: anna.table["seats"][1]["computer"] == "easy", seconds=10) and not anna.lost
+
+
+def test_the_table_tells_a_window_come_back_how_long_the_move_asked_now_has_left():
+    room, clock, _told = _timed()
+    room.frames(1)
+    clock.skip(40)
+    room.frames(1)
+    log_length, player, left = room.table()["move_left"]
+    assert (log_length, player) == (len(room.match.state.log), rules.acting_player(room.match.state))
+    assert 19 <= left <= 20

@@ -258,13 +258,14 @@ class Front:
             if player.lost:
                 self._lost(player.trouble)
                 return task.done
+            # counted from when the move was asked, even while the colours' screen still shows
+            left = clock.left(match, clock_seconds(player.table), player.table.get("move_left"))
             if self.screen is not None and self.match is match:
                 if (player.rejoining is not None) != looking or player.came_back != came_back:
                     looking, came_back = player.rejoining is not None, player.came_back
                     said = words.looking_for_the_game() if looking else words.game_found_again()
                     self.screen.hud.announce(said, self.screen.now)
                     log.info(said)
-                left = clock.left(match, clock_seconds(player.table))
                 self.screen.hud.show_clock(None if left is None else words.time_left(left))
             return task.cont
         self.stage.task_mgr.add(follow, "online connection", sort=-20)   # before the game's frame

@@ -62,11 +62,17 @@ class Room:
         self.news = News(send)
 
     def table(self) -> dict:
-        """The table as its people see it: who sits where, who hosts, the game (its plan) and the clock."""
+        """The table as its people see it: who sits where, who hosts, the game (its plan) and the clock, with the
+        time left of the move asked now (for a window come back in the middle of it)."""
         setup = self.match.setup if self.match else self.plan
-        return {"seats": self.seating.rows(), "started": self.match is not None, "game": setup.game,
-                "host": self.seating.host_seat, "plan": protocol.plan_json(setup), "clock": self.clock.seconds,
-                "turn": self.match.turn if self.match else 0}
+        table = {"seats": self.seating.rows(), "started": self.match is not None, "game": setup.game,
+                 "host": self.seating.host_seat, "plan": protocol.plan_json(setup), "clock": self.clock.seconds,
+                 "turn": self.match.turn if self.match else 0}
+        if self.match is not None and self.clock.seconds:
+            self.clock.watch(self.match.state)
+            table["move_left"] = [len(self.match.state.log), rules.acting_player(self.match.state),
+                                  round(self.clock.left(), 1)]
+        return table
 
     def state(self) -> rules.GameState:
         return self.match.state if self.match else rules.new_game(self.plan.rules_setup())
