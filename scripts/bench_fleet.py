@@ -9,7 +9,7 @@ and in this process the players who watch the rooms. Printed:
   1/60 s frame (the median of its per-second p95s; the rooms opened in equal shares, rooms of two Easy computer
   players, each step run `--seconds`);
 - `takeover_s_p95`: a server killed (SIGKILL) to every window that watched its rooms in the room again on another
-  server, by itself, and hearing its villa there (`--kills` times, two rooms each);
+  server, by itself, with the room's state and whole villa heard there (`--kills` times, two rooms each);
 - `games_lost`: rooms whose game did not go on after its server was killed (aim 0);
 - `redirect_join_s`: a player who asks a server that does not play the room, to its first poses (median).
 """
@@ -150,9 +150,9 @@ def takeovers(redis_url: str, folder: Path, kills: int, lease: float) -> tuple[l
             poll_until(watchers, lambda: False, 1.0)
             victim.process.send_signal(signal.SIGKILL)
             killed = time.monotonic()
-            heard = {id(p): p.pose_updates for p in watchers}
-            for player in watchers:     # back: in the room again, and the villa heard moving there
-                back = poll_until(watchers, lambda p=player: p.came_back and p.pose_updates > heard[id(p)], 60)
+            heard = {id(p): p.villas for p in watchers}
+            for player in watchers:     # back: in the room again on another server, its whole villa heard there
+                back = poll_until(watchers, lambda p=player: p.came_back and p.villas > heard[id(p)], 60)
                 if back:
                     times.append(time.monotonic() - killed)
             for player in watchers:     # and its game goes on
