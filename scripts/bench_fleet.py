@@ -54,7 +54,7 @@ def start_redis(folder: Path) -> tuple[subprocess.Popen, str]:
             with socket.create_connection((LOOPBACK, port), timeout=0.2) as probe:
                 probe.sendall(b"PING\r\n")
                 if probe.recv(16).startswith(b"+PONG"):
-                    return process, f"redis://{LOOPBACK}:{port}/0"
+                    return process, f"redis://{LOOPBACK}:{port}"
         except OSError:
             time.sleep(0.05)
     raise SystemExit("redis-server did not start")
@@ -115,9 +115,11 @@ def poll_until(players: list[Player], done, seconds: float) -> bool:
 
 
 def rooms_at_60hz(redis_url: str, folder: Path, steps: list[int], seconds: float) -> tuple[int, dict]:
+    """`redis_url` without its database: each step has one of its own (1, 2 ...), so that the rooms of the last
+    step's servers, stopped by a kill, are not taken over by the next step's."""
     best, seen = 0, {}
-    for total in steps:
-        servers = [Server(redis_url, folder / f"load-{total}-{n}", total // 3, 3.0) for n in range(3)]
+    for step, total in enumerate(steps, 1):
+        servers = [Server(f"{redis_url}/{step}", folder / f"load-{total}-{n}", total // 3, 3.0) for n in range(3)]
         time.sleep(seconds)
         for server in servers:
             server.read()
@@ -181,8 +183,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         redis_process, url = start_redis(Path(folder))
         try:
-            best, seen = rooms_at_60hz(url, Path(folder), [int(n) for n in args.steps.split(",")], args.seconds)
-            times, lost, redirects = takeovers(url, Path(folder), args.kills, args.lease)
+            steps = [int(n) for n in args.steps.split(",")][:14]    # (Redis has 16 databases: one each, and 0)
+            best, seen = rooms_at_60hz(url, Path(folder), steps, args.seconds)
+            times, lost, redirects = takeovers(f"{url}/0", Path(folder), args.kills, args.lease)
         finally:
             redis_process.terminate()
             redis_process.wait(10)
