@@ -37,8 +37,9 @@ ASSETS = [
 # keeps the download small; the built game's own test (scripts/build_release.sh) proves
 # nothing needed went with them.
 UNUSED_MODULES = [
-    # the standard library's network, mail, archive and developer tools
-    "ssl", "_ssl", "_hashlib", "http", "urllib.request", "ftplib", "smtplib", "netrc", "getpass",
+    # the standard library's network, mail, archive and developer tools (not ssl: redis, which the game and
+    # the server import for a fleet of servers, reads ssl's names as it loads, and rediss:// speaks TLS)
+    "_hashlib", "http", "urllib.request", "ftplib", "smtplib", "netrc", "getpass",
     "tarfile", "lzma", "_lzma", "bz2", "_bz2", "xml", "pyexpat", "plistlib",
     "decimal", "_decimal", "_pydecimal", "fractions", "statistics",
     "tkinter", "_tkinter", "doctest", "unittest",

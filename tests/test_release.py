@@ -22,13 +22,16 @@ import tomllib
 from pathlib import Path
 
 import pytest
+import redis
 from setuptools import Distribution
 
 import villa
 from villa.app import frozen
-from villa.online import loop
 from villa.online.client import Player
+from villa.online.fleet import redis_keys as keys
+from villa.online.protocol import Online
 from villa.presentation import assets
+from tests.fleet.conftest import RedisServer
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -185,7 +188,7 @@ import villa
 for module in pkgutil.walk_packages(villa.__path__, "villa."):
     if module.name != "villa.__main__":
         importlib.import_module(module.name)
-import direct.showbase.ShowBase, direct.gui.DirectGui, panda3d.bullet, numpy, platformdirs
+import direct.showbase.ShowBase, direct.gui.DirectGui, panda3d.bullet, numpy, platformdirs, redis
 numpy.linalg.norm(numpy.ones(3))
 numpy.clip(numpy.mgrid[0:4, 0:4], 0, 1)
 print("imported")
@@ -420,42 +423,105 @@ def test_the_built_game_opens_its_window_named_and_classed_for_the_desktop(unpac
     print(f"\n  the main menu's window: '{assets.WINDOW_TITLE}', class {assets.APP_NAME}, in German")
 
 
-def _a_player_sits_down(port: int, room: str) -> bool:
-    """Does the server on the loopback `port` answer a player of the game's own online play: let them into
-    `room` and give them its first seat? (The one place these tests speak the online game's wire.)"""
+def _polled(player: Player, done, seconds: float = 30.0) -> bool:
+    end = time.monotonic() + seconds
+    while not done():
+        if time.monotonic() > end:
+            return False
+        player.poll()
+        time.sleep(0.002)
+    return True
+
+
+def _a_player_sits_down(port: int, room: str) -> Player | None:
+    """The server on the loopback `port` answers a player of the game's own online play: lets them into `room`
+    and gives them its first seat (None: it did not). The one place these tests speak the online game's wire."""
     player = Player("127.0.0.1", port)
+    player.enter(room)
+    player.sit("Anna", 0)
+    seated = _polled(player, lambda: player.lost or (player.room == room and bool(player.seats)
+                                                     and player.table["seats"][0]["name"] == "Anna"))
+    if seated and not player.lost:
+        return player
+    player.close()
+    return None
+
+
+def _serve(game: Path, env: dict, *args: str) -> tuple[subprocess.Popen, list[str]]:
+    """The built server started from the unpacked archive on a free loopback port, and what it printed up to
+    its last line of a room's (its fleet's line after that, when it joined one)."""
+    port = _free_port()
+    server = subprocess.Popen([str(game / frozen.SERVER_PROGRAM), "--port", str(port), "--address", "127.0.0.1",
+                               "--people", "2", *args], cwd=env["HOME"], env=env, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True)
+    lines: list[str] = []
+    wanted = "in the fleet of " if "--redis" in args else "room "
+    while not lines or not lines[-1].startswith(wanted):
+        line = server.stdout.readline()
+        if not line:
+            server.wait(30)
+            pytest.fail(f"the built server did not start: {lines} {server.stderr.read()[-2000:]}")
+        lines.append(line)
+    return server, lines
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _seats_a_player_and_stops_on_sigterm(server: subprocess.Popen, lines: list[str], farewell: Online,
+                                         seated=lambda code: None) -> str:
+    """A player sits in the server's room (then `seated(code)` looks around); SIGTERM ends the server in order,
+    and the player hears `farewell` (the server closing, or in a fleet the room moving on to another server)."""
+    room = next(line for line in lines if line.startswith("room "))
+    code, port = room.split()[1], int(room.split()[4].rstrip(":"))
     try:
-        if not loop.run_until(lambda: player.ready, 30):
-            return False
-        player.enter(room)
-        if not loop.run_until(lambda: player.room is not None, 30):
-            return False
-        player.sit("Anna", 0)
-        return loop.run_until(lambda: bool(player.seats) and player.table["seats"][0]["name"] == "Anna", 30)
+        anna = _a_player_sits_down(port, code)
+        assert anna is not None, "the server did not seat a player"
+        seated(code)
+        server.send_signal(signal.SIGTERM)
+        assert server.wait(30) == 128 + signal.SIGTERM, server.stderr.read()
+        assert _polled(anna, lambda: anna.lost) and anna.trouble.code is farewell, anna.trouble
+        assert "Traceback" not in server.stderr.read()
     finally:
-        player.stopReaderPollTask()
-        if player.isConnected():
-            player.disconnect()
+        if server.poll() is None:
+            server.kill()
+            server.wait(30)
+    return f"room {code} on port {port}, a player seated, ended by SIGTERM, the player told '{farewell.value}'"
 
 
 @built
 @pytest.mark.slow
 def test_the_built_server_opens_a_room_answers_a_player_and_stops_when_asked(unpacked):
     game, env = unpacked
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = subprocess.Popen([str(game / frozen.SERVER_PROGRAM), "--port", str(port), "--address", "127.0.0.1",
-                               "--people", "2"], cwd=env["HOME"], env=env, stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, text=True)
+    done = _run(game, env, "--help")
+    assert done.returncode == 0 and done.stdout.startswith("usage: villa-paletti ")
+    done = subprocess.run([str(game / frozen.SERVER_PROGRAM), "--help"], cwd=env["HOME"], env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stdout.startswith(f"usage: {frozen.SERVER_PROGRAM} "), done.stderr
+    assert "--redis URL" in done.stdout
+    said = _seats_a_player_and_stops_on_sigterm(*_serve(game, env), Online.CLOSING)
+    print(f"\n  {frozen.SERVER_PROGRAM}: --help answered; {said}")
+
+
+@built
+@pytest.mark.slow
+def test_the_built_server_joins_a_fleet_on_redis(unpacked, tmp_path):
+    """The build carries the redis package the fleet speaks through: the server keeps its room in a Redis."""
+    if shutil.which("redis-server") is None:
+        pytest.fail("redis-server is not installed: scripts/build_release.sh installs Debian's redis-server")
+    game, env = unpacked
+    store = RedisServer(tmp_path)
     try:
-        line = server.stdout.readline()
-        assert line.startswith("room "), (line, server.stderr.read() if server.poll() is not None else "")
-        assert _a_player_sits_down(port, line.split()[1]), "the server did not seat a player"
-        server.send_signal(signal.SIGTERM)
-        assert server.wait(30) == 128 + signal.SIGTERM, server.stderr.read()
+        port = _free_port()
+        server, lines = _serve(game, env, "--redis", store.url, "--public", f"127.0.0.1:{port}", "--new-room")
+        kept = redis.Redis.from_url(store.url, decode_responses=True)
+
+        def in_the_directory(code: str) -> None:
+            assert kept.hget(keys.room(code), "address") == f"127.0.0.1:{port}", "the room is not in the fleet's Redis"
+        said = _seats_a_player_and_stops_on_sigterm(server, lines, Online.MOVED, in_the_directory)
     finally:
-        if server.poll() is None:
-            server.kill()
-            server.wait(30)
-    print(f"\n  {frozen.SERVER_PROGRAM}: a room on port {port}, a player seated, ended by SIGTERM")
+        store.stop()
+    print(f"\n  {frozen.SERVER_PROGRAM} --redis {store.url}: {said}")
