@@ -17,8 +17,9 @@ except ImportError:   # pip installing the game runs this file too, where Panda3
 
 APP = "villa-paletti"
 
-# Targets: 64-bit Linux (glibc 2.17 and later), 64-bit Windows, macOS on Intel (10.13 and
-# later, also under Rosetta) and on Apple silicon (11 and later).
+# Targets: 64-bit Linux with OpenSSL 3 (glibc 2.17 and later; the system's OpenSSL serves the `ssl` module,
+# which redis loads: see scripts/release.py), 64-bit Windows, macOS on Intel (10.13 and later, also under
+# Rosetta) and on Apple silicon (11 and later).
 PLATFORMS = ["manylinux2014_x86_64", "win_amd64", "macosx_10_13_x86_64", "macosx_11_0_arm64"]
 
 # The game's files beside the executable, in the same folders as in a checkout.

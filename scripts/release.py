@@ -51,6 +51,9 @@ BUNDLE_ID = "org.villa-paletti.game"
 WINDOWS_RUNTIME = "msvc-runtime==14.44.35112"
 WINDOWS_RUNTIME_FILES = ("vcruntime140.dll", "vcruntime140_1.dll", "msvcp140.dll")
 REQUIRED_FOLDERS = ("textures", "sounds", "fonts", "icons", "villa/locale")
+# OpenSSL 3, which Panda3D's Linux interpreter loads from the system for `ssl` (its Windows and macOS ones carry
+# their own): a Linux library like OpenGL's, in every distribution since 2022 (Ubuntu 22.04, Debian 12, Fedora 36).
+LINUX_SYSTEM_LIBRARIES = ("libssl.so.3", "libcrypto.so.3")
 
 
 class ReleaseError(Exception):
@@ -195,7 +198,7 @@ def missing_libraries(log: Path, t: Target) -> list[str]:
     """Shared libraries build_apps could not find while building this platform (from its log).
 
     Windows' API sets (api-ms-win-*) are part of Windows itself; the C++ runtime is added
-    by `finish`.
+    by `finish`. Linux's OpenSSL is the system's.
     """
     if not log.is_file():
         return []
@@ -209,6 +212,8 @@ def missing_libraries(log: Path, t: Target) -> list[str]:
             continue
         name = missing.group(1).lower()
         if t.system == "windows" and (name.startswith("api-ms-win-") or name in WINDOWS_RUNTIME_FILES):
+            continue
+        if t.system == "linux" and name in LINUX_SYSTEM_LIBRARIES:
             continue
         found.add(f"{missing.group(1)} (needed by {missing.group(2)})")
     return sorted(found)
