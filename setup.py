@@ -46,6 +46,12 @@ UNUSED_MODULES = [
     "tkinter", "_tkinter", "doctest", "unittest",
     "pydoc", "pdb", "lib2to3", "idlelib", "turtle",
     "xmlrpc", "sqlite3", "curses", "tracemalloc",
+    # Python's own test suite (multiprocessing names it for its tests), with its compiled helpers
+    "test", "_testcapi", "_testinternalcapi",
+    # redis' commands for Redis' modules (search, JSON, time series, Bloom filters, vector sets), its client of
+    # many databases and its OCSP checks (which need the cryptography package): the fleet uses none of them
+    "redis.commands.search", "redis.commands.json", "redis.commands.timeseries", "redis.commands.bf",
+    "redis.commands.vectorset", "redis.multidb", "redis.asyncio.multidb", "redis.data_structure", "redis.ocsp",
     # development tools that a checkout has installed
     "pytest", "hypothesis", "setuptools", "pkg_resources", "distutils", "pip",
     # numpy's parts the game never calls (numpy loads them only on first use)

@@ -173,6 +173,30 @@ def test_on_linux_the_server_is_a_link_to_the_games_executable(tmp_path, release
     assert os.readlink(server) == game.name
 
 
+def test_on_linux_the_libraries_symbol_tables_go_and_they_still_load(tmp_path, release):
+    """numpy's libraries (which came through auditwheel, with segments after their symbol table) come with the
+    symbols only a debugger reads: taken out, the library still loads; the executable, which carries the frozen
+    modules after its ELF image, is never touched."""
+    import numpy.linalg._umath_linalg as compiled
+    original = Path(compiled.__file__)
+    if not release.drop_symbol_table(shutil.copyfile(original, tmp_path / "probe.so")):
+        pytest.skip("this numpy's library has no symbol table to take out")
+    folder = tmp_path / "numpy" / "linalg"          # where its run path finds OpenBLAS: ../../numpy.libs
+    folder.mkdir(parents=True)
+    (tmp_path / "numpy.libs").symlink_to(original.parents[2] / "numpy.libs")
+    library, executable = folder / original.name, folder / assets.APP_NAME
+    for path in (library, executable):
+        shutil.copyfile(original, path)
+    dropped = release.linux_drop_symbols(folder)
+    assert list(dropped) == [library.name] and dropped[library.name] % 4096 == 0
+    assert library.stat().st_size == original.stat().st_size - dropped[library.name]
+    assert executable.read_bytes() == original.read_bytes()
+    assert release.linux_drop_symbols(folder) == {}, "once is enough"
+    loads = f"import ctypes; print(ctypes.CDLL({str(library)!r}).PyInit__umath_linalg is not None)"
+    done = subprocess.run([sys.executable, "-c", loads], capture_output=True, text=True, timeout=60)
+    assert done.stdout.strip() == "True", done.stderr[-2000:]
+
+
 BLOCKING_IMPORTER = """
 import importlib, importlib.abc, pkgutil, sys
 left_out = sys.argv[1].split(",")
