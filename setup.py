@@ -71,7 +71,8 @@ BUILD_APPS = {
     "include_patterns": ASSETS,
     # the walk for assets starts at the project's top: keep it out of these
     "exclude_patterns": [".venv/**", ".git/**", "build/**", "dist/**", "tests/**", "docs/**"],
-    "include_modules": {"*": ["villa.app.main", "villa.app.dedicated"]},
+    # (build_apps' module finder takes redis' `from .hiredis import` for the hiredis package, which is not there)
+    "include_modules": {"*": ["villa.app.main", "villa.app.dedicated", "redis._parsers.hiredis"]},
     "exclude_modules": {"*": UNUSED_MODULES},
     # OpenGL and OpenAL only: no software renderer, no FFmpeg, no model loaders
     "plugins": ["pandagl", "p3openal_audio"],
