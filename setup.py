@@ -17,9 +17,9 @@ except ImportError:   # pip installing the game runs this file too, where Panda3
 
 APP = "villa-paletti"
 
-# Targets: 64-bit Linux with OpenSSL 3 (glibc 2.17 and later; the system's OpenSSL serves the `ssl` module,
-# which redis loads: see scripts/release.py), 64-bit Windows, macOS on Intel (10.13 and later, also under
-# Rosetta) and on Apple silicon (11 and later).
+# Targets: 64-bit Linux (glibc 2.17 and later; TLS to a fleet's Redis where the system has OpenSSL 3.3 or later:
+# villa/app/without_ssl.py), 64-bit Windows, macOS on Intel (10.13 and later, also under Rosetta) and on Apple
+# silicon (11 and later).
 PLATFORMS = ["manylinux2014_x86_64", "win_amd64", "macosx_10_13_x86_64", "macosx_11_0_arm64"]
 
 # The game's files beside the executable, in the same folders as in a checkout.
@@ -38,8 +38,8 @@ ASSETS = [
 # keeps the download small; the built game's own test (scripts/build_release.sh) proves
 # nothing needed went with them.
 UNUSED_MODULES = [
-    # the standard library's network, mail, archive and developer tools (not ssl: redis, which the game and
-    # the server import for a fleet of servers, reads ssl's names as it loads, and rediss:// speaks TLS)
+    # the standard library's network, mail, archive and developer tools (not ssl: rediss://, a fleet's Redis
+    # over TLS, speaks it)
     "_hashlib", "http", "urllib.request", "ftplib", "smtplib", "netrc", "getpass",
     "tarfile", "lzma", "_lzma", "bz2", "_bz2", "xml", "pyexpat", "plistlib",
     "decimal", "_decimal", "_pydecimal", "fractions", "statistics",

@@ -52,8 +52,8 @@ BUNDLE_ID = "org.villa-paletti.game"
 WINDOWS_RUNTIME = "msvc-runtime==14.44.35112"
 WINDOWS_RUNTIME_FILES = ("vcruntime140.dll", "vcruntime140_1.dll", "msvcp140.dll")
 REQUIRED_FOLDERS = ("textures", "sounds", "fonts", "icons", "villa/locale")
-# OpenSSL 3, which Panda3D's Linux interpreter loads from the system for `ssl` (its Windows and macOS ones carry
-# their own): a Linux library like OpenGL's, in every distribution since 2022 (Ubuntu 22.04, Debian 12, Fedora 36).
+# OpenSSL, which Panda3D's Linux interpreter loads from the system for `ssl` (its Windows and macOS ones carry
+# their own), 3.3 or later; where the system's is older the game does without ssl (villa/app/without_ssl.py).
 LINUX_SYSTEM_LIBRARIES = ("libssl.so.3", "libcrypto.so.3")
 
 

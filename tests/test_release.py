@@ -227,6 +227,64 @@ def test_the_game_imports_without_the_modules_the_build_leaves_out():
     assert done.returncode == 0 and "imported" in done.stdout, done.stderr[-2000:]
 
 
+WITHOUT_SSL = """
+import importlib.abc, sys
+
+class NoOpenSSL(importlib.abc.MetaPathFinder):   # as the Linux build on a system with an OpenSSL before 3.3
+    def find_spec(self, name, path=None, target=None):
+        if name == "_ssl":
+            raise ImportError("libcrypto.so.3: version OPENSSL_3.3.0 not found")
+
+sys.meta_path.insert(0, NoOpenSSL())
+from villa.app import without_ssl
+import redis, socket, ssl
+assert ssl is without_ssl.ssl
+redis.Redis.from_url("redis://127.0.0.1:1/0")              # a fleet on plain redis:// is there
+with socket.create_server(("127.0.0.1", 0)) as listening:  # something that answers on TCP
+    url = f"rediss://127.0.0.1:{listening.getsockname()[1]}/0"
+    try:
+        redis.Redis.from_url(url, socket_connect_timeout=2, retry_on_timeout=False).ping()
+    except redis.ConnectionError as refused:
+        print(refused)
+"""
+
+
+def test_where_ssl_cannot_load_redis_loads_all_the_same_and_tls_is_refused_in_a_sentence():
+    done = subprocess.run([sys.executable, "-c", WITHOUT_SSL], cwd=ROOT, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "use redis://, not rediss://" in done.stdout, done.stdout
+    assert "Traceback" not in done.stderr
+
+
+FINDING_MODULES = """
+import json, sys
+from direct.dist import FreezeTool
+options = json.loads(sys.argv[1])
+freezer = FreezeTool.Freezer(platform="manylinux2014_x86_64", path=sys.path, optimize=2)   # as build_apps does
+freezer.addModule("__main__", filename=options["gui_apps"]["villa-paletti"])
+for module in options["include_modules"]["*"]:
+    freezer.addModule(module)
+for module in options["exclude_modules"]["*"]:
+    freezer.excludeModule(module)
+freezer.done(addStartupModules=True)
+frozen = {name for name, _ in freezer.getModuleDefs()}
+import villa.app.main, villa.app.dedicated
+ours = ("villa", "redis", "platformdirs")
+print(json.dumps(sorted(name for name in sys.modules if name.split(".")[0] in ours and name not in frozen)))
+"""
+
+
+def test_build_apps_finds_every_module_the_game_and_its_server_import():
+    """build_apps freezes what its module finder reads in the import statements: a module it misreads (redis'
+    `from .hiredis import`, taken for the absent hiredis package) would be missing from the built game, and only
+    a full build would tell."""
+    done = subprocess.run([sys.executable, "-c", FINDING_MODULES, json.dumps(OPTIONS)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert json.loads(done.stdout.splitlines()[-1]) == []
+
+
 def test_in_a_checkout_the_files_are_at_the_top_of_the_project():
     assert assets.root(frozen=False) == ROOT
     assert assets.LOCALE == ROOT / "villa" / "locale"
