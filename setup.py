@@ -17,8 +17,9 @@ except ImportError:   # pip installing the game runs this file too, where Panda3
 
 APP = "villa-paletti"
 
-# Targets: 64-bit Linux (glibc 2.17 and later), 64-bit Windows, macOS on Intel (10.13 and
-# later, also under Rosetta) and on Apple silicon (11 and later).
+# Targets: 64-bit Linux (glibc 2.17 and later; TLS to a fleet's Redis where the system has OpenSSL 3.3 or later:
+# villa/app/without_ssl.py), 64-bit Windows, macOS on Intel (10.13 and later, also under Rosetta) and on Apple
+# silicon (11 and later).
 PLATFORMS = ["manylinux2014_x86_64", "win_amd64", "macosx_10_13_x86_64", "macosx_11_0_arm64"]
 
 # The game's files beside the executable, in the same folders as in a checkout.
@@ -37,13 +38,20 @@ ASSETS = [
 # keeps the download small; the built game's own test (scripts/build_release.sh) proves
 # nothing needed went with them.
 UNUSED_MODULES = [
-    # the standard library's network, mail, archive and developer tools
-    "ssl", "_ssl", "_hashlib", "http", "urllib.request", "ftplib", "smtplib", "netrc", "getpass",
+    # the standard library's network, mail, archive and developer tools (not ssl: rediss://, a fleet's Redis
+    # over TLS, speaks it)
+    "_hashlib", "http", "urllib.request", "ftplib", "smtplib", "netrc", "getpass",
     "tarfile", "lzma", "_lzma", "bz2", "_bz2", "xml", "pyexpat", "plistlib",
     "decimal", "_decimal", "_pydecimal", "fractions", "statistics",
     "tkinter", "_tkinter", "doctest", "unittest",
     "pydoc", "pdb", "lib2to3", "idlelib", "turtle",
     "xmlrpc", "sqlite3", "curses", "tracemalloc",
+    # Python's own test suite (multiprocessing names it for its tests), with its compiled helpers
+    "test", "_testcapi", "_testinternalcapi",
+    # redis' commands for Redis' modules (search, JSON, time series, Bloom filters, vector sets), its client of
+    # many databases and its OCSP checks (which need the cryptography package): the fleet uses none of them
+    "redis.commands.search", "redis.commands.json", "redis.commands.timeseries", "redis.commands.bf",
+    "redis.commands.vectorset", "redis.multidb", "redis.asyncio.multidb", "redis.data_structure", "redis.ocsp",
     # development tools that a checkout has installed
     "pytest", "hypothesis", "setuptools", "pkg_resources", "distutils", "pip",
     # numpy's parts the game never calls (numpy loads them only on first use)
@@ -63,7 +71,8 @@ BUILD_APPS = {
     "include_patterns": ASSETS,
     # the walk for assets starts at the project's top: keep it out of these
     "exclude_patterns": [".venv/**", ".git/**", "build/**", "dist/**", "tests/**", "docs/**"],
-    "include_modules": {"*": ["villa.app.main", "villa.app.dedicated"]},
+    # (build_apps' module finder takes redis' `from .hiredis import` for the hiredis package, which is not there)
+    "include_modules": {"*": ["villa.app.main", "villa.app.dedicated", "redis._parsers.hiredis"]},
     "exclude_modules": {"*": UNUSED_MODULES},
     # OpenGL and OpenAL only: no software renderer, no FFmpeg, no model loaders
     "plugins": ["pandagl", "p3openal_audio"],

@@ -26,6 +26,7 @@ import os
 import plistlib
 import re
 import shutil
+import struct
 import subprocess
 import sys
 import tarfile
@@ -51,6 +52,9 @@ BUNDLE_ID = "org.villa-paletti.game"
 WINDOWS_RUNTIME = "msvc-runtime==14.44.35112"
 WINDOWS_RUNTIME_FILES = ("vcruntime140.dll", "vcruntime140_1.dll", "msvcp140.dll")
 REQUIRED_FOLDERS = ("textures", "sounds", "fonts", "icons", "villa/locale")
+# OpenSSL, which Panda3D's Linux interpreter loads from the system for `ssl` (its Windows and macOS ones carry
+# their own), 3.3 or later; where the system's is older the game does without ssl (villa/app/without_ssl.py).
+LINUX_SYSTEM_LIBRARIES = ("libssl.so.3", "libcrypto.so.3")
 
 
 class ReleaseError(Exception):
@@ -195,7 +199,7 @@ def missing_libraries(log: Path, t: Target) -> list[str]:
     """Shared libraries build_apps could not find while building this platform (from its log).
 
     Windows' API sets (api-ms-win-*) are part of Windows itself; the C++ runtime is added
-    by `finish`.
+    by `finish`. Linux's OpenSSL is the system's.
     """
     if not log.is_file():
         return []
@@ -209,6 +213,8 @@ def missing_libraries(log: Path, t: Target) -> list[str]:
             continue
         name = missing.group(1).lower()
         if t.system == "windows" and (name.startswith("api-ms-win-") or name in WINDOWS_RUNTIME_FILES):
+            continue
+        if t.system == "linux" and name in LINUX_SYSTEM_LIBRARIES:
             continue
         found.add(f"{missing.group(1)} (needed by {missing.group(2)})")
     return sorted(found)
@@ -264,6 +270,71 @@ def linux_one_executable(build: Path, t: Target) -> None:
         if not server.is_symlink():
             server.unlink(missing_ok=True)
             server.symlink_to(game.name)
+
+
+SHT_SYMTAB, PT_LOAD = 2, 1
+
+
+def drop_symbol_table(path: Path) -> int:
+    """Take the symbol table (.symtab and its .strtab: the symbols only a debugger reads) out of a 64-bit
+    little-endian ELF library, in whole pages, moving what follows it up; returns the bytes taken out (0: none
+    there, or nothing to take without moving a segment off its page). Not binutils' strip: the libraries that
+    came through auditwheel have segments patchelf put after the symbol table, and strip misplaces them ("ELF
+    load command address/offset not page-aligned"). The loader reads segments and .dynsym, never .symtab."""
+    data = bytearray(path.read_bytes())
+    if data[:6] != b"\x7fELF\x02\x01":
+        return 0
+    phoff, shoff = struct.unpack_from("<QQ", data, 0x20)
+    phentsize, phnum, shentsize, shnum = struct.unpack_from("<HHHH", data, 0x36)
+    sections = [shoff + i * shentsize for i in range(shnum)]
+    tables = [at for at in sections if struct.unpack_from("<I", data, at + 4)[0] == SHT_SYMTAB]
+    if len(tables) != 1:
+        return 0
+    strings = sections[struct.unpack_from("<I", data, tables[0] + 0x28)[0]]
+    spans = [struct.unpack_from("<QQ", data, at + 0x18) for at in (tables[0], strings)]
+    start, end = min(o for o, _ in spans), max(o + n for o, n in spans)
+    if sum(n for _, n in spans) != end - start or not start < end <= len(data):
+        return 0                                  # not one stretch of the file
+    segments = [phoff + i * phentsize for i in range(phnum)]
+    after = []
+    for at in segments:
+        kind, = struct.unpack_from("<I", data, at)
+        offset, _vaddr, _paddr, size, _memsz, align = struct.unpack_from("<QQQQQQ", data, at + 8)
+        if offset < end and offset + size > start and size:
+            return 0                              # loaded from inside the table: leave it
+        if offset >= end and kind == PT_LOAD:
+            after.append(max(align, 1))
+    page = max(after + [4096])
+    cut = (end - start) // page * page
+    if cut == 0 or phoff + phnum * phentsize > start:
+        return 0
+    for at in segments:
+        offset, = struct.unpack_from("<Q", data, at + 8)
+        if offset >= end:
+            struct.pack_into("<Q", data, at + 8, offset - cut)
+    for at in sections:
+        offset, = struct.unpack_from("<Q", data, at + 0x18)
+        if at in (tables[0], strings):
+            struct.pack_into("<QQ", data, at + 0x18, start, 0)
+        elif offset >= end:
+            struct.pack_into("<Q", data, at + 0x18, offset - cut)
+    if shoff >= end:
+        struct.pack_into("<Q", data, 0x28, shoff - cut)
+    del data[start:start + cut]
+    path.write_bytes(data)
+    return cut
+
+
+def linux_drop_symbols(build: Path) -> dict[str, int]:
+    """The symbol tables of the shared libraries that still carry them (numpy's and OpenBLAS's: 1.4 MB) taken
+    out, as Panda3D and Python ship theirs; never the executable's, whose frozen modules follow its ELF image."""
+    dropped = {}
+    for library in sorted(build.iterdir()):
+        if library.is_file() and not library.is_symlink() and ".so" in library.suffixes:
+            cut = drop_symbol_table(library)
+            if cut:
+                dropped[library.name] = cut
+    return dropped
 
 
 def linux_desktop(build: Path) -> None:
@@ -343,6 +414,9 @@ def finish(platform: str, log: Path) -> tuple[Path, int]:
         macos_bundle(build, version)
     if t.system == "linux":
         linux_one_executable(build, t)
+        dropped = linux_drop_symbols(build)
+        if dropped:
+            print(f"  Linux: the symbol tables of {', '.join(dropped)} taken out ({sum(dropped.values()) / 1e6:.1f} MB)")
     found = problems(build, t) + [f"build_apps found no {name}" for name in missing_libraries(log, t)]
     if found:
         raise ReleaseError(f"the {t.label} build is incomplete: " + "; ".join(found))

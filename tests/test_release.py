@@ -22,13 +22,16 @@ import tomllib
 from pathlib import Path
 
 import pytest
+import redis
 from setuptools import Distribution
 
 import villa
 from villa.app import frozen
-from villa.online import loop
 from villa.online.client import Player
+from villa.online.fleet import redis_keys as keys
+from villa.online.protocol import Online
 from villa.presentation import assets
+from tests.fleet.conftest import RedisServer
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -170,6 +173,30 @@ def test_on_linux_the_server_is_a_link_to_the_games_executable(tmp_path, release
     assert os.readlink(server) == game.name
 
 
+def test_on_linux_the_libraries_symbol_tables_go_and_they_still_load(tmp_path, release):
+    """numpy's libraries (which came through auditwheel, with segments after their symbol table) come with the
+    symbols only a debugger reads: taken out, the library still loads; the executable, which carries the frozen
+    modules after its ELF image, is never touched."""
+    import numpy.linalg._umath_linalg as compiled
+    original = Path(compiled.__file__)
+    if not release.drop_symbol_table(shutil.copyfile(original, tmp_path / "probe.so")):
+        pytest.skip("this numpy's library has no symbol table to take out")
+    folder = tmp_path / "numpy" / "linalg"          # where its run path finds OpenBLAS: ../../numpy.libs
+    folder.mkdir(parents=True)
+    (tmp_path / "numpy.libs").symlink_to(original.parents[2] / "numpy.libs")
+    library, executable = folder / original.name, folder / assets.APP_NAME
+    for path in (library, executable):
+        shutil.copyfile(original, path)
+    dropped = release.linux_drop_symbols(folder)
+    assert list(dropped) == [library.name] and dropped[library.name] % 4096 == 0
+    assert library.stat().st_size == original.stat().st_size - dropped[library.name]
+    assert executable.read_bytes() == original.read_bytes()
+    assert release.linux_drop_symbols(folder) == {}, "once is enough"
+    loads = f"import ctypes; print(ctypes.CDLL({str(library)!r}).PyInit__umath_linalg is not None)"
+    done = subprocess.run([sys.executable, "-c", loads], capture_output=True, text=True, timeout=60)
+    assert done.stdout.strip() == "True", done.stderr[-2000:]
+
+
 BLOCKING_IMPORTER = """
 import importlib, importlib.abc, pkgutil, sys
 left_out = sys.argv[1].split(",")
@@ -185,7 +212,7 @@ import villa
 for module in pkgutil.walk_packages(villa.__path__, "villa."):
     if module.name != "villa.__main__":
         importlib.import_module(module.name)
-import direct.showbase.ShowBase, direct.gui.DirectGui, panda3d.bullet, numpy, platformdirs
+import direct.showbase.ShowBase, direct.gui.DirectGui, panda3d.bullet, numpy, platformdirs, redis
 numpy.linalg.norm(numpy.ones(3))
 numpy.clip(numpy.mgrid[0:4, 0:4], 0, 1)
 print("imported")
@@ -198,6 +225,64 @@ def test_the_game_imports_without_the_modules_the_build_leaves_out():
     done = subprocess.run([sys.executable, "-c", BLOCKING_IMPORTER, left_out], cwd=ROOT, capture_output=True,
                           text=True, timeout=120)
     assert done.returncode == 0 and "imported" in done.stdout, done.stderr[-2000:]
+
+
+WITHOUT_SSL = """
+import importlib.abc, sys
+
+class NoOpenSSL(importlib.abc.MetaPathFinder):   # as the Linux build on a system with an OpenSSL before 3.3
+    def find_spec(self, name, path=None, target=None):
+        if name == "_ssl":
+            raise ImportError("libcrypto.so.3: version OPENSSL_3.3.0 not found")
+
+sys.meta_path.insert(0, NoOpenSSL())
+from villa.app import without_ssl
+import redis, socket, ssl
+assert ssl is without_ssl.ssl
+redis.Redis.from_url("redis://127.0.0.1:1/0")              # a fleet on plain redis:// is there
+with socket.create_server(("127.0.0.1", 0)) as listening:  # something that answers on TCP
+    url = f"rediss://127.0.0.1:{listening.getsockname()[1]}/0"
+    try:
+        redis.Redis.from_url(url, socket_connect_timeout=2, retry_on_timeout=False).ping()
+    except redis.ConnectionError as refused:
+        print(refused)
+"""
+
+
+def test_where_ssl_cannot_load_redis_loads_all_the_same_and_tls_is_refused_in_a_sentence():
+    done = subprocess.run([sys.executable, "-c", WITHOUT_SSL], cwd=ROOT, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "use redis://, not rediss://" in done.stdout, done.stdout
+    assert "Traceback" not in done.stderr
+
+
+FINDING_MODULES = """
+import json, sys
+from direct.dist import FreezeTool
+options = json.loads(sys.argv[1])
+freezer = FreezeTool.Freezer(platform="manylinux2014_x86_64", path=sys.path, optimize=2)   # as build_apps does
+freezer.addModule("__main__", filename=options["gui_apps"]["villa-paletti"])
+for module in options["include_modules"]["*"]:
+    freezer.addModule(module)
+for module in options["exclude_modules"]["*"]:
+    freezer.excludeModule(module)
+freezer.done(addStartupModules=True)
+frozen = {name for name, _ in freezer.getModuleDefs()}
+import villa.app.main, villa.app.dedicated
+ours = ("villa", "redis", "platformdirs")
+print(json.dumps(sorted(name for name in sys.modules if name.split(".")[0] in ours and name not in frozen)))
+"""
+
+
+def test_build_apps_finds_every_module_the_game_and_its_server_import():
+    """build_apps freezes what its module finder reads in the import statements: a module it misreads (redis'
+    `from .hiredis import`, taken for the absent hiredis package) would be missing from the built game, and only
+    a full build would tell."""
+    done = subprocess.run([sys.executable, "-c", FINDING_MODULES, json.dumps(OPTIONS)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert json.loads(done.stdout.splitlines()[-1]) == []
 
 
 def test_in_a_checkout_the_files_are_at_the_top_of_the_project():
@@ -267,11 +352,13 @@ def test_a_library_build_apps_could_not_find_stops_that_platforms_release(tmp_pa
     log = tmp_path / "build_apps.log"
     log.write_text("Building runtime for platform: manylinux2014_x86_64\n"
                    "warning: build_apps: could not find dependency libfoo.so.1 (referenced by bar.so)\n"
+                   "warning: build_apps: could not find dependency libssl.so.3 (referenced by _ssl.so)\n"
                    "Building runtime for platform: win_amd64\n"
                    "warning: build_apps: could not find dependency api-ms-win-core-path-l1-1-0.dll "
                    "(referenced by python311.dll)\n"
                    "warning: build_apps: could not find dependency VCRUNTIME140_1.dll (referenced by x.pyd)\n")
-    assert release.missing_libraries(log, release.target("manylinux2014_x86_64")) == ["libfoo.so.1 (needed by bar.so)"]
+    linux = release.target("manylinux2014_x86_64")
+    assert release.missing_libraries(log, linux) == ["libfoo.so.1 (needed by bar.so)"]   # OpenSSL is the system's
     assert release.missing_libraries(log, release.target("win_amd64")) == []   # Windows' own, and added later
     assert release.missing_libraries(log, release.target("macosx_11_0_arm64")) == []
 
@@ -420,42 +507,105 @@ def test_the_built_game_opens_its_window_named_and_classed_for_the_desktop(unpac
     print(f"\n  the main menu's window: '{assets.WINDOW_TITLE}', class {assets.APP_NAME}, in German")
 
 
-def _a_player_sits_down(port: int, room: str) -> bool:
-    """Does the server on the loopback `port` answer a player of the game's own online play: let them into
-    `room` and give them its first seat? (The one place these tests speak the online game's wire.)"""
+def _polled(player: Player, done, seconds: float = 30.0) -> bool:
+    end = time.monotonic() + seconds
+    while not done():
+        if time.monotonic() > end:
+            return False
+        player.poll()
+        time.sleep(0.002)
+    return True
+
+
+def _a_player_sits_down(port: int, room: str) -> Player | None:
+    """The server on the loopback `port` answers a player of the game's own online play: lets them into `room`
+    and gives them its first seat (None: it did not). The one place these tests speak the online game's wire."""
     player = Player("127.0.0.1", port)
+    player.enter(room)
+    player.sit("Anna", 0)
+    seated = _polled(player, lambda: player.lost or (player.room == room and bool(player.seats)
+                                                     and player.table["seats"][0]["name"] == "Anna"))
+    if seated and not player.lost:
+        return player
+    player.close()
+    return None
+
+
+def _serve(game: Path, env: dict, *args: str) -> tuple[subprocess.Popen, list[str]]:
+    """The built server started from the unpacked archive on a free loopback port, and what it printed up to
+    its last line of a room's (its fleet's line after that, when it joined one)."""
+    port = _free_port()
+    server = subprocess.Popen([str(game / frozen.SERVER_PROGRAM), "--port", str(port), "--address", "127.0.0.1",
+                               "--people", "2", *args], cwd=env["HOME"], env=env, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True)
+    lines: list[str] = []
+    wanted = "in the fleet of " if "--redis" in args else "room "
+    while not lines or not lines[-1].startswith(wanted):
+        line = server.stdout.readline()
+        if not line:
+            server.wait(30)
+            pytest.fail(f"the built server did not start: {lines} {server.stderr.read()[-2000:]}")
+        lines.append(line)
+    return server, lines
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _seats_a_player_and_stops_on_sigterm(server: subprocess.Popen, lines: list[str], farewell: Online,
+                                         seated=lambda code: None) -> str:
+    """A player sits in the server's room (then `seated(code)` looks around); SIGTERM ends the server in order,
+    and the player hears `farewell` (the server closing, or in a fleet the room moving on to another server)."""
+    room = next(line for line in lines if line.startswith("room "))
+    code, port = room.split()[1], int(room.split()[4].rstrip(":"))
     try:
-        if not loop.run_until(lambda: player.ready, 30):
-            return False
-        player.enter(room)
-        if not loop.run_until(lambda: player.room is not None, 30):
-            return False
-        player.sit("Anna", 0)
-        return loop.run_until(lambda: bool(player.seats) and player.table["seats"][0]["name"] == "Anna", 30)
+        anna = _a_player_sits_down(port, code)
+        assert anna is not None, "the server did not seat a player"
+        seated(code)
+        server.send_signal(signal.SIGTERM)
+        assert server.wait(30) == 128 + signal.SIGTERM, server.stderr.read()
+        assert _polled(anna, lambda: anna.lost) and anna.trouble.code is farewell, anna.trouble
+        assert "Traceback" not in server.stderr.read()
     finally:
-        player.stopReaderPollTask()
-        if player.isConnected():
-            player.disconnect()
+        if server.poll() is None:
+            server.kill()
+            server.wait(30)
+    return f"room {code} on port {port}, a player seated, ended by SIGTERM, the player told '{farewell.value}'"
 
 
 @built
 @pytest.mark.slow
 def test_the_built_server_opens_a_room_answers_a_player_and_stops_when_asked(unpacked):
     game, env = unpacked
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = subprocess.Popen([str(game / frozen.SERVER_PROGRAM), "--port", str(port), "--address", "127.0.0.1",
-                               "--people", "2"], cwd=env["HOME"], env=env, stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, text=True)
+    done = _run(game, env, "--help")
+    assert done.returncode == 0 and done.stdout.startswith("usage: villa-paletti ")
+    done = subprocess.run([str(game / frozen.SERVER_PROGRAM), "--help"], cwd=env["HOME"], env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stdout.startswith(f"usage: {frozen.SERVER_PROGRAM} "), done.stderr
+    assert "--redis URL" in done.stdout
+    said = _seats_a_player_and_stops_on_sigterm(*_serve(game, env), Online.CLOSING)
+    print(f"\n  {frozen.SERVER_PROGRAM}: --help answered; {said}")
+
+
+@built
+@pytest.mark.slow
+def test_the_built_server_joins_a_fleet_on_redis(unpacked, tmp_path):
+    """The build carries the redis package the fleet speaks through: the server keeps its room in a Redis."""
+    if shutil.which("redis-server") is None:
+        pytest.fail("redis-server is not installed: scripts/build_release.sh installs Debian's redis-server")
+    game, env = unpacked
+    store = RedisServer(tmp_path)
     try:
-        line = server.stdout.readline()
-        assert line.startswith("room "), (line, server.stderr.read() if server.poll() is not None else "")
-        assert _a_player_sits_down(port, line.split()[1]), "the server did not seat a player"
-        server.send_signal(signal.SIGTERM)
-        assert server.wait(30) == 128 + signal.SIGTERM, server.stderr.read()
+        port = _free_port()
+        server, lines = _serve(game, env, "--redis", store.url, "--public", f"127.0.0.1:{port}", "--new-room")
+        kept = redis.Redis.from_url(store.url, decode_responses=True)
+
+        def in_the_directory(code: str) -> None:
+            assert kept.hget(keys.room(code), "address") == f"127.0.0.1:{port}", "the room is not in the fleet's Redis"
+        said = _seats_a_player_and_stops_on_sigterm(server, lines, Online.MOVED, in_the_directory)
     finally:
-        if server.poll() is None:
-            server.kill()
-            server.wait(30)
-    print(f"\n  {frozen.SERVER_PROGRAM}: a room on port {port}, a player seated, ended by SIGTERM")
+        store.stop()
+    print(f"\n  {frozen.SERVER_PROGRAM} --redis {store.url}: {said}")
