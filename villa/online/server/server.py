@@ -20,6 +20,7 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Protocol
 
 from villa import rules
@@ -437,7 +438,7 @@ class Server:
         """What a connection asks of the room it is in: a game request's refusal goes back to the sender only,
         and a player the host took out of their seat is told why and let go."""
         room = self._room_of(visitor)
-        answer = self._in_room(room, lambda: _ROOM_ASKS[type(message)](room, client, message))
+        answer = self._in_room(room, partial(_ROOM_ASKS[type(message)], room, client, message))
         if type(message) in _TAKING_OUT:
             self._let_go(room, answer, _TAKING_OUT[type(message)])
         elif answer is not None:         # (only a game request answers with its refusal)
@@ -451,7 +452,7 @@ _ROOM_ASKS: dict[type, Callable] = {
     m.SetClock: lambda room, client, ask: room.set_clock(client, ask.seconds),
     m.GiveToComputer: lambda room, client, ask: room.give_to_computer(client, ask.seat, ask.strength),
     m.SendAway: lambda room, client, ask: room.send_away(client, ask.seat),
-    **{kind: Room.request for kind in rq.REQUESTS},
+    **{kind: lambda room, client, request: room.request(client, request) for kind in rq.REQUESTS},
 }
 # the host's asks that take a player out of their seat (the room answers with that player's connection), and why
 _TAKING_OUT = {m.GiveToComputer: Online.SEAT_GIVEN, m.SendAway: Online.SENT_AWAY}
