@@ -92,7 +92,7 @@ def test_dragging_a_column_moves_it_and_an_edge_spot_disables_the_floor(arrangin
     mouse.move(*on_screen(top_of(screen, column)))      # the pointer over it: it lights up, a ring round its foot
     frames(4)
     assert screen.hover == column
-    assert screen._glow[column].length() > 0.2 and not screen.marks.ring.isHidden()
+    assert screen.view.scene.glow[column].length() > 0.2 and not screen.marks.ring.isHidden()
     assert "Blue thin" in screen.words.tip["text"]
     snapshot("arrange-1-hover")
 

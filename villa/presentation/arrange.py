@@ -33,7 +33,7 @@ from villa.presentation.controls import Controls, Handlers
 from villa.presentation.i18n import _
 from villa.presentation.menus.arrange import EDGE, WIDTH, ArrangePanel
 from villa.presentation.plate_marks import PlateMarks
-from villa.presentation.scene import BASE_POSE
+from villa.presentation.scene import BASE_POSE, NO_GLOW
 from villa.rules.pieces import floor_id
 from villa.presentation.view import VillaView
 from villa.presentation.words import column_name
@@ -50,7 +50,6 @@ HOVER_GLOW = Vec3(0.22, 0.18, 0.07)
 HELD_GLOW = Vec3(0.30, 0.25, 0.10)
 CARRY_GLOW = Vec3(0.04, 0.10, 0.26)     # the columns the blue floor would rest on
 FAULT_GLOW = Vec3(0.16, 0.02, 0.0)      # the columns a failing check names (a red ring marks them too)
-NO_GLOW = Vec3(0, 0, 0)
 
 
 class Hand(Enum):
@@ -81,7 +80,6 @@ class ArrangeScreen:
         self.hover: str | None = None            # the column under the pointer
         self.floor_hover = False                 # the pointer over the floor's place (not over a column)
         self._shown: dict[str, tuple[float, float, float]] = {}   # where each column is drawn (x, y, lift)
-        self._glow: dict[str, Vec3] = {}
         self._dirty, self._since_check = False, 0.0
         self.visible = False
 
@@ -338,12 +336,7 @@ class ArrangeScreen:
         if self.held is not None:
             glow[self.held] = HELD_GLOW
         self.marks.show_faults(faulty, self._shown)
-        pieces = self.view.scene.pieces
-        for piece in set(self._glow) | set(glow):
-            wanted = glow.get(piece, NO_GLOW)
-            if self._glow.get(piece, NO_GLOW) != wanted:
-                pieces[piece].setShaderInput("glow", wanted)
-        self._glow = glow
+        self.view.scene.show_glow(glow)
 
     def _show_pointer(self, mouse) -> None:
         """A ring on the plate round the column under the pointer (or in hand), and its name beside the pointer."""

@@ -16,8 +16,6 @@ from villa.presentation.ghost import Ghost
 from villa.presentation.sight import FloorSight
 from villa.rules.pieces import level_of_floor
 
-NO_GLOW = Vec3(0, 0, 0)
-
 
 class Overlay:
     """`eye`: the builder's eye, in a game played with it (else None)."""
@@ -28,7 +26,6 @@ class Overlay:
         self.sight = FloorSight(stage.render)
         self.gauge = StrainGauge(stage.base.a2dBottomLeft)
         self.eye = BuildersEye(stage.render) if match.setup.builders_eye else None
-        self._glow: dict[str, Vec3] = {}
 
     def close(self) -> None:
         self.ghost.hide()
@@ -39,12 +36,7 @@ class Overlay:
 
     def show_hints(self, glow: dict[str, Vec3], tooltip: str | None, mouse) -> None:
         """The pieces that glow, and the tooltip at the pointer."""
-        pieces = self.view.scene.pieces
-        for piece in set(self._glow) | set(glow):
-            wanted = glow.get(piece, NO_GLOW)
-            if self._glow.get(piece, NO_GLOW) != wanted:
-                pieces[piece].setShaderInput("glow", wanted)
-        self._glow = glow
+        self.view.scene.show_glow(glow)
         self.hud.show_tooltip(tooltip, mouse)
 
     def show_eye(self, pulled: str | None = None) -> None:

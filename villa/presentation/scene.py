@@ -27,6 +27,7 @@ TABLE_CHAMFER = 0.6
 TABLE_WOOD_REPEAT = meshes.TABLE_WOOD_REPEAT
 TABLE_LIGHT_REACH = 50.0  # cm each way from the centre: the square where the villa's shadows fall
 
+NO_GLOW = Vec3(0, 0, 0)
 TABLE_CONTACT_SHADE = Vec3(0.45, dim.BASE.radius - 1.0, dim.BASE.radius + 9.0)  # (strength, from, to radius)
 
 
@@ -47,6 +48,7 @@ class VillaScene:
         loader = stage.loader
         self.pieces: dict[str, NodePath] = {}
         self._poses: dict[str, Pose] = {}
+        self.glow: dict[str, Vec3] = {}       # the pieces that glow now, and how
 
         table_wood = meshes.PlanarUV(TABLE_WOOD_REPEAT)
         self.table = self.root.attachNewNode(meshes.extrusion(
@@ -146,6 +148,15 @@ class VillaScene:
                 radius = math.hypot(spec.radius, spec.height / 2)
             spheres.append((Point3(x, y, z), radius))
         return spheres
+
+    def show_glow(self, glow: dict[str, Vec3]) -> None:
+        """These pieces glow (a colour added to their light), and no others; a piece's shader is told only when its
+        glow changes."""
+        for piece in set(self.glow) | set(glow):
+            wanted = glow.get(piece, NO_GLOW)
+            if self.glow.get(piece, NO_GLOW) != wanted:
+                self.pieces[piece].setShaderInput("glow", wanted)
+        self.glow = dict(glow)
 
 
 def _caster(piece: str):
