@@ -138,3 +138,35 @@ def test_a_ray_aims_the_pull(free_corners):
     frames(free_corners, 120)
     pos = free_corners.nodes["yellow-thin-3"].getPos()
     assert abs(pos.x - 2) < 0.1 and abs(pos.y) < 0.1
+
+
+def test_whether_a_column_is_under_a_floor_is_the_same_asked_quickly_or_in_full():
+    # the pull asks every 1/60 s; two discs about each floor's centre settle most points at once,
+    # and must never answer otherwise than the outline and the slabs asked edge by edge
+    import random
+
+    from villa.physics import Villa, bodies, geometry, random_layout
+    from villa.physics.dimensions import FLOORS, column_spec
+    from villa.rules.pieces import floor_id
+
+    villa = Villa.from_layout(random_layout(1003, 5))     # five floors, turned every way
+
+    def in_full(column, x, y, level):
+        reach = column_spec(column).radius + pulling.FREE_MARGIN
+        for above in villa.floor_levels:
+            if above <= level:
+                continue
+            floor = villa.nodes[floor_id(above)]
+            local = floor.getRelativePoint(villa.root, Point3(x, y, floor.getZ()))
+            if geometry.signed_distance(FLOORS[above].outline, local.x, local.y) > -reach or any(
+                    max(abs(local.x - cx) - hx, 0) ** 2 + max(abs(local.y - cy) - hy, 0) ** 2 < reach ** 2
+                    for cx, cy, hx, hy in bodies.floor_slabs(above)):
+                return True
+        return False
+
+    rng = random.Random(35)
+    asked = [(rng.choice(villa.columns), rng.uniform(-16, 16), rng.uniform(-16, 16), rng.randrange(4))
+             for _ in range(3000)]
+    answers = [pulling.under_a_floor(villa, *question) for question in asked]
+    assert answers == [in_full(*question) for question in asked]
+    assert 0.2 < sum(answers) / len(answers) < 0.8     # both answers are asked often

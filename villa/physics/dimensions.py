@@ -32,6 +32,8 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from typing import Any
 
+from villa.physics import geometry
+
 Point = tuple[float, float]
 
 GRAVITY = 981.0                 # cm/s²
@@ -102,6 +104,26 @@ class FloorSpec:
     def radius(self) -> float:
         """Distance from the centre of mass to the farthest point of the outline."""
         return max(math.hypot(x, y) for x, y in self.outline)
+
+    @cached_property
+    def inner_radius(self) -> float:
+        """Distance from the centre of mass to the nearest point of the outline (0 if outside it)."""
+        return geometry.edge_distance(self.outline, 0.0, 0.0) if geometry.contains(self.outline, 0.0, 0.0) else 0.0
+
+    def contains(self, x: float, y: float) -> bool:
+        """Is (x, y), in the floor's own frame, inside its outline? The hand and the statics ask
+        every 1/60 s; the discs of `inner_radius` and `radius` settle most points at once."""
+        centre = math.hypot(x, y)
+        if centre < self.inner_radius:
+            return True
+        return centre <= self.radius and geometry.contains(self.outline, x, y)
+
+    def meets(self, x: float, y: float, reach: float) -> bool:
+        """Is (x, y), in the floor's own frame, inside the outline or nearer to it than `reach`?
+        (A column end of that radius there meets the floor.)"""
+        if math.hypot(x, y) >= self.radius + reach:
+            return False
+        return self.contains(x, y) or geometry.near_outline(self.outline, x, y, reach)
 
 
 BASE = BaseSpec()

@@ -38,6 +38,11 @@ def edge_distance(poly: Polygon, x: float, y: float) -> float:
     return min(segment_distance(x, y, a, b) for a, b in edges(poly))
 
 
+def near_outline(poly: Polygon, x: float, y: float, reach: float) -> bool:
+    """Is (x, y) nearer than `reach` to the polygon's outline? (stops at the first edge that is)"""
+    return any(segment_distance(x, y, a, b) < reach for a, b in edges(poly))
+
+
 def signed_distance(poly: Polygon, x: float, y: float) -> float:
     """Distance to the outline, positive inside, negative outside."""
     d = edge_distance(poly, x, y)

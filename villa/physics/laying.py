@@ -318,6 +318,6 @@ def columns_under(villa, level: int, x: float, y: float, yaw: float) -> frozense
     for c in top_columns(villa, level - 1):
         p = villa.nodes[c].getPos()
         lx, ly = geometry.to_local(p.x, p.y, x, y, yaw)
-        if geometry.signed_distance(FLOORS[level].outline, lx, ly) > -column_spec(c).radius:
+        if FLOORS[level].meets(lx, ly, column_spec(c).radius):
             found.append(c)
     return frozenset(found)

@@ -16,7 +16,6 @@ from dataclasses import dataclass
 
 from panda3d.core import Point3
 
-from villa.physics import geometry
 from villa.physics.dimensions import BASE, COLUMN_HEIGHT, FLOORS, GRAVITY, column_spec
 from villa.physics.survey import TOUCH, UPRIGHT_DEG
 from villa.rules.pieces import floor_id, level_of_floor
@@ -101,9 +100,7 @@ def _touches(villa, floor: str, point: Point3, r: float, side: int) -> bool:
     """Does a column end at `point` meet the floor's top (side +1) or underside (-1)?"""
     spec = FLOORS[level_of_floor(floor)]
     local = villa.nodes[floor].getRelativePoint(villa.root, point)
-    if abs(local.z - side * spec.thickness / 2) >= TOUCH or math.hypot(local.x, local.y) > spec.radius + r:
-        return False
-    return geometry.contains(spec.outline, local.x, local.y) or geometry.edge_distance(spec.outline, local.x, local.y) < r
+    return abs(local.z - side * spec.thickness / 2) < TOUCH and spec.meets(local.x, local.y, r)
 
 
 def _column_under(foot: Point3, r: float, ends: dict, column: str) -> str | None:

@@ -24,6 +24,7 @@ Life of a pull (`state`, a `Grip`; its values are the words in quotes):
 
 from __future__ import annotations
 
+import functools
 import math
 import weakref
 from enum import StrEnum
@@ -353,13 +354,23 @@ def under_a_floor(villa, column: str, x: float, y: float, level: int) -> bool:
             continue
         floor = villa.nodes[floor_id(floor_level)]
         local = floor.getRelativePoint(villa.root, Point3(x, y, floor.getZ()))
-        if geometry.signed_distance(FLOORS[floor_level].outline, local.x, local.y) > -reach:
+        if math.hypot(local.x, local.y) >= _slabs_reach(floor_level) + reach:
+            continue        # out of reach of the outline and of every slab
+        if FLOORS[floor_level].meets(local.x, local.y, reach):
             return True
         for cx, cy, hx, hy in bodies.floor_slabs(floor_level):
             dx, dy = max(abs(local.x - cx) - hx, 0.0), max(abs(local.y - cy) - hy, 0.0)
             if dx * dx + dy * dy < reach * reach:
                 return True
     return False
+
+
+@functools.cache
+def _slabs_reach(level: int) -> float:
+    """How far from the floor's centre its outline and its slabs reach. A pull asks every
+    1/60 s whether the column is out, and a point beyond this needs no more asking."""
+    slabs = (math.hypot(abs(cx) + hx, abs(cy) + hy) for cx, cy, hx, hy in bodies.floor_slabs(level))
+    return max(FLOORS[level].radius, *slabs)
 
 
 # --- where a column in hand is, measured on any villa (the hand's, or a villa drawn as heard) ---
@@ -387,7 +398,7 @@ def surface_below(villa, column: str) -> tuple[int, str | None, float] | None:
             continue
         floor = villa.nodes[floor_id(level)]
         local = floor.getRelativePoint(villa.root, pos)
-        if geometry.contains(FLOORS[level].outline, local.x, local.y):
+        if FLOORS[level].contains(local.x, local.y):
             z = villa.root.getRelativePoint(floor, Point3(local.x, local.y, FLOORS[level].thickness / 2)).z
             if best is None or z > best[2]:
                 best = (level, None, z)

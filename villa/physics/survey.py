@@ -51,7 +51,7 @@ def standing(villa, column: str, exclude: frozenset[str] = frozenset()) -> Stand
     for level in sorted(_laid(villa), reverse=True):
         local = _floor_local(villa, level, foot)
         spec = FLOORS[level]
-        if abs(local.z - spec.thickness / 2) < TOUCH and geometry.signed_distance(spec.outline, local.x, local.y) > -r:
+        if abs(local.z - spec.thickness / 2) < TOUCH and spec.meets(local.x, local.y, r):
             return Standing(level)
     for other in villa.columns:
         if other in (column, *exclude) or other in villa.in_hand:
@@ -72,7 +72,7 @@ def carries(villa, column: str, level: int) -> bool:
     local = _floor_local(villa, level, _end(villa, column, +1))
     spec = FLOORS[level]
     r = column_spec(column).radius
-    return abs(local.z + spec.thickness / 2) < TOUCH and geometry.signed_distance(spec.outline, local.x, local.y) > -r
+    return abs(local.z + spec.thickness / 2) < TOUCH and spec.meets(local.x, local.y, r)
 
 
 def footprint_inside(villa, column: str, level: int) -> bool:
