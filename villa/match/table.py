@@ -31,7 +31,7 @@ from villa.match.record import Record, TurnRecord
 from villa.match.setup import MatchSetup, Seat, Strength
 from villa.physics import layouts, survey
 from villa.physics.laying import FloorLay, Laying
-from villa.physics.pulling import Grip, Pull
+from villa.physics.pulling import Grip, Pull, landing_refusal
 from villa.physics.refusals import PlacementError, Refusal
 from villa.physics.world import Villa, give_back_free_memory
 from villa.rules.state import Step
@@ -164,7 +164,7 @@ class Match:
 
     def landing_refusal(self) -> Exception | None:
         """Why the carried column may not be set down straight below it now (None: it may): the
-        referee's own verdict on what the villa would report."""
+        referee's own verdict on what the villa would report, then the wood's."""
         pull = self.hand
         preview = pull.preview() if isinstance(pull, Pull) else None
         if preview is None:
@@ -173,7 +173,7 @@ class Match:
             rules.apply(self.state, preview)
         except rules.RuleError as refusal:
             return refusal
-        return None
+        return landing_refusal(self.villa, pull.column)     # the rules allow it: does the wood?
 
     # --- held in the hands: felt ---
 

@@ -33,7 +33,7 @@ from villa.online.client.hands import HeldColumn, HeldFloor, held_piece, still_i
 from villa.online.client.player import Player
 from villa.online.client.puppet import Puppet
 from villa.physics.laying import Laying
-from villa.physics.pulling import Grip
+from villa.physics.pulling import Grip, landing_refusal
 from villa.physics.refusals import PlacementError, Refusal
 from villa.rules.pieces import floor_id
 
@@ -134,7 +134,7 @@ class OnlineMatch:
         preview = self.hand.preview() if isinstance(self.hand, HeldColumn) else None
         if preview is None:
             return PlacementError(Refusal.NO_FLOOR_UNDER)
-        return checks.verdict(self.state, preview)
+        return checks.verdict(self.state, preview) or landing_refusal(self.villa, self.hand.column)
 
     # --- requests: checked here as the match would, then sent ---------------------------------------------
 
