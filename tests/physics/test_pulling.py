@@ -140,18 +140,16 @@ def test_a_ray_aims_the_pull(free_corners):
     assert abs(pos.x - 2) < 0.1 and abs(pos.y) < 0.1
 
 
-def test_a_column_is_not_set_down_on_the_rim_of_one_standing_beside_its_spot(free_corners):
-    # lowered straight down with its foot over another's rim, a column would sit askew on it and
-    # topple: the hand refuses, whether the foot's centre is just inside that column's top (it
-    # would stand on it) or outside it (it would stand on the floor); well on it, or clear of it,
-    # the column may come down
+def test_a_column_is_not_set_down_on_the_rim_of_the_column_below(free_corners):
+    # lowered onto another column with its centre near that one's rim, a column sits askew on
+    # the rim and topples: the hand refuses; well on that column, or beside it, it may come down
     villa = free_corners
     first = villa.grab("red-thin-3", villa.nodes["red-thin-3"].getPos() + Point3(0, -0.7, 1))
     set_down(villa, first, 0.0, 0.0)
     second = villa.grab("green-thin-3", villa.nodes["green-thin-3"].getPos() + Point3(0, -0.7, 1))
     assert second.state == "carrying"
     r = 0.7   # both thin
-    for gap, refused in ((0.3, False), (r - 0.1, True), (2 * r - 0.3, True), (2 * r + 0.2, False)):
+    for gap, refused in ((0.3, False), (r - 0.1, True), (r + 0.25, True), (2 * r - 0.3, False), (2 * r + 0.2, False)):
         second.aim(Point3(gap, 0.0, 0))
         frames(villa, 240, lambda: abs(villa.nodes["green-thin-3"].getX() - gap) < 0.02)
         refusal = pulling.landing_refusal(villa, "green-thin-3")
