@@ -140,16 +140,19 @@ def test_a_ray_aims_the_pull(free_corners):
     assert abs(pos.x - 2) < 0.1 and abs(pos.y) < 0.1
 
 
-def test_a_column_is_not_set_down_on_the_rim_of_the_column_below(free_corners):
+def test_a_column_is_not_set_down_on_the_rim_of_another(free_corners):
     # lowered onto another column with its centre near that one's rim, a column sits askew on
-    # the rim and topples: the hand refuses; well on that column, or beside it, it may come down
+    # the rim and topples; beside a standing column with their ends overlapping, its foot comes
+    # down on that one's rim: the hand refuses both. Well on that column, or clear of it, or
+    # touching it by no more than a corner, the column may come down
     villa = free_corners
     first = villa.grab("red-thin-3", villa.nodes["red-thin-3"].getPos() + Point3(0, -0.7, 1))
     set_down(villa, first, 0.0, 0.0)
     second = villa.grab("green-thin-3", villa.nodes["green-thin-3"].getPos() + Point3(0, -0.7, 1))
     assert second.state == "carrying"
     r = 0.7   # both thin
-    for gap, refused in ((0.3, False), (r - 0.1, True), (r + 0.25, True), (2 * r - 0.3, False), (2 * r + 0.2, False)):
+    for gap, refused in ((0.3, False), (r - 0.1, True), (r + 0.25, True), (2 * r - 0.3, True), (2 * r - 0.1, False),
+                         (2 * r + 0.2, False)):
         second.aim(Point3(gap, 0.0, 0))
         frames(villa, 240, lambda: abs(villa.nodes["green-thin-3"].getX() - gap) < 0.02)
         refusal = pulling.landing_refusal(villa, "green-thin-3")

@@ -46,7 +46,8 @@ UPRIGHT_RATE = 20.0         # 1/s: how fast a carried column is turned upright
 CLEARANCE = 1.0             # cm a carried column's foot keeps above everything
 LIFT_SPEED = 20.0           # cm/s when rising clear of the villa
 LOWER_SPEED = 4.0           # cm/s when setting it down
-RIM_MARGIN = 0.2            # cm: a column set on another stands with its centre this far inside that one's top
+RIM_MARGIN = 0.2            # cm: a column set on another has its centre this far inside that one's top;
+                            # one set beside another may overlap its end by as much (a corner)
 FREE_MARGIN = 0.3           # cm between a free column and the outline of any floor above it
 STEADY_LIFT = 0.1           # cm: "lightly lifted" (rule 1)
 STEADY_LIFT_SPEED = 1.0     # cm/s: gently, or what stands on the floor is jolted
@@ -422,19 +423,28 @@ def surface_below(villa, column: str) -> tuple[int, str | None, float] | None:
 
 def landing_refusal(villa, column: str) -> PlacementError | None:
     """Why the column may not be lowered straight down from where it is (None: it may): nothing
-    below it, or it would come down on the column below with its centre near that one's rim.
-    There it sits askew on the rim and topples (a thin column on a thin one stood with its
-    centre 0.55 cm off and toppled at 0.6; a thick on a thick stood at 1.3 cm and toppled at
-    2.0). Farther off it comes down beside that column: its foot slides off the rim and it
-    stands. A hand that sees the rim moves over a little."""
+    below it, or its foot would come down on a column's rim: on the column below, with its
+    centre near that one's rim, or beside a column standing up, their ends overlapping by more
+    than a corner. On the column below it sits askew on the rim and topples (a thin column on a
+    thin one stood with its centre 0.55 cm off and toppled at 0.6; a thick on a thick stood at
+    1.3 cm and toppled at 2.0); beside one, its foot mostly slides off the rim, knocking that
+    column, and now and then topples. A hand that sees the rim moves over a little."""
     below = surface_below(villa, column)
     if below is None:
         return PlacementError(Refusal.NO_FLOOR_UNDER, column=column)
-    on_column = below[1]
-    if on_column is not None:
-        pos, under = villa.nodes[column].getPos(), villa.nodes[on_column].getPos()
-        if math.hypot(under.x - pos.x, under.y - pos.y) > column_spec(on_column).radius - RIM_MARGIN:
-            return PlacementError(Refusal.ON_A_RIM, column=column, on_column=on_column)
+    _, on_column, surface = below
+    pos, r = villa.nodes[column].getPos(), column_spec(column).radius
+    for other in villa.columns:
+        if other == column or other in villa.in_hand:
+            continue
+        o, reach = villa.nodes[other].getPos(), column_spec(other).radius
+        off = math.hypot(o.x - pos.x, o.y - pos.y)
+        if other == on_column:
+            on_rim = off > reach - RIM_MARGIN
+        else:   # standing up beside the spot: its top above the surface the column comes down on
+            on_rim = o.z + COLUMN_HEIGHT / 2 > surface + RIM_MARGIN and off < r + reach - RIM_MARGIN
+        if on_rim:
+            return PlacementError(Refusal.ON_A_RIM, column=column, on_column=other)
     return None
 
 

@@ -13,7 +13,7 @@ class Refusal(StrEnum):
     NOT_FREE_TO_SET_DOWN = "not free to set down"   # the column is still under a floor
     NOT_FREE_TO_TAKE_OUT = "not free to take out"   # the column is still under a floor
     NO_FLOOR_UNDER = "no floor under"          # nothing to set the column down on
-    ON_A_RIM = "on a rim"                      # it would come down near the rim of the column below (values: column, on_column)
+    ON_A_RIM = "on a rim"                      # it would come down on a column's rim (values: column, on_column)
     CANNOT_PUT_BACK = "cannot put back"        # the villa has collapsed: an abort cannot undo it
     ALL_FLOORS_LAID = "all floors laid"        # there is no floor left to lay
     FLOOR_ALREADY_LAID = "floor already laid"  # (values: level, colour)

@@ -514,7 +514,7 @@ REFUSALS: dict[Rule | Refusal | Online, dict[Said, str]] = {
     Refusal.NOT_FREE_TO_SET_DOWN: {Said.ALOUD: N_("Only a column that is free of the villa can be set down.")},
     Refusal.NOT_FREE_TO_TAKE_OUT: {Said.ALOUD: N_("Only a column that is free of the villa can be taken out.")},
     Refusal.NO_FLOOR_UNDER: {Said.ALOUD: N_("There is no floor under the column.")},
-    Refusal.ON_A_RIM: {Said.ALOUD: N_("{column} would come down on the rim of {on_column} and topple.")},
+    Refusal.ON_A_RIM: {Said.ALOUD: N_("{column} would come down on the rim of {on_column}.")},
     Refusal.CANNOT_PUT_BACK: {Said.ALOUD: N_("The villa has collapsed: nothing can be put back.")},
     Refusal.ALL_FLOORS_LAID: {Said.ALOUD: N_("All five floors are laid.")},
     Refusal.FLOOR_ALREADY_LAID: {Said.ALOUD: N_("The {level} floor is laid already.")},
