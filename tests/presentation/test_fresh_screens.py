@@ -16,6 +16,7 @@ from villa import rules
 from villa.match import Match
 from villa.match import record as records
 from villa.match.face import is_floor
+from villa.online.server import Room
 from villa.physics.laying import Laying
 from villa.physics.pulling import Grip
 from villa.presentation import words
@@ -204,6 +205,11 @@ def test_a_window_back_online_at_a_step_shows_what_it_asks_and_answers_its_keys(
     from villa.online.client import OnlineMatch, Player
     from villa.presentation.game import GameScreen
     game, reached = REJOINS[step]
+    if reached is over:
+        # a window gone at the end has not had the game's record, and its room waits for it; here the script's
+        # own connection for that seat gets the record, and the room, done with, could be closed (the rooms are
+        # looked over every second) while the script's villa comes to rest, or before this window connects
+        monkeypatch.setattr(Room, "closable", property(lambda room: False))
     tables = Lockstep(game.setup, hot_seat=False, watch=reached)
     window = screen = None
     try:
@@ -220,11 +226,6 @@ def test_a_window_back_online_at_a_step_shows_what_it_asks_and_answers_its_keys(
         stage.task_mgr.add(serve, "tests: the server", sort=-30)
         seat = rules.acting_player(tables.local.state)
         seat = 0 if seat is None else seat      # the game over: anyone of it comes back
-        if tables.local.state.over:
-            # a window gone at the end had not had the game's record, and its room waits for it; here the
-            # script's own connection for that seat got the record, and the room, done with, may close
-            # before this window has connected (the rooms are looked over every second)
-            monkeypatch.setattr(type(tables.room), "closable", property(lambda room: False))
         window = Player(LOOPBACK, server.port)
         for _ in range(600):
             if window.ready:
