@@ -8,7 +8,9 @@ PYTHON="${PYTHON:-python3}"
 
 ensure_venv() {
     local extras="$1"   # "" for playing, "test" for the test suite
-    local stamp="$VENV/.installed-$(sha256sum "$ROOT/pyproject.toml" | cut -c1-16)-${extras:-play}"
+    local base="$VENV/.installed-$(sha256sum "$ROOT/pyproject.toml" | cut -c1-16)"
+    local stamp="$base-${extras:-play}"
+    [ -z "$extras" ] && [ -f "$base-test" ] && stamp="$base-test"    # the tests' packages include the game's
     if [ ! -x "$VENV/bin/python" ]; then
         echo "Creating the virtual environment in .venv ..."
         "$PYTHON" -m venv "$VENV"
