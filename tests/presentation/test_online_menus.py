@@ -447,7 +447,7 @@ def test_the_lobby_draws_the_seats_anew_as_the_table_changes_and_leaves_no_widge
         {"name": "Anna", "computer": None, "taken": True, "here": True}, free], "started": False, "host": 0,
         "clock": 0})
     sent_away, clocks = [], []
-    lobby = LobbyScreen(player=player, address="127.0.0.1:47170", on_sit=None, on_computer=None, on_start=None,
+    lobby = LobbyScreen(player=player, sharing=lambda: None, on_sit=None, on_computer=None, on_start=None,
                         on_rules=None, on_leave=None, on_clock=clocks.append, on_send_away=sent_away.append)
     lobby.show()
     frames(2)

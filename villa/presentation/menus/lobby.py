@@ -86,7 +86,7 @@ def may_start(table: dict, mine) -> bool:
             and all(row.kind in ("here", "computer") for row in rows))
 
 
-SEAT_TOP, SEAT_STEP = 0.2, 0.15       # where the first seat's row is, and the rows' spacing
+SEAT_TOP, SEAT_STEP = 0.18, 0.145     # where the first seat's row is, and the rows' spacing
 INVITE_BOX = (-1.2, 0.86, 0.47, 0.555)  # the invite's line, on cream paper as a text field is
 INVITE_SCALE = 0.032
 

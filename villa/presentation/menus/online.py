@@ -174,7 +174,7 @@ class JoinScreen(_Form):
 
     def build(self) -> None:
         root, w = self.root, self.widgets
-        style.panel(root, (-0.9, 0.9, -0.66, 0.78))
+        style.panel(root, (-0.96, 0.96, -0.66, 0.78))
         style.title(root, _("Join a game"), pos=(0, 0.6), scale=0.1)
         style.text(root, _("Paste the invite a friend sent, or type the server's address and the room code."),
                    pos=(0, 0.47), scale=0.034, fg=style.INK_SOFT, kind="serif", wordwrap=46)
@@ -183,16 +183,25 @@ class JoinScreen(_Form):
         for i, (key, words, value, longest) in enumerate(rows):
             y = 0.3 - i * 0.15
             style.text(root, words, pos=(-0.8, y - 0.014), scale=0.04, align="left", kind="bold")
-            w[key] = style.entry(root, value, pos=(0.2 if key == "address" else 0.25, y),
-                                 width=0.9 if key == "address" else 0.76, max_chars=longest,
-                                 overflow=key == "address")
-        w["paste"] = style.button(root, _("Paste"), self.paste, pos=(0.78, 0.3), width=0.2, height=0.085,
+            w[key] = style.entry(root, value, pos=(0.25, y), width=0.76, max_chars=longest, overflow=key == "address")
+        w["paste"] = style.button(root, _("Paste"), self.paste, pos=(0.77, 0.3), width=0.22, height=0.085,
                                   text_scale=0.036, kind="quiet")
-        if sys.platform != "win32":     # (on Windows the field takes Ctrl+V itself)
-            w["address"].accept("control-v", self.paste)
+        if sys.platform != "win32":     # Ctrl+V (on Windows the field takes it itself); keys come bare: see stage
+            self._control = False
+            for key in ("control", "lcontrol", "rcontrol"):
+                w["address"].accept(key, self._hold_control, [True])
+                w["address"].accept(f"{key}-up", self._hold_control, [False])
+            w["address"].accept("v", self._v)
         w["join"] = style.button(root, _("Join"), self._join, pos=(0.25, -0.52), width=0.6, kind="primary")
         w["back"] = style.button(root, _("Back"), self.on_back, pos=(-0.35, -0.52), width=0.5, kind="quiet")
         self._notice(-0.2)
+
+    def _hold_control(self, held: bool) -> None:
+        self._control = held
+
+    def _v(self) -> None:
+        if self._control:
+            self.paste()
 
     def paste(self) -> None:
         """The clipboard's text into the first line; an invite's room code into the second."""
