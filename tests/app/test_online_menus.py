@@ -165,13 +165,13 @@ def test_the_invite_names_the_routers_public_address_once_it_forwards_the_port_e
     """What the lobby shows of a game hosted here as the router's answer comes, and for a room on a server."""
     from types import SimpleNamespace
 
-    from villa.app.online import OnlinePlay
+    from villa.app.online import OnlinePlay, sharing
     from villa.online.invite import Reach
     from villa.online.router import Forwarding, Step
     from villa.presentation.invite_words import reach_words, router_words
     play = OnlinePlay(FakeFront())
     play.player, play.address, play.pin = SimpleNamespace(code="K7QXM"), "192.168.1.20:47170", "ab" * 32
-    assert play.sharing().reach is Reach.SERVER and str(play.sharing().invite) == \
+    assert sharing(play).reach is Reach.SERVER and str(sharing(play).invite) == \
         f"villa-paletti://192.168.1.20:47170/K7QXM#{'ab' * 32}"
     play.server = SimpleNamespace(port=47170)
     said = {}
@@ -180,7 +180,7 @@ def test_the_invite_names_the_routers_public_address_once_it_forwards_the_port_e
                        Forwarding(Step.OPEN, 47170, "203.0.113.45", 47171, "PCP", lease=600),
                        Forwarding(Step.OPEN, 47170, "100.64.3.7", 47170, "UPnP", lease=600)):
         play.opening = SimpleNamespace(forwarding=forwarding)
-        shared = play.sharing()
+        shared = sharing(play)
         said[forwarding.step, forwarding.public_address] = (str(shared.invite), reach_words(shared),
                                                             router_words(shared))
     by_hand = ("For friends elsewhere, forward TCP port 47170 to this computer (192.168.1.20) in your router's "

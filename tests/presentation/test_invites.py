@@ -64,14 +64,24 @@ def until(frames, done, seconds: float = 15.0) -> bool:
     return True
 
 
-def clipboard_text(display) -> str:
-    return subprocess.run(["xclip", "-selection", "clipboard", "-out"], capture_output=True, text=True, timeout=10,
-                          env={"DISPLAY": display, "PATH": "/usr/bin:/bin"}).stdout
+def clipboard_text(display, expected: str) -> str:
+    """What another program pastes from the clipboard, once it is `expected` (or after 10 s: xclip, which the game
+    copies with, holds the clipboard from a process it forks a moment after it returned)."""
+    end = time.monotonic() + 10
+    while True:
+        said = subprocess.run(["xclip", "-selection", "clipboard", "-out"], capture_output=True, text=True,
+                              timeout=10, env={"DISPLAY": display, "PATH": "/usr/bin:/bin"}).stdout
+        if said == expected or time.monotonic() > end:
+            return said
+        time.sleep(0.05)
 
 
 def set_clipboard(display, text: str) -> None:
+    """Another program copies `text` (xclip stays to hold it until the next copy)."""
     subprocess.run(["xclip", "-selection", "clipboard", "-in"], input=text.encode(), timeout=10,
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={"DISPLAY": display, "PATH": "/usr/bin:/bin"})
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                   env={"DISPLAY": display, "PATH": "/usr/bin:/bin"})
+    assert clipboard_text(display, text) == text
 
 
 def host_at_home(front, frames, press_button, network: HomeNetwork):
@@ -123,7 +133,7 @@ def test_the_router_forwards_the_port_the_lobby_gives_its_public_address_and_a_f
 
     press_button(lobby.widgets["copy"])
     assert lobby.widgets["notice"]["text"] == "Copied: paste it into a chat with your friends."
-    pasted = clipboard_text(display)
+    pasted = clipboard_text(display, lobby.widgets["invite"]["text"])
     assert pasted == lobby.widgets["invite"]["text"]
 
     invite = parse_invite(pasted)

@@ -80,6 +80,12 @@ def parse_invite_or_address(text: str) -> tuple[str, int, str | None, str | None
     return invite.host, invite.port, invite.code, invite.fingerprint
 
 
+def last_name(settings) -> str:
+    """The first person's name of the last game set up on this computer ("": none yet)."""
+    people = [name for name, strength in settings.last_seats if strength is None]
+    return people[0] if people else ""
+
+
 def login_name() -> str:
     """The name this computer knows its player by ("" where it has none), as a name at a table is written."""
     for variable in ("USER", "USERNAME", "LOGNAME"):
@@ -164,13 +170,9 @@ class OnlinePlay:
         def back() -> None:       # a server being reached is let go
             self.close()
             self.menu()
-        self.front._open(JoinScreen(address=invite or self.address, name=name or self.name or self.last_name(),
-                                    on_join=self.join, on_back=back))
+        name = name or self.name or last_name(self.front.settings)
+        self.front._open(JoinScreen(address=invite or self.address, name=name, on_join=self.join, on_back=back))
 
-    def last_name(self) -> str:
-        """The first person's name of the last game set up here ("": none yet)."""
-        people = [name for name, strength in self.front.settings.last_seats if strength is None]
-        return people[0] if people else ""
 
     def adopt(self, player: Player, address: str, name: str = "", pin: str | None = None) -> None:
         """A player the command line seated (`--join`): watched as a player seated through the menus is, their seat
@@ -261,7 +263,7 @@ class OnlinePlay:
         """An invite the desktop opened the game with (a link clicked in a chat): into its room as Join goes
         (the lobby, to choose a seat), under the name last played with here, or else the computer's login name;
         with neither, the join form, filled in, asks for one."""
-        name = self.last_name() or login_name()
+        name = last_name(self.front.settings) or login_name()
         self.join_form(str(invite), name)
         if name:
             self.join(str(invite), invite.code, name)
@@ -416,26 +418,12 @@ class OnlinePlay:
 
     def open_lobby(self) -> None:
         player = self.player
-        self.lobby = LobbyScreen(player=player, sharing=self.sharing, on_sit=lambda seat: player.sit(self.name, seat),
+        self.lobby = LobbyScreen(player=player, sharing=lambda: sharing(self),
+                                 on_sit=lambda seat: player.sit(self.name, seat),
                                  on_computer=player.give_to_computer, on_start=player.begin,
                                  on_rules=self.change_game, on_leave=self.leave_lobby, on_clock=player.set_clock,
                                  on_send_away=player.send_away)
         self.front._open(self.lobby)
-
-    def sharing(self) -> Sharing | None:
-        """The invite the lobby shows now: for a game hosted here the router's public address once it forwards
-        the port, else this computer's on its network; for a room on a server, that server's address."""
-        player = self.player
-        if player is None or not player.code:
-            return None
-        host, _colon, port = self.address.rpartition(":")
-        if self.server is None or self.opening is None:
-            return Sharing(Invite(host.strip("[]"), int(port), player.code, self.pin), Reach.SERVER)
-        forwarding = self.opening.forwarding
-        if forwarding.step is Step.OPEN and forwarding.public_address:
-            invite = Invite(forwarding.public_address, forwarding.public_port, player.code, self.pin)
-            return Sharing(invite, Reach.PUBLIC, forwarding)
-        return Sharing(Invite(host, self.server.port, player.code, self.pin), Reach.LAN, forwarding)
 
     def change_game(self) -> None:
         """The host changes the rules, the seats or the layout on the new-game screen, then sends the plan."""
@@ -476,6 +464,22 @@ class OnlinePlay:
         if self.opening is not None:      # the router's mapping removed, in the opening's own thread
             self.opening.close()
             self.opening = None
+
+
+def sharing(play: OnlinePlay) -> Sharing | None:
+    """The invite a window's lobby shows now: for a game hosted here the router's public address once it forwards
+    the port, else this computer's on its network; for a room on a server, that server's address."""
+    player = play.player
+    if player is None or not player.code:
+        return None
+    host, _colon, port = play.address.rpartition(":")
+    if play.server is None or play.opening is None:
+        return Sharing(Invite(host.strip("[]"), int(port), player.code, play.pin), Reach.SERVER)
+    forwarding = play.opening.forwarding
+    if forwarding.step is Step.OPEN and forwarding.public_address:
+        invite = Invite(forwarding.public_address, forwarding.public_port, player.code, play.pin)
+        return Sharing(invite, Reach.PUBLIC, forwarding)
+    return Sharing(Invite(host, play.server.port, player.code, play.pin), Reach.LAN, forwarding)
 
 
 def game_began(player: Player) -> bool:

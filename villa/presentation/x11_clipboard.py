@@ -191,8 +191,9 @@ def copy(text: str) -> bool:
             _owner.stop()
         _owner = _Owner(text)
         _owner.start()
-        while not (_owner.owning.is_set() or _owner.done.is_set()):
-            time.sleep(0.005)
+        end = time.monotonic() + ANSWER_S     # the X server says at once whether the game owns the clipboard
+        while not _owner.owning.wait(0.005) and not _owner.done.is_set() and time.monotonic() < end:
+            pass
         return _owner.owning.is_set()
 
 
