@@ -173,7 +173,6 @@ class OnlinePlay:
         name = name or self.name or last_name(self.front.settings)
         self.front._open(JoinScreen(address=invite or self.address, name=name, on_join=self.join, on_back=back))
 
-
     def adopt(self, player: Player, address: str, name: str = "", pin: str | None = None) -> None:
         """A player the command line seated (`--join`): watched as a player seated through the menus is, their seat
         kept in the settings (offered by Rejoin, taken back by the next `--join`) until the game is over."""
@@ -474,6 +473,8 @@ def sharing(play: OnlinePlay) -> Sharing | None:
         return None
     host, _colon, port = play.address.rpartition(":")
     if play.server is None or play.opening is None:
+        if not port.isdigit():
+            return None
         return Sharing(Invite(host.strip("[]"), int(port), player.code, play.pin), Reach.SERVER)
     forwarding = play.opening.forwarding
     if forwarding.step is Step.OPEN and forwarding.public_address:
