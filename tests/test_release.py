@@ -618,6 +618,50 @@ def _seats_a_player_and_stops_on_sigterm(server: subprocess.Popen, lines: list[s
 
 @built
 @pytest.mark.slow
+def test_an_invite_clicked_opens_the_built_game_in_its_room(unpacked, display, tmp_path):
+    """add-to-menu.sh in the game's folder, then a villa-paletti:// link opened as a chat opens it (xdg-open, no
+    desktop): the built game starts with the invite and goes into the room of a server here."""
+    import threading
+
+    from villa.match import MatchSetup, Seat, layout_named
+    from villa.online import protocol
+    from villa.online.server import Room, Server
+    game, env = unpacked
+    home = tmp_path / "desktop"
+    desktop = {**env, "PATH": "/usr/bin:/bin", "DISPLAY": display, "HOME": str(home),
+               "XDG_DATA_HOME": str(home / "data"), "XDG_CONFIG_HOME": str(home / "config"),
+               "XDG_DATA_DIRS": str(tmp_path / "no system"), "USER": "mira"}
+    done = subprocess.run([str(game / "add-to-menu.sh")], env=desktop, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    server = Server(0, "127.0.0.1")
+    room = Room(protocol.new_room_code(), MatchSetup((Seat("Seat 1"), Seat("Seat 2")), layout_named("rings")))
+    server.open(room)
+    stop = threading.Event()
+    serving = threading.Thread(target=server.serve, kwargs={"until": stop.is_set}, daemon=True)
+    serving.start()
+    click = subprocess.Popen(["xdg-open", f"villa-paletti://127.0.0.1:{server.port}/{room.code}"], env=desktop,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        end = time.monotonic() + 120
+        while not room.audience and click.poll() is None and time.monotonic() < end:
+            time.sleep(0.1)
+        assert room.audience, click.stderr.read()[-3000:] if click.poll() is not None else "nobody came in"
+    finally:
+        if click.poll() is None:
+            os.killpg(click.pid, signal.SIGTERM)
+            try:
+                click.wait(20)
+            except subprocess.TimeoutExpired:
+                os.killpg(click.pid, signal.SIGKILL)
+                click.wait(10)
+        stop.set()
+        serving.join(10)
+        server.close()
+    print(f"\n  add-to-menu.sh, then xdg-open of an invite: the built game came into room {room.code}")
+
+
+@built
+@pytest.mark.slow
 def test_the_built_server_opens_a_room_answers_a_player_and_stops_when_asked(unpacked):
     game, env = unpacked
     done = _run(game, env, "--help")
