@@ -47,6 +47,8 @@ RECORD = ROOT / "packaging" / "release-build.json"      # the last full build th
 LINUX_FILES = ROOT / "packaging" / "linux"
 BUNDLE_NAME = "Villa Paletti.app"
 BUNDLE_ID = "org.villa-paletti.game"
+# invites (villa-paletti://HOST:PORT/CODE#FINGERPRINT) open the app: the scheme it declares to macOS
+URL_TYPES = [{"CFBundleURLName": "org.villa-paletti.invite", "CFBundleURLSchemes": ["villa-paletti"]}]
 # The C++ runtime numpy's Windows modules are built against (VCRUNTIME140_1.dll is not in
 # Panda3D's wheel); Microsoft allows these files to be shipped with a program.
 WINDOWS_RUNTIME = "msvc-runtime==14.44.35112"
@@ -345,9 +347,9 @@ def linux_desktop(build: Path) -> None:
 
 
 def macos_bundle(build: Path, version: str) -> Path:
-    """The bundle named as the game is, with its version and an identifier in Info.plist, and
-    the signatures of the binaries build_apps wrote into made whole again (Apple silicon
-    runs nothing else)."""
+    """The bundle named as the game is, with its version, an identifier and the invites' scheme in
+    Info.plist, and the signatures of the binaries build_apps wrote into made whole again (Apple
+    silicon runs nothing else)."""
     bundles = sorted(build.glob("*.app"))
     if not bundles:
         raise ReleaseError(f"build_apps made no app bundle in {build}")
@@ -359,7 +361,8 @@ def macos_bundle(build: Path, version: str) -> Path:
         info = plistlib.load(file)
     info.update({"CFBundleName": "Villa Paletti", "CFBundleDisplayName": "Villa Paletti",
                  "CFBundleIdentifier": BUNDLE_ID, "CFBundleVersion": version,
-                 "CFBundleShortVersionString": version, "NSHighResolutionCapable": True})
+                 "CFBundleShortVersionString": version, "NSHighResolutionCapable": True,
+                 "CFBundleURLTypes": URL_TYPES})
     info.pop("CFBundleSignature", None)
     with open(info_path, "wb") as file:
         plistlib.dump(info, file)

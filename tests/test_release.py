@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import plistlib
 import shutil
 import signal
 import socket
@@ -19,6 +20,7 @@ import sys
 import tarfile
 import time
 import tomllib
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -158,6 +160,43 @@ def test_a_macos_bundle_keeps_its_programs_its_libraries_and_its_files_apart(tmp
     assert sorted(p.name for p in release.programs(tmp_path, platform)[0].parent.iterdir()) == sorted(programs)
     assert sorted(p.name for p in binaries.iterdir()) == ["libpanda.1.10.dylib", "panda3d.core.so"]
     assert sorted(p.name for p in data.iterdir()) == ["textures"]
+
+
+def test_the_macos_app_declares_the_invites_scheme_with_its_name_version_and_identifier(tmp_path, release):
+    """build_apps' own bundling, then the release's: Info.plist as the packed app has it (Apple's own format,
+    read back with plistlib)."""
+    command = CONFIG["BuildApps"](Distribution())
+    command.gui_apps, command.console_apps = dict(OPTIONS["gui_apps"]), dict(OPTIONS["console_apps"])
+    command.macos_main_app, command.icon_objects = assets.APP_NAME, {}
+    for name in [*OPTIONS["gui_apps"], *OPTIONS["console_apps"]]:
+        (tmp_path / name).write_bytes(b"#!/bin/sh\n")      # no Mach-O: no signature to seal again
+    command.bundle_macos_app(str(tmp_path))
+    bundle = release.macos_bundle(tmp_path, "9.8.7")
+    with open(bundle / "Contents" / "Info.plist", "rb") as file:
+        info = plistlib.load(file)
+    assert_declares_invites(info)
+    assert (bundle.name, info["CFBundleVersion"], info["CFBundleExecutable"]) == (
+        "Villa Paletti.app", "9.8.7", assets.APP_NAME)
+
+
+def assert_declares_invites(info: dict) -> None:
+    """Info.plist opens villa-paletti:// links with the app: a URL type of that scheme, and an identifier for
+    macOS to know the app by."""
+    schemes = [scheme for kind in info.get("CFBundleURLTypes", []) for scheme in kind.get("CFBundleURLSchemes", [])]
+    assert schemes == ["villa-paletti"], info.get("CFBundleURLTypes")
+    assert info["CFBundleIdentifier"] == "org.villa-paletti.game"
+
+
+@pytest.mark.slow
+def test_each_built_macos_app_declares_the_invites_scheme():
+    """The apps in dist/ as the last build packed them (skipped where nothing for macOS was built here)."""
+    apps = sorted((ROOT / "dist").glob("villa-paletti-*-macos-*.zip"))
+    if not apps:
+        pytest.skip("no macOS app in dist/ (scripts/build_release.sh macos builds them)")
+    for app in apps:
+        with zipfile.ZipFile(app) as archive:
+            plist = next(name for name in archive.namelist() if name.endswith(".app/Contents/Info.plist"))
+            assert_declares_invites(plistlib.loads(archive.read(plist)))
 
 
 def test_on_linux_the_server_is_a_link_to_the_games_executable(tmp_path, release):
@@ -341,7 +380,8 @@ def test_the_desktop_entry_starts_the_game_and_matches_its_window():
     lines = (ROOT / "packaging" / "linux" / "villa-paletti.desktop").read_text().splitlines()
     entry = dict(line.split("=", 1) for line in lines if "=" in line)
     assert lines[0] == "[Desktop Entry]" and entry["Type"] == "Application"
-    assert entry["Exec"] == entry["Icon"] == entry["StartupWMClass"] == assets.APP_NAME
+    assert entry["Exec"] == f"{assets.APP_NAME} %u" and entry["Icon"] == entry["StartupWMClass"] == assets.APP_NAME
+    assert entry["MimeType"] == "x-scheme-handler/villa-paletti;", "invites open the game"
     assert entry["Name"] == assets.WINDOW_TITLE
     assert "Game" in entry["Categories"].split(";")
 
@@ -574,6 +614,50 @@ def _seats_a_player_and_stops_on_sigterm(server: subprocess.Popen, lines: list[s
             server.kill()
             server.wait(30)
     return f"room {code} on port {port}, a player seated, ended by SIGTERM, the player told '{farewell.value}'"
+
+
+@built
+@pytest.mark.slow
+def test_an_invite_clicked_opens_the_built_game_in_its_room(unpacked, display, tmp_path):
+    """add-to-menu.sh in the game's folder, then a villa-paletti:// link opened as a chat opens it (xdg-open, no
+    desktop): the built game starts with the invite and goes into the room of a server here."""
+    import threading
+
+    from villa.match import MatchSetup, Seat, layout_named
+    from villa.online import protocol
+    from villa.online.server import Room, Server
+    game, env = unpacked
+    home = tmp_path / "desktop"
+    desktop = {**env, "PATH": "/usr/bin:/bin", "DISPLAY": display, "HOME": str(home),
+               "XDG_DATA_HOME": str(home / "data"), "XDG_CONFIG_HOME": str(home / "config"),
+               "XDG_DATA_DIRS": str(tmp_path / "no system"), "USER": "mira"}
+    done = subprocess.run([str(game / "add-to-menu.sh")], env=desktop, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    server = Server(0, "127.0.0.1")
+    room = Room(protocol.new_room_code(), MatchSetup((Seat("Seat 1"), Seat("Seat 2")), layout_named("rings")))
+    server.open(room)
+    stop = threading.Event()
+    serving = threading.Thread(target=server.serve, kwargs={"until": stop.is_set}, daemon=True)
+    serving.start()
+    click = subprocess.Popen(["xdg-open", f"villa-paletti://127.0.0.1:{server.port}/{room.code}"], env=desktop,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        end = time.monotonic() + 120
+        while not room.audience and click.poll() is None and time.monotonic() < end:
+            time.sleep(0.1)
+        assert room.audience, click.stderr.read()[-3000:] if click.poll() is not None else "nobody came in"
+    finally:
+        if click.poll() is None:
+            os.killpg(click.pid, signal.SIGTERM)
+            try:
+                click.wait(20)
+            except subprocess.TimeoutExpired:
+                os.killpg(click.pid, signal.SIGKILL)
+                click.wait(10)
+        stop.set()
+        serving.join(10)
+        server.close()
+    print(f"\n  add-to-menu.sh, then xdg-open of an invite: the built game came into room {room.code}")
 
 
 @built

@@ -54,6 +54,7 @@ def notice(front) -> str:
 
 def test_host_here_set_the_clock_give_a_seat_to_a_computer_roll_for_colours_and_start(front, frames, press_button,
                                                                                      snapshot):
+    from villa.app.online import local_address
     from villa.online.client import OnlineMatch
     from villa.presentation import menus
     from villa.presentation.menus.lobby import LobbyScreen
@@ -73,7 +74,8 @@ def test_host_here_set_the_clock_give_a_seat_to_a_computer_roll_for_colours_and_
     assert until(frames, lambda: isinstance(front.menu, LobbyScreen) and front.online_play.player.seats)
     lobby, player = front.menu, front.online_play.player
     assert len(player.code) == 5 and lobby.widgets["code"]["text"] == player.code
-    assert lobby.widgets["address"]["text"].endswith(f":{port}")
+    assert lobby.widgets["invite"]["text"] == f"villa-paletti://{local_address()}:{port}/{player.code}", \
+        "the invite names this computer's address until the router forwards the port"
     assert until(frames, lambda: "computer_1_easy" in lobby.widgets)
     assert lobby.widgets["start"]["state"] == "disabled", "Ben's seat is empty"
     assert front.settings.kept_seat is None, "a server hosted here ends with the window: nothing to rejoin"
@@ -445,7 +447,7 @@ def test_the_lobby_draws_the_seats_anew_as_the_table_changes_and_leaves_no_widge
         {"name": "Anna", "computer": None, "taken": True, "here": True}, free], "started": False, "host": 0,
         "clock": 0})
     sent_away, clocks = [], []
-    lobby = LobbyScreen(player=player, address="127.0.0.1:47170", on_sit=None, on_computer=None, on_start=None,
+    lobby = LobbyScreen(player=player, sharing=lambda: None, on_sit=None, on_computer=None, on_start=None,
                         on_rules=None, on_leave=None, on_clock=clocks.append, on_send_away=sent_away.append)
     lobby.show()
     frames(2)

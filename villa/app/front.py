@@ -17,7 +17,7 @@ import random
 from dataclasses import replace
 
 from villa import rules
-from villa.app import ends, joining, saves, settings as stored
+from villa.app import ends, invite_links, joining, saves, settings as stored
 from villa.app.keeping import Keeper, has_kept_game, latest_game
 from villa.app.learning import Learning
 from villa.app.logs import PlayerError
@@ -26,6 +26,7 @@ from villa.app.storage import data_dir
 from villa.match import Match, MatchSetup, Record, Seat, Strength, TimeUp, layout_named
 from villa.match.computer import close_thinking, reseat_computers, seat_computers
 from villa.online.client import OnlineMatch
+from villa.online.invite import Invite
 from villa.physics import layouts
 from villa.presentation import i18n, menus, words
 from villa.presentation.arrange import ArrangeScreen
@@ -107,7 +108,9 @@ class Front:
         def close(settings: Settings) -> None:
             self.apply_settings(settings)
             back()
-        self._open(menus.SettingsScreen(settings=self.settings, on_close=close, on_change=self.apply_settings))
+        links = invite_links.registered() if invite_links.on_windows() else None     # Linux, macOS: the desktop's
+        self._open(menus.SettingsScreen(settings=self.settings, on_close=close, on_change=self.apply_settings,
+                                        invite_links=links, on_invite_links=invite_links.choose))
 
     def apply_settings(self, settings: Settings) -> None:
         """Every change is kept at once; volume, the mouse and the graphics take effect at once (the language
@@ -385,10 +388,15 @@ def play(args) -> int:
     """Open the window: the main menu, or the game --continue or --load takes up."""
     record, player, settings = None, None, None
     troubles: list[tuple] = []
-    if args.join:       # before any window: a wrong address says so; a seat kept there is taken back
+    invite = args.join if isinstance(args.join, Invite) else None
+    if invite is not None:
+        host, port, code, pin = invite.host, invite.port, invite.code, invite.fingerprint
+    elif args.join:
+        (host, port), code, pin = args.join, args.room, None
+    if args.join and args.name:   # before any window: a wrong address says so; a seat kept there is taken back
         check_display()     # a seat taken by a window that cannot open would wait 10 minutes for nobody
         settings = stored.load_settings(on_trouble=lambda path, aside: troubles.append((path, aside)))
-        player = joining.sit_down(*args.join, args.room, args.name, kept=settings.kept_seat)
+        player = joining.sit_down(host, port, code, args.name, kept=settings.kept_seat, pin=pin)
     elif args.continue_game:
         _path, _how, record = latest_game()
     elif args.load:
@@ -404,7 +412,10 @@ def play(args) -> int:
     front = Front(stage, settings, Sound(volume=settings.volume), players=args.players,
                   settings_trouble=troubles[0] if troubles else None)
     if player is not None:
-        front.online_play.seated(player, joining.address(*args.join), args.name)
+        front.online_play.seated(player, joining.address(host, port), args.name, pin)
+    elif invite is not None:        # a link clicked: into its room as the menus' Join goes, under the last name
+        front.main_menu()
+        front.online_play.invited(invite)
     elif record is not None:
         front.take_up(record)
     else:

@@ -1,7 +1,7 @@
-"""Straight into a game online from the command line (`--join HOST:PORT --room CODE --name NAME`): connect,
-find the room, take back the seat kept in the settings there (a connection that was lost), or else sit at
-the first free seat. Each way it can fail is one sentence (a `PlayerError`), said before any window opens;
-nothing on disk is touched here (the window keeps the seat, `OnlinePlay.adopt`)."""
+"""Straight into a game online from the command line (`--join HOST:PORT --room CODE --name NAME`, or `--join
+INVITE --name NAME`): connect, find the room, take back the seat kept in the settings there (a connection that
+was lost), or else sit at the first free seat. Each way it can fail is one sentence (a `PlayerError`), said before
+any window opens; nothing on disk is touched here (the window keeps the seat, `OnlinePlay.adopt`)."""
 
 from __future__ import annotations
 
@@ -23,9 +23,10 @@ def address(host: str, port: int) -> str:
 
 
 def sit_down(host: str, port: int, code: str, name: str, seconds: float = ANSWER_S,
-             kept: KeptSeat | None = None) -> Player:
+             kept: KeptSeat | None = None, pin: str | None = None) -> Player:
     """A player seated in room `code` at `host:port` (its game may still wait for the others); `kept`: the seat
-    kept in the settings, taken back with its token when it is in this room on this server and may still wait."""
+    kept in the settings, taken back with its token when it is in this room on this server and may still wait;
+    `pin`: the fingerprint the server's certificate must have (an invite's), for the connection to hold it to."""
     where = address(host, port)
     player = Player(host, port, timeout=seconds)
     if not _until(player, lambda: player.ready or player.lost, seconds) or not player.ready:
