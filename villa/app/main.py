@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from villa.app import cli, ends, front, frozen, headless, screenshot
+from villa.app import cli, clips, ends, front, frozen, headless, screenshot
 from villa.app.logs import PlayerError, run_guarded
 from villa.app.settings import load_settings
 from villa.app.storage import clean_stale_files, shown_path
 from villa.presentation.stage import NoDisplay
+from villa.presentation.xvfb import NoVirtualScreen, display_available
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -21,11 +22,18 @@ def _run(args) -> int:
         if args.headless:
             return headless.run(args)
         try:
+            if args.clip is not None:
+                with display_available(*args.size):
+                    clips.from_command_line(args.clip, args.out, args.size)
+                print(f"saved {shown_path(args.out)}")
+                return 0
             if args.screenshot is not None:
                 screenshot.take(headless.setup_from(args), args.screenshot, args.size, load_settings().language)
                 print(f"saved {shown_path(args.screenshot)}")
                 return 0
             return front.play(args)
+        except NoVirtualScreen as error:
+            raise PlayerError(f"no display to draw the clip on, and {error}") from None
         except NoDisplay as error:
             raise PlayerError(str(error) + (" (or add --headless)" if args.continue_game or args.load or args.replay
                                             else "")) from None
