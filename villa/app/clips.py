@@ -308,7 +308,10 @@ class ClipJob:
         if self.process is not None and self.process.is_alive():
             self.process.terminate()
             self.process.join(5)
-        self.temporary.unlink(missing_ok=True)
+        try:
+            self.temporary.unlink(missing_ok=True)
+        except OSError:
+            pass         # never made: its folder could not be
 
 
 def open_folder(folder: Path) -> bool:

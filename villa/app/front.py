@@ -375,6 +375,9 @@ class Front:
         self._close_menu()
 
     def _game_over(self, result) -> None:
+        if self.screen is None:   # a finished game taken up (--load): its screen is still being built
+            self.stage.task_mgr.doMethodLater(0, lambda _task: self._game_over(result), "villa end screen")
+            return
         self.screen.hud.hide()
         again = None if self.online else self.play_again     # online: a new room, from the menu
         match, screen, player = self.match, self.screen, self.online

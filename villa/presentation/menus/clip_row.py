@@ -40,9 +40,10 @@ class ClipRow:
         self._clear()
         self.said = said
         label = _(words.CLIP_BUTTON) if self.fell else _(words.CLIP_LAST_MOVE_BUTTON)
-        self.widgets["make"] = style.button(self.root, label, self.on_make, pos=(0, 0), width=0.9, kind="quiet")
+        self.widgets["make"] = style.button(self.root, label, self.on_make, pos=(0, -0.07 if said else -0.03),
+                                            width=0.9, kind="quiet")
         if said:
-            self.widgets["said"] = style.text(self.root, said, pos=(0, 0.075), scale=0.034, wordwrap=40,
+            self.widgets["said"] = style.text(self.root, said, pos=(0, 0.0), scale=0.03, wordwrap=62,
                                               fg=self.ink, kind="serif")
 
     def making(self, done: int, total: int) -> None:
@@ -51,10 +52,10 @@ class ClipRow:
             self.widgets["bar"] = DirectWaitBar(parent=self.root, range=max(1, total), value=0,
                                                 frameSize=(-BAR_WIDTH / 2, BAR_WIDTH / 2 - 0.24, -0.02, 0.02),
                                                 frameColor=(0.35, 0.27, 0.2, 1), barColor=style.TERRACOTTA,
-                                                relief=DGG.FLAT, pos=(0, 0, 0.0))
+                                                relief=DGG.FLAT, pos=(0, 0, -0.06))
             self.widgets["cancel"] = style.button(self.root, _(words.CLIP_CANCEL), self.on_cancel,
-                                                  pos=(BAR_WIDTH / 2 - 0.1, 0), width=0.22, kind="quiet")
-            self.widgets["said"] = style.text(self.root, "", pos=(-0.12, 0.05), scale=0.032, fg=self.ink)
+                                                  pos=(BAR_WIDTH / 2 - 0.1, -0.06), width=0.22, kind="quiet")
+            self.widgets["said"] = style.text(self.root, "", pos=(-0.12, 0.0), scale=0.03, fg=self.ink)
         self.widgets["bar"]["range"] = max(1, total)
         self.widgets["bar"]["value"] = done
         self.said = words.clip_progress(done, total)
@@ -63,9 +64,9 @@ class ClipRow:
     def saved(self, path) -> None:
         self._clear()
         self.said = words.clip_saved(path)
-        self.widgets["said"] = style.text(self.root, self.said, pos=(0, 0.065), scale=0.032, wordwrap=44,
+        self.widgets["said"] = style.text(self.root, self.said, pos=(0, 0.0), scale=0.028, wordwrap=66,
                                           fg=self.ink, kind="serif")
-        self.widgets["open"] = style.button(self.root, _(words.CLIP_OPEN_FOLDER), self.on_open_folder, pos=(0, -0.01),
+        self.widgets["open"] = style.button(self.root, _(words.CLIP_OPEN_FOLDER), self.on_open_folder, pos=(0, -0.1),
                                             width=0.5, kind="quiet")
 
     def destroy(self) -> None:

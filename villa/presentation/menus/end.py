@@ -28,7 +28,7 @@ class EndScreen(Screen):
 
     def build(self) -> None:
         root, state = self.root, self.state
-        style.panel(root, (-1.05, 1.05, -0.72 if self.clip is not None else -0.58, 0.72))
+        style.panel(root, (-1.05, 1.05, -0.73 if self.clip is not None else -0.58, 0.72))
         winner = state.result.winner if state.result is not None else None
         self.widgets["headline"] = style.title(root, headline(state), pos=(0, 0.54), scale=0.1)
         if winner is not None and winner < len(state.colours):
@@ -48,7 +48,7 @@ class EndScreen(Screen):
         self.widgets["main_menu"] = style.button(root, _("Main menu"), self.on_main_menu, pos=(x, -0.44), width=0.62,
                                                  kind="wood")
         if self.clip is not None:
-            self.widgets["clip"] = self.clip(root, (0, -0.61))
+            self.widgets["clip"] = self.clip(root, (0, -0.535))
 
     def _standings(self, top: float) -> None:
         """Every player as the game left them: colours, name, points, the seal."""
