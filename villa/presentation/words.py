@@ -26,7 +26,7 @@ from villa import rules
 from villa.online.protocol import Online, OnlineError
 from villa.online.wire.codec import WireError
 from villa.match.face import is_floor
-from villa.match.record import state_at
+from villa.match.record import fell_laying, state_at
 from villa.physics.pulling import Grip
 from villa.physics.refusals import Refusal
 from villa.presentation.holding import LEVEL_DEG
@@ -745,14 +745,14 @@ def clip_caption(record, motion) -> str:
     state = state_at(record, turns[motion.turn - 1])
     done = None
     for action in record.state.log[turns[motion.turn - 1].actions:turns[motion.turn].actions]:
+        after = rules.apply(state, action)
         if isinstance(action, rules.TakeColumn):
             done = ("pull", rules.acting_player(state), action.column, state.levels.get(action.column))
-        elif isinstance(action, rules.FloorLaid) or (isinstance(action, rules.Collapse)
-                                                      and state.turn.step is Step.LAY_FLOOR):
+        elif isinstance(action, rules.FloorLaid) or fell_laying(state, after):
             done = ("lay", rules.acting_player(state), None, state.top_level + 1)
         if isinstance(action, rules.Collapse):
             break
-        state = rules.apply(state, action)
+        state = after
     fell = motion.fell
     if done is None or done[1] is None:
         result = record.state.result
