@@ -14,6 +14,7 @@ game is built for. H.264 would need FFmpeg or x264 (GPL) or Cisco's OpenH264 (a 
 
 from __future__ import annotations
 
+import errno
 import logging
 import multiprocessing
 import os
@@ -27,7 +28,7 @@ from pathlib import Path
 from typing import Callable
 
 import platformdirs
-from PIL import Image
+from PIL import Image, WebPImagePlugin   # (named: a frozen game finds no plugin by its name alone)
 
 from villa.app import saves
 from villa.app.logs import PlayerError
@@ -40,6 +41,7 @@ from villa.presentation.clip import Caption, Film, Shot
 from villa.presentation.stage import WindowOptions, close_window, open_window, stage
 
 log = logging.getLogger(__name__)
+WEBP_WRITES = WebPImagePlugin.SUPPORTED     # False: a Pillow built without libwebp
 
 SIZE = (1280, 720)
 QUALITY = 62                # WebP's lossy quality: the wood's grain stays, the file stays small
@@ -107,6 +109,8 @@ def write_webp(out, size: tuple[int, int], count: int, frames: Callable[[int], b
                progress: Callable[[int], None] = lambda done: None) -> None:
     """Frame i from `frames(i)` (RGB bytes, the top row first), all `count` of them, as an animated WebP into the
     open binary file `out`. Frames are drawn here and encoded on a thread of its own meanwhile."""
+    if not WEBP_WRITES:
+        raise OSError(errno.ENOSYS, "this Pillow cannot write WebP")
     waiting: queue.Queue = queue.Queue(FRAMES_AHEAD)
     failed: list[BaseException] = []
 
