@@ -638,3 +638,22 @@ def test_the_built_server_joins_a_fleet_on_redis(unpacked, tmp_path):
     finally:
         store.stop()
     print(f"\n  {frozen.SERVER_PROGRAM} --redis {store.url}: {said}")
+
+
+@built
+@pytest.mark.slow
+def test_the_built_game_makes_a_clip_of_a_fall(unpacked, display):
+    from PIL import Image
+
+    from villa.app.storage import write_atomically
+    from villa.match import record as records
+    from tests.match.falls import pulled_through
+    game, env = unpacked
+    match, _column, _player = pulled_through()
+    replay, clip = Path(env["HOME"]) / "fall.json", Path(env["HOME"]) / "fall.webp"
+    write_atomically(replay, records.dumps(match.record, "replay"))
+    done = _run(game, {**env, "DISPLAY": display}, "--clip", str(replay), "--out", str(clip), "--size", "640x360")
+    assert done.returncode == 0, done.stderr[-2000:]
+    with Image.open(clip) as made:
+        assert made.size == (640, 360) and made.n_frames == len(match.motion.frames)
+    print(f"\n  --clip: {len(match.motion.frames)} frames of the fall, {clip.stat().st_size} bytes")
