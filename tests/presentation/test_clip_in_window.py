@@ -11,9 +11,12 @@ import time
 import pytest
 from PIL import Image
 
+from villa import rules
 from villa.app import clips
+from villa.match import requests as rq
 from villa.presentation.preferences import Settings
 from tests.match.falls import pulled_through
+from tests.presentation.conftest import new_match
 
 pytestmark = pytest.mark.gui
 
@@ -112,3 +115,35 @@ def test_a_full_disk_is_one_sentence_and_leaves_no_file(front, fallen, frames, p
     assert clipping.job.state == "failed"
     assert "No space left on device" in clipping.row.said and "nothing else is lost" in clipping.row.said
     assert _left_in(folder) == [] and os.path.exists("/dev/full")
+
+
+def test_the_replay_viewer_saves_the_last_move_of_a_game_that_stands(stage, frames, press_button, tmp_path,
+                                                                    monkeypatch, snapshot):
+    from villa.app.front import watch_replay
+    monkeypatch.setenv("VILLA_HOME", str(tmp_path))
+    match = new_match(players=("Anna", "Ben"), layout="rings", seed=4)
+    column = rules.grabbable_columns(match.state)[0]
+    assert rq.ask(match, lambda s: rq.Take(s, column)).accepted
+    x, y, z = match.villa.nodes[column].getPos()
+    for frame in range(40):                            # drawn out a little
+        rq.ask(match, lambda s: rq.Aim(s, (x * (1 + frame / 200), y * (1 + frame / 200), z)))
+        match.frame()
+    assert rq.ask(match, rq.GiveUp).accepted           # and given up: it goes back, the villa stands
+    while match.turns[-1].actions != len(match.state.log) or len(match.turns) < 2:
+        match.frame()
+    record = match.record
+    assert record.motion is not None and not record.motion.fell
+    viewer, clipping = watch_replay(stage, record)
+    try:
+        clipping.size = SMALL
+        frames(5)
+        assert clipping.row.widgets["make"]["text"] == "Save the last move as a clip"
+        snapshot("clip-3-replay")
+        press_button(clipping.row.widgets["make"])
+        _until(frames, lambda: clipping.job.state != "making")
+        assert clipping.job.state == "saved" and clipping.job.path.name.startswith("villa-paletti-move-")
+        with Image.open(clipping.job.path) as clip:
+            assert clip.n_frames == len(record.motion.frames)
+    finally:
+        clipping.close()
+        viewer.close()

@@ -39,6 +39,7 @@ from villa.presentation.sound import Sound
 from villa.presentation.stage import WindowOptions, check_display, open_window, stage
 
 log = logging.getLogger(__name__)
+REPLAY_INK = (0.95, 0.9, 0.8, 1)     # the clip row's words over the replay's villa
 
 
 class Front:
@@ -409,10 +410,7 @@ def play(args) -> int:
     if args.replay:
         recorded = saves.load(args.replay)
         open_window(WindowOptions(width=args.size[0], height=args.size[1]))
-        viewer = ReplayScreen(stage, recorded)
-        if recorded.motion is not None:
-            clipping = Clipping(stage, lambda: recorded, fell=recorded.motion.fell)
-            clipping.row_in(stage.aspect2d, viewer.clip_place(), ink=(0.95, 0.9, 0.8, 1))
+        watch_replay(stage, recorded)
         return _run_window()
     open_window(WindowOptions(width=args.size[0], height=args.size[1]))
     if settings is None:
@@ -426,6 +424,16 @@ def play(args) -> int:
     else:
         front.main_menu()
     return _run_window()
+
+
+def watch_replay(stage, recorded: Record) -> tuple[ReplayScreen, Clipping | None]:
+    """The replay viewer, with the row that saves its last motion (the fall) as a clip when it recorded one."""
+    viewer = ReplayScreen(stage, recorded)
+    if recorded.motion is None:
+        return viewer, None
+    clipping = Clipping(stage, lambda: recorded, fell=recorded.motion.fell)
+    clipping.row_in(stage.aspect2d, viewer.clip_place(), ink=REPLAY_INK)
+    return viewer, clipping
 
 
 def _run_window() -> int:
