@@ -99,3 +99,16 @@ def test_a_file_that_is_no_replay_gets_one_sentence_and_exit_code_2(tmp_path, di
 def test_clip_without_out_is_refused(tmp_path):
     done = _clip("--clip", tmp_path / "x.json", home=tmp_path)
     assert done.returncode == 2 and "--clip and --out go together" in done.stderr
+
+
+def test_a_half_written_clip_left_by_a_kill_is_cleaned_up_later(tmp_path):
+    from villa.app import clips
+    left = tmp_path / ".villa-paletti-fall-2026-12-01-2143.webp.4242.part"
+    fresh = tmp_path / ".villa-paletti-fall-2026-12-01-2144.webp.4243.part"
+    mine = tmp_path / "holiday.webp"
+    for path in (left, fresh, mine):
+        path.write_bytes(b"RIFF")
+    os.utime(left, (1, 1))
+    os.utime(mine, (1, 1))
+    clips.clean_left_parts(tmp_path)
+    assert not left.exists() and fresh.exists() and mine.exists(), "only the game's own, and only old ones"

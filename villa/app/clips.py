@@ -23,6 +23,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -33,7 +34,7 @@ from PIL import Image, WebPImagePlugin   # (named: a frozen game finds no plugin
 from villa.app import saves
 from villa.app.logs import PlayerError
 from villa.app.settings import load_settings
-from villa.app.storage import shown_path
+from villa.app.storage import STALE_AFTER_S, shown_path
 from villa.match.motion import RATE, Motion
 from villa.match.record import Record
 from villa.presentation import i18n
@@ -79,6 +80,21 @@ def free_path(folder: Path, name: str) -> Path:
 
 def temporary_beside(path: Path) -> Path:
     return path.with_name(f".{path.name}.{os.getpid()}.part")
+
+
+def clean_left_parts(folder: Path | None = None) -> None:
+    """Remove what a clip cut short by a crash or a kill left in the pictures folder (its half-written file)."""
+    now = time.time()
+    try:
+        leftovers = list((folder or clip_folder()).glob(".villa-paletti-*.part"))
+    except OSError:
+        return
+    for path in leftovers:
+        try:
+            if now - path.stat().st_mtime > STALE_AFTER_S:
+                path.unlink()
+        except OSError:
+            continue
 
 
 # --- the frames into a file --------------------------------------------------------------------

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import sys
+from contextlib import nullcontext
+
 from villa.app import cli, clips, ends, front, frozen, headless, screenshot
 from villa.app.logs import PlayerError, run_guarded
 from villa.app.settings import load_settings
@@ -19,12 +22,13 @@ def main(argv: list[str] | None = None) -> int:
 def _run(args) -> int:
     with ends.listening():
         clean_stale_files()
+        clips.clean_left_parts()
         if args.headless:
             return headless.run(args)
         try:
             if args.clip is not None:
-                with display_available(*args.size):
-                    clips.from_command_line(args.clip, args.out, args.size)
+                with display_available(*args.size) if sys.platform.startswith("linux") else nullcontext():
+                    clips.from_command_line(args.clip, args.out, args.size)   # (elsewhere no X display is needed)
                 print(f"saved {shown_path(args.out)}")
                 return 0
             if args.screenshot is not None:
