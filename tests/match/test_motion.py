@@ -74,7 +74,6 @@ def test_a_piece_that_never_moved_is_kept_once(fallen):
     (lambda d: d.update(fell_at=-1), "falls at a frame"),
     (lambda d: d["pieces"].update({"crown": [0] * 7}), "pieces this game does not have"),
     (lambda d: d["pieces"].update({"floor-1": [1, 2, 3]}), "is not"),
-    (lambda d: d.update(turn=999), "after the last turn"),
 ])
 def test_a_damaged_motion_is_refused_in_one_sentence(fallen, change, said):
     match, _column, _player = fallen
@@ -82,6 +81,17 @@ def test_a_damaged_motion_is_refused_in_one_sentence(fallen, change, said):
     change(document["motion"])
     with pytest.raises(records.RecordError, match=said):
         records.from_document(document)
+
+
+def test_a_record_cut_back_to_an_earlier_turn_keeps_no_motion_of_a_later_one(fallen):
+    from dataclasses import replace
+    match, _column, _player = fallen
+    record = match.record
+    earlier = replace(record, state=records.state_at(record, record.turns[-2]), turns=record.turns[:-1])
+    assert "motion" not in records.content(earlier)
+    document = json.loads(records.dumps(match.record, "replay"))
+    document["motion"]["turn"] = 999
+    assert records.from_document(document).motion is None
 
 
 def test_a_save_of_an_older_game_without_motion_still_loads(fallen):

@@ -124,7 +124,8 @@ def content(record: Record) -> dict[str, Any]:
         "rules": rules.state_to_json(record.state),
         "turns": [{"turn": t.turn, "actions": t.actions, "villa": t.villa} for t in record.turns],
     }
-    if record.motion is not None:   # (older games read it as a field they do not know)
+    if record.motion is not None and record.motion.turn <= record.turn:   # (older games read it as a field they
+        # do not know; a record cut back to an earlier turn has no motion of its own)
         data["motion"] = motions.to_json(record.motion)
     return data
 
@@ -218,9 +219,7 @@ def _motion(data: Any, last_turn: int) -> Motion | None:
         motion = motions.from_json(data)
     except motions.MotionError as error:
         raise RecordError(str(error)) from None
-    if motion.turn > last_turn:
-        raise RecordError(f"the recorded motion is of turn {motion.turn}, after the last turn ({last_turn})")
-    return motion
+    return motion if motion.turn <= last_turn else None   # a later turn's: not of this game as far as it went
 
 
 def _setup(data: Any, version: int, ruleset: rules.RuleSet) -> MatchSetup:
