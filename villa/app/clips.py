@@ -45,8 +45,10 @@ log = logging.getLogger(__name__)
 WEBP_WRITES = WebPImagePlugin.SUPPORTED     # False: a Pillow built without libwebp
 
 SIZE = (1280, 720)
-QUALITY = 62                # WebP's lossy quality: the wood's grain stays, the file stays small
+QUALITY = 55                # WebP's lossy quality: the pieces' marks stay crisp, a 12 s clip stays near 5 MB
 METHOD = 0                  # the encoder's fastest effort: it keeps pace with the frames drawn
+KEY_FRAMES = (4, 6)         # a whole picture at least every 6 frames: a lossy frame drawn over the one before
+                            # drifts off as the camera turns (the table smears) until the next whole one
 FRAMES_AHEAD = 4            # frames drawn and waiting for the encoder
 NICENESS = 10               # the helper yields to the game's own frames
 PR_SET_PDEATHSIG = 1
@@ -134,7 +136,7 @@ def write_webp(out, size: tuple[int, int], count: int, frames: Callable[[int], b
         try:
             clip = _Frames(size, count, waiting.get)
             clip.save(out, "WEBP", save_all=True, duration=round(1000 / RATE), loop=0, quality=QUALITY,
-                      method=METHOD, kmin=0, kmax=0)
+                      method=METHOD, kmin=KEY_FRAMES[0], kmax=KEY_FRAMES[1])
         except BaseException as error:   # noqa: BLE001 - said by the drawing thread
             failed.append(error)
             while True:                  # let the drawing go on to its end

@@ -18,6 +18,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+import numpy as np
+
 from panda3d.core import (CardMaker, GraphicsOutput, PNMImage, Point3, SamplerState, TextNode, Texture,
                           TransparencyAttrib)
 
@@ -87,19 +89,15 @@ class Film:
         self.pose(index)
         self.stage.base.graphicsEngine.renderFrame()
         width, height = self.size
-        data = bytes(self.texture.getRamImageAs("RGB"))
-        row = width * 3
-        return b"".join(data[y * row:(y + 1) * row] for y in range(height - 1, -1, -1))
+        rows = np.frombuffer(self.texture.getRamImageAs("RGB"), np.uint8).reshape(height, width * 3)
+        return rows[::-1].tobytes()     # (the buffer's rows run from the bottom up)
 
     def pose(self, index: int) -> None:
         """The pieces and the camera as at frame `index`."""
         self.view.show_poses(self.motion.frames[index])
         self.caption.show_time((index + 1) / len(self))
-        camera = self.view.camera
-        at = self.path(index)
-        camera.goal = View(Point3(at.target), at.heading, at.pitch, at.distance)
-        camera.view = View(Point3(at.target), at.heading, at.pitch, at.distance)
-        self.view.before_frame(0.0)
+        self.view.before_frame(0.0)     # the shadows readied (the view's own framing is overruled just below)
+        at, camera = self.path(index), self.view.camera
         camera.goal = View(Point3(at.target), at.heading, at.pitch, at.distance)
         camera.view = View(Point3(at.target), at.heading, at.pitch, at.distance)
         camera.apply()
