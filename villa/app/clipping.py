@@ -47,7 +47,10 @@ class Clipping:
         if self.job is not None and self.job.state == "making":
             return
         record = self.record_of()
-        if record is None or record.motion is None or record.turns[-1].actions != len(record.state.log):
+        if record is None or record.turns[-1].actions != len(record.state.log):
+            self._tell(_(words.CLIP_NOT_YET))    # (online the record comes once the server wrote the last turn)
+            return
+        if record.motion is None:
             self._tell(_(words.NO_CLIP))
             return
         self.job = ClipJob(record, Caption.of(record, record.motion), self.folder, self.size, self.shot_of())
