@@ -45,7 +45,7 @@ log = logging.getLogger(__name__)
 WEBP_WRITES = WebPImagePlugin.SUPPORTED     # False: a Pillow built without libwebp
 
 SIZE = (1280, 720)
-QUALITY = 55                # WebP's lossy quality: the pieces' marks stay crisp, a 12 s clip stays near 5 MB
+QUALITY = 55                # WebP's lossy quality: the pieces' marks stay crisp, a 10 s clip about 6 MB
 METHOD = 0                  # the encoder's fastest effort: it keeps pace with the frames drawn
 KEY_FRAMES = (4, 6)         # a whole picture at least every 6 frames: a lossy frame drawn over the one before
                             # drifts off as the camera turns (the table smears) until the next whole one
