@@ -54,6 +54,12 @@ UNUSED_MODULES = [
     "redis.commands.vectorset", "redis.multidb", "redis.asyncio.multidb", "redis.data_structure", "redis.ocsp",
     # development tools that a checkout has installed
     "pytest", "hypothesis", "setuptools", "pkg_resources", "distutils", "pip",
+    # Pillow's parts the game never calls (it writes animated WebP only): colour management, fonts, image maths,
+    # Tk and Qt, AVIF (8 MB with its library), drawing, showing and grabbing pictures
+    "PIL.ImageCms", "PIL._imagingcms", "PIL.ImageFont", "PIL._imagingft", "PIL.ImageMath", "PIL._imagingmath",
+    "PIL.ImageTk", "PIL._imagingtk", "PIL.ImageQt", "PIL.ImageShow", "PIL.AvifImagePlugin", "PIL._avif",
+    "PIL.ImageMorph", "PIL._imagingmorph", "PIL.ImageDraw", "PIL.ImageDraw2", "PIL.ImageGrab", "PIL.ImageWin",
+    "PIL.PSDraw", "PIL.ImageText",
     # numpy's parts the game never calls (numpy loads them only on first use)
     "numpy.random", "numpy.fft", "numpy.polynomial", "numpy.ma", "numpy.testing", "numpy.f2py",
     "numpy.distutils", "numpy.typing",
@@ -72,7 +78,8 @@ BUILD_APPS = {
     # the walk for assets starts at the project's top: keep it out of these
     "exclude_patterns": [".venv/**", ".git/**", "build/**", "dist/**", "tests/**", "docs/**"],
     # (build_apps' module finder takes redis' `from .hiredis import` for the hiredis package, which is not there)
-    "include_modules": {"*": ["villa.app.main", "villa.app.dedicated", "redis._parsers.hiredis"]},
+    "include_modules": {"*": ["villa.app.main", "villa.app.dedicated", "redis._parsers.hiredis",
+                              "PIL.WebPImagePlugin"]},
     "exclude_modules": {"*": UNUSED_MODULES},
     # OpenGL and OpenAL only: no software renderer, no FFmpeg, no model loaders
     "plugins": ["pandagl", "p3openal_audio"],

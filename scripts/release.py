@@ -45,6 +45,8 @@ DIST = ROOT / "dist"
 PACKED = ROOT / "build" / "packed.json"                 # what `pack` made, for `record`
 RECORD = ROOT / "packaging" / "release-build.json"      # the last full build that passed its test
 LINUX_FILES = ROOT / "packaging" / "linux"
+CG_STUB = ROOT / "packaging" / "cg" / "cg_stub.c"     # stand-ins for the Cg toolkit (see the file)
+CG_LIBRARIES = {"libCg.so": "CG_CORE", "libCgGL.so": "CG_GL"}
 BUNDLE_NAME = "Villa Paletti.app"
 BUNDLE_ID = "org.villa-paletti.game"
 # invites (villa-paletti://HOST:PORT/CODE#FINGERPRINT) open the app: the scheme it declares to macOS
@@ -339,6 +341,44 @@ def linux_drop_symbols(build: Path) -> dict[str, int]:
     return dropped
 
 
+def _symbols(library: Path, defined: bool) -> set[str]:
+    """The dynamic symbols a library defines (or imports), by binutils' nm."""
+    listed = subprocess.run(["nm", "-D", "--defined-only" if defined else "--undefined-only", str(library)],
+                            capture_output=True, text=True, check=True).stdout
+    return {line.split()[-1] for line in listed.splitlines() if line.strip()}
+
+
+def linux_without_cg(build: Path) -> int:
+    """Panda3D's Linux libraries are linked against NVIDIA's Cg toolkit (libCg.so and libCgGL.so, 20 MB), which
+    compiles Cg shaders: the game's are GLSL, and Cg is only asked which profiles it supports. The two libraries
+    are replaced by stand-ins compiled from packaging/cg/cg_stub.c (needs cc and nm: Debian's build-essential),
+    after checking that they define every Cg function the build's libraries import. Returns the bytes saved."""
+    libraries = {name: build / name for name in CG_LIBRARIES}
+    if not all(path.is_file() for path in libraries.values()):
+        return 0
+    if shutil.which("cc") is None or shutil.which("nm") is None:
+        raise ReleaseError("a C compiler (cc) and nm are needed to replace the Cg toolkit in the Linux build "
+                           "(Debian package: build-essential)")
+    before = sum(path.stat().st_size for path in libraries.values())
+    stubs = APPS / "cg-stubs"
+    stubs.mkdir(parents=True, exist_ok=True)
+    made = {}
+    for name, part in CG_LIBRARIES.items():
+        made[name] = stubs / name
+        subprocess.run(["cc", "-O2", "-shared", "-fPIC", f"-D{part}", f"-Wl,-soname,{name}", "-o", str(made[name]),
+                        str(CG_STUB)], check=True, capture_output=True)
+    offered = set().union(*(_symbols(path, defined=True) for path in made.values()))
+    users = [p for p in build.iterdir() if p.is_file() and ".so" in p.suffixes and p.name not in CG_LIBRARIES]
+    wanted = {symbol for user in users for symbol in _symbols(user, defined=False) if symbol.startswith("cg")}
+    missing = sorted(wanted - offered)
+    if missing:
+        raise ReleaseError(f"Panda3D asks the Cg toolkit for {', '.join(missing[:5])}, which "
+                           f"packaging/cg/{CG_STUB.name} does not stand in for")
+    for name, path in libraries.items():
+        shutil.copyfile(made[name], path)
+    return before - sum(path.stat().st_size for path in libraries.values())
+
+
 def linux_desktop(build: Path) -> None:
     """The desktop entry, and the script that adds it (with this folder's path) to the menu."""
     for name in ("villa-paletti.desktop", "add-to-menu.sh"):
@@ -420,6 +460,9 @@ def finish(platform: str, log: Path) -> tuple[Path, int]:
         dropped = linux_drop_symbols(build)
         if dropped:
             print(f"  Linux: the symbol tables of {', '.join(dropped)} taken out ({sum(dropped.values()) / 1e6:.1f} MB)")
+        saved = linux_without_cg(build)
+        if saved:
+            print(f"  Linux: the Cg toolkit replaced by its stand-ins ({saved / 1e6:.1f} MB)")
     found = problems(build, t) + [f"build_apps found no {name}" for name in missing_libraries(log, t)]
     if found:
         raise ReleaseError(f"the {t.label} build is incomplete: " + "; ".join(found))

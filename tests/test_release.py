@@ -254,8 +254,37 @@ for module in pkgutil.walk_packages(villa.__path__, "villa."):
 import direct.showbase.ShowBase, direct.gui.DirectGui, panda3d.bullet, numpy, platformdirs, redis
 numpy.linalg.norm(numpy.ones(3))
 numpy.clip(numpy.mgrid[0:4, 0:4], 0, 1)
+import io
+from villa.app.clips import write_webp
+clip = io.BytesIO()
+write_webp(clip, (8, 8), 2, lambda index: bytes([index * 100]) * 192)   # a clip written with what is shipped
+assert clip.getvalue()[:4] == b"RIFF" and b"WEBP" in clip.getvalue()[:16]
 print("imported")
 """
+
+
+def test_the_cg_stand_ins_answer_every_cg_function_panda3d_imports(tmp_path, release, monkeypatch):
+    """The Linux build replaces the Cg toolkit by stand-ins (packaging/cg/cg_stub.c): they must define every Cg
+    function Panda3D's libraries import, or the build is refused in a sentence."""
+    if shutil.which("cc") is None or shutil.which("nm") is None:
+        pytest.skip("no C compiler or nm here (Debian package: build-essential)")
+    import panda3d
+    package = Path(panda3d.__file__).parent
+    names = ("libpanda.so.1.10", "libpandagl.so", "libCg.so", "libCgGL.so")
+    if not all((package / name).is_file() for name in names):
+        pytest.skip("this Panda3D is not linked against the Cg toolkit")
+    for name in names:
+        shutil.copyfile(package / name, tmp_path / name)
+    monkeypatch.setattr(release, "APPS", tmp_path / "apps")
+    saved = release.linux_without_cg(tmp_path)
+    assert saved > 19_000_000 and (tmp_path / "libCg.so").stat().st_size < 100_000
+    for name in ("libCg.so", "libCgGL.so"):
+        shutil.copyfile(package / name, tmp_path / name)
+    short = tmp_path / "cg_stub.c"
+    short.write_text(release.CG_STUB.read_text().replace("cgGLBindProgram(", "cgGLBindProgramNot("))
+    monkeypatch.setattr(release, "CG_STUB", short)
+    with pytest.raises(release.ReleaseError, match="cgGLBindProgram"):
+        release.linux_without_cg(tmp_path)
 
 
 def test_the_game_imports_without_the_modules_the_build_leaves_out():
@@ -309,7 +338,7 @@ for module in options["exclude_modules"]["*"]:
 freezer.done(addStartupModules=True)
 frozen = {name for name, _ in freezer.getModuleDefs()}
 import villa.app.main, villa.app.dedicated
-ours = ("villa", "redis", "platformdirs")
+ours = ("villa", "redis", "platformdirs", "PIL")
 print(json.dumps(sorted(name for name in sys.modules if name.split(".")[0] in ours and name not in frozen)))
 """
 
@@ -693,3 +722,22 @@ def test_the_built_server_joins_a_fleet_on_redis(unpacked, tmp_path):
     finally:
         store.stop()
     print(f"\n  {frozen.SERVER_PROGRAM} --redis {store.url}: {said}")
+
+
+@built
+@pytest.mark.slow
+def test_the_built_game_makes_a_clip_of_a_fall(unpacked, display):
+    from PIL import Image
+
+    from villa.app.storage import write_atomically
+    from villa.match import record as records
+    from tests.match.falls import pulled_through
+    game, env = unpacked
+    match, _column, _player = pulled_through()
+    replay, clip = Path(env["HOME"]) / "fall.json", Path(env["HOME"]) / "fall.webp"
+    write_atomically(replay, records.dumps(match.record, "replay"))
+    done = _run(game, {**env, "DISPLAY": display}, "--clip", str(replay), "--out", str(clip), "--size", "640x360")
+    assert done.returncode == 0, done.stderr[-2000:]
+    with Image.open(clip) as made:
+        assert made.size == (640, 360) and made.n_frames == len(match.motion.frames)
+    print(f"\n  --clip: {len(match.motion.frames)} frames of the fall, {clip.stat().st_size} bytes")

@@ -190,6 +190,11 @@ def build_parser() -> argparse.ArgumentParser:
                        help="take up the latest game where it was kept")
     group.add_argument("--load", type=_path, metavar="FILE", help="take up the game saved in FILE")
     group.add_argument("--replay", type=_path, metavar="FILE", help="watch a recorded game again, turn by turn")
+    group.add_argument("--clip", type=_path, metavar="REPLAY",
+                       help="make a clip of the villa's fall recorded in REPLAY (a replay or save), with --out FILE "
+                            "(animated WebP, 1280x720 or --size; no window: on a machine without a display it "
+                            "starts Xvfb)")
+    group.add_argument("--out", type=_path, metavar="FILE", help="where --clip writes the clip")
     group.add_argument("--autoplay", type=_whole_number("the number of turns", 0, 100_000), metavar="TURNS",
                        help="computer players play TURNS turns, autosaving after each (with --headless)")
     group.add_argument("--strength", choices=[s.value for s in Strength], default=None,
@@ -262,6 +267,13 @@ def check(parser: argparse.ArgumentParser, args, argv: list[str]) -> None:
         fixed = [o for o in FIXED_BY_SAVE if _given(argv, o)]
         if fixed:
             parser.error(f"--join takes the players, layout and seed from the room: drop {', '.join(fixed)}")
+    if (args.clip is None) != (args.out is None):
+        parser.error("--clip and --out go together: --clip REPLAY --out FILE")
+    if args.clip is not None and (mode or args.autoplay is not None or args.headless or args.screenshot is not None
+                                  or args.join):
+        parser.error("--clip makes a clip of a replay and nothing else: drop the other options")
+    if args.clip is not None and any(_given(argv, o) for o in FIXED_BY_SAVE):
+        parser.error("--clip takes the players, layout and seed from the replay: drop them")
     if args.headless and _given(argv, "--size"):
         parser.error("--size sets the window, and --headless has none: drop one")
 

@@ -18,6 +18,7 @@ from dataclasses import replace
 
 from villa import rules
 from villa.app import ends, invite_links, joining, saves, settings as stored
+from villa.app.clipping import Clipping
 from villa.app.keeping import Keeper, has_kept_game, latest_game
 from villa.app.learning import Learning
 from villa.app.logs import PlayerError
@@ -39,6 +40,7 @@ from villa.presentation.sound import Sound
 from villa.presentation.stage import WindowOptions, check_display, open_window, stage
 
 log = logging.getLogger(__name__)
+REPLAY_INK = (0.95, 0.9, 0.8, 1)     # the clip row's words over the replay's villa
 
 
 class Front:
@@ -54,6 +56,7 @@ class Front:
         self.match: Match | OnlineMatch | None = None
         self.online = None                # the player's client of a game online (`play_online`)
         self.screen: GameScreen | None = None
+        self.clipping: Clipping | None = None   # the fall saved as a clip, from the end screen
         self.learning = Learning(self)     # learn to play: the lessons
         self.keeper = Keeper(on_trouble=self._save_trouble)
         self.online_play = OnlinePlay(self)   # the online menus and lobby
@@ -287,6 +290,9 @@ class Front:
             self.online.close()      # the seat waits for its token on the server
             self.online = None
         self.keeper.stop()
+        if self.clipping is not None:    # a clip still being made is cancelled with the end screen
+            self.clipping.close()
+            self.clipping = None
         if self.screen is not None:
             self.screen.close()
             self.screen = None
@@ -373,10 +379,18 @@ class Front:
         self._close_menu()
 
     def _game_over(self, result) -> None:
+        if self.screen is None:   # a finished game taken up (--load): its screen is still being built
+            self.stage.task_mgr.doMethodLater(0, lambda _task: self._game_over(result), "villa end screen")
+            return
         self.screen.hud.hide()
         again = None if self.online else self.play_again     # online: a new room, from the menu
+        match, screen, player = self.match, self.screen, self.online
+        # online the record is the server's, which every window of the room (and one that watches) is sent
+        self.clipping = Clipping(self.stage, (lambda: player.finished) if player is not None else (lambda: match.record),
+                                 fell=bool(result is not None and result.fell), shot_of=lambda: screen.watched_from)
         self._open(menus.EndScreen(state=self.match.state, on_play_again=again,
-                                   on_main_menu=self.main_menu, builders_eye=self.match.setup.builders_eye))
+                                   on_main_menu=self.main_menu, builders_eye=self.match.setup.builders_eye,
+                                   clip=self.clipping.row_in))
 
     def play_again(self) -> None:
         """The same players and rules on a fresh villa."""
@@ -404,7 +418,7 @@ def play(args) -> int:
     if args.replay:
         recorded = saves.load(args.replay)
         open_window(WindowOptions(width=args.size[0], height=args.size[1]))
-        ReplayScreen(stage, recorded)
+        watch_replay(stage, recorded)
         return _run_window()
     open_window(WindowOptions(width=args.size[0], height=args.size[1]))
     if settings is None:
@@ -421,6 +435,16 @@ def play(args) -> int:
     else:
         front.main_menu()
     return _run_window()
+
+
+def watch_replay(stage, recorded: Record) -> tuple[ReplayScreen, Clipping | None]:
+    """The replay viewer, with the row that saves its last motion (the fall) as a clip when it recorded one."""
+    viewer = ReplayScreen(stage, recorded)
+    if recorded.motion is None:
+        return viewer, None
+    clipping = Clipping(stage, lambda: recorded, fell=recorded.motion.fell)
+    clipping.row_in(stage.aspect2d, viewer.clip_place(), ink=REPLAY_INK)
+    return viewer, clipping
 
 
 def _run_window() -> int:

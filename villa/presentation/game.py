@@ -29,6 +29,7 @@ from villa.physics.world import give_back_free_memory
 from villa.presentation import panels, words
 from villa.presentation.acting import Acting
 from villa.presentation.camera import mouse_ray
+from villa.presentation.clip import Shot
 from villa.presentation.collapse_replay import CollapseRecorder
 from villa.presentation.controls import Controls, Handlers
 from villa.presentation.holding import Hands
@@ -84,6 +85,7 @@ class GameScreen:
         self.hint: str | None = None              # what the hand's tooltip says
         self.computer_speed = 1.0                  # how fast computer players' hands move
         self.fell_at = 0.0                         # the villa's time when it fell
+        self.watched_from: Shot | None = None       # the camera the player watched the last move from (a clip's)
         self.acting = Acting(match, here)
         self.telling = Telling(self)
         self.view.show_poses(match.villa.poses())
@@ -253,6 +255,9 @@ class GameScreen:
         """The villa as it stands this frame, recorded in case it falls, and heard."""
         villa = self.match.villa
         poses = villa.poses()
+        if not self.match.collapsed and not self.match.over:
+            seen = self.view.camera.view
+            self.watched_from = Shot(seen.heading, seen.pitch)
         self.recorder.add(villa.time, poses, at_rest=villa.settled)
         self.hearing.frame(self.match, poses, dt)
         self.view.show_poses(poses)
