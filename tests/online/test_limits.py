@@ -49,6 +49,7 @@ def test_a_silent_connection_is_closed_and_forgotten_and_its_number_used_again()
     try:
         quiet = Raw(server.port)
         quiet.say(HELLO)
+        assert pump(server, [quiet], lambda: m.Welcome in quiet.kinds())
         anna, ben = connected(server, 2)
         assert set(server.visitors) == {0, 1, 2}
         anna.close()

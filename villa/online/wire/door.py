@@ -17,6 +17,12 @@ read before the socket goes. The callbacks come from `poll` only (never from `se
 ended connection's id is reused only after `on_gone` has said so. What a callback raises passes through
 `poll` as it is: the server's own mistakes are not a peer's.
 
+With TLS (`tls`: the server's certificate and key, `villa.online.wire.tls.ServerTls`) every connection shakes
+hands first, as part of its way to the hello: the handshake's bytes count against `read_bytes` a round, the
+connection counts against `per_address` and `total` from its first byte, and the hello's deadline `hello_s`
+runs from connecting, handshake included. A handshake left half done holds its own connection and nothing
+else, until that deadline. A hello sent in the clear is answered with a goodbye in the clear (`tls needed`).
+
 `Tries` counts a server's refusals per address (a wrong room code) and pauses an address that spent them.
 """
 
@@ -38,6 +44,7 @@ from villa.online.wire.codec import Catalogue
 from villa.online.wire.frames import WireError
 from villa.online.wire.link import Clock, Link
 from villa.online.wire.messages import FROM_CLIENTS, GAME, PROTOCOL, Goodbye, Hello, Ping, Welcome
+from villa.online.wire.tls import ClearPeer, ServerTls
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +65,7 @@ class Farewell(StrEnum):
     FULL = "full"                    # too many connections from this address, or in all
     SILENT = "silent"                # nothing heard for `silent_s`
     CLOSING = "closing"              # the server shuts its door
+    TLS_NEEDED = "tls needed"        # a hello sent in the clear to a server that speaks TLS
 
 
 @dataclass(frozen=True)
@@ -93,8 +101,9 @@ class Door:
 
     def __init__(self, address: str, port: int, catalogue: Catalogue, welcome: Callable[[int], Any],
                  on_message: Callable[[int, Any], Any], on_gone: Callable[[int], Any], limits: Limits = Limits(),
-                 clock: Clock = time.monotonic) -> None:
+                 clock: Clock = time.monotonic, tls: ServerTls | None = None) -> None:
         self.catalogue = catalogue
+        self.tls = tls
         self.limits = limits
         self.clock = clock
         self._welcome = welcome
@@ -123,6 +132,11 @@ class Door:
     @property
     def connections(self) -> int:
         return len(self._connections)
+
+    @property
+    def shaking_hands(self) -> int:
+        """Connections whose TLS handshake is not done yet."""
+        return sum(known.link.shaking_hands for known in self._connections.values())
 
     def address_of(self, connection: int) -> str | None:
         """The IP address a connection came from (None: no such connection)."""
@@ -201,7 +215,7 @@ class Door:
                     return
                 continue                         # the peer gone already
             try:
-                link = Link(sock, self.catalogue, self.clock)
+                link = Link(sock, self.catalogue, self.clock, self.tls.session() if self.tls else None)
             except OSError:
                 sock.close()
                 continue
@@ -227,6 +241,10 @@ class Door:
     def _read(self, known: _Connection) -> None:
         try:
             messages = known.link.receive(self.limits.read_bytes)
+        except ClearPeer:
+            log.info("connection %d from %s spoke in the clear", known.id, known.address)
+            self._end(known, Goodbye(Farewell.TLS_NEEDED, "{}"))     # in the clear: the link is a plain one now
+            return
         except WireError as error:
             log.info("connection %d from %s is malformed: %s", known.id, known.address, error.why)
             self._end(known, Goodbye(Farewell.MALFORMED, "{}"))
