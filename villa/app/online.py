@@ -8,6 +8,11 @@ kept. A server that closes the connection (saying why in its goodbye), sends wha
 silent leaves the player on the online menu with that one sentence. Once the room's table says the game
 started, the game screen takes the player over (`Front.play_online`).
 
+Every connection is TLS, the server checked before a byte is sent (`villa.online.client.trust`: an invite's pin,
+a CA's certificate for the host's name, or the certificate the address showed before, kept in
+`known_servers.json`), unless the window was started with `--insecure`. A game hosted here shows the certificate
+kept in the data folder (`tls/`, as a dedicated server does), and its fingerprint is `fingerprint`.
+
 Leaving the lobby closes the connection; a host who leaves before the game started also stops the server
 inside the game (the room goes with it, and the guests are told the connection was lost). Once a game is
 under way the server runs on until its host goes back to the main menu or quits.
@@ -19,13 +24,16 @@ import logging
 import socket
 import time
 
-from villa.app.dedicated import rooms_dir
+from villa.app.dedicated import rooms_dir, tls_dir
 from villa.app.kept_seat import SeatKept
+from villa.app.known_servers import KnownServersFile
 from villa.app.room_files import RoomFiles
+from villa.app.server_identity import own_identity
 from villa.match import MatchSetup
 from villa.online import protocol
 from villa.online.client import Player
 from villa.online.client.player import CONNECT_S
+from villa.online.client.trust import Trust
 from villa.online.protocol import Online, OnlineError
 from villa.online.server import Room, Server
 from villa.presentation import menus
@@ -94,7 +102,21 @@ class OnlinePlay:
         self._waits: list = []
         self._heard = 0            # refusals already said
         self.kept = SeatKept(front)   # the seat kept in the settings to rejoin
+        self.trust = Trust(KnownServersFile())   # the servers reached before, and their certificates
         self._task = None
+
+    @property
+    def insecure(self) -> bool:
+        """The window was started with --insecure: no TLS, to reach a server started so."""
+        return self.front.insecure
+
+    @property
+    def fingerprint(self) -> str | None:
+        """The certificate's fingerprint of the server this window plays on (the one hosted here, or the one
+        reached and checked); None without TLS."""
+        if self.server is not None:
+            return self.server.fingerprint
+        return self.player.fingerprint if self.player is not None else None
 
     # --- the menus ---
 
@@ -102,7 +124,8 @@ class OnlinePlay:
         front = self.front
         kept = self.kept.waiting()
         front._open(OnlineMenu(on_host=self.choose_game, on_join=self.join_form, on_rejoin=self.rejoin,
-                               on_back=front.main_menu, rejoin_code=kept.code if kept else None, notice=notice))
+                               on_back=front.main_menu, rejoin_code=kept.code if kept else None, notice=notice,
+                               insecure=self.insecure))
 
     def take_up_seat(self) -> None:
         """The main menu's Continue, for a seat kept online: the online menu, already on its way back to it."""
@@ -153,13 +176,16 @@ class OnlinePlay:
         room = Room(protocol.new_room_code(), self.plan, keep=self.server.store, aside=True, waits_for_host=True)
         self.server.open(room)
         self.address = f"{local_address()}:{self.server.port}"
-        self._connect("127.0.0.1", self.server.port, screen, lambda: self._enter(room.code, screen, self._sit_host))
+        self._connect("127.0.0.1", self.server.port, screen, lambda: self._enter(room.code, screen, self._sit_host),
+                      pin=self.server.fingerprint)
 
     def _serve(self, port: int | None) -> Server:
         ports = [port] if port is not None else range(protocol.PORT, protocol.PORT + FREE_PORTS)
+        identity = None if self.insecure else own_identity(tls_dir())
         for number in ports:
             try:
-                server = Server(number, "", store=RoomFiles(rooms_dir(), replays=False), aside=True)
+                server = Server(number, "", store=RoomFiles(rooms_dir(), replays=False), aside=True,
+                                identity=identity, insecure=self.insecure)
             except OSError as error:
                 log.info("no server on port %s: %s", number, error)
                 continue
@@ -191,7 +217,9 @@ class OnlinePlay:
         self.close()
         self._connect(host, port, screen, opened)
 
-    def join(self, address_text: str, code: str, name: str) -> None:
+    def join(self, address_text: str, code: str, name: str, pin: str | None = None) -> None:
+        """Join room `code` at the address typed, under `name`; `pin`: the fingerprint the server's certificate
+        must have (an invite's)."""
         screen = self.front.menu
         try:
             host, port = parse_address(address_text)
@@ -204,7 +232,7 @@ class OnlinePlay:
             screen.tell(refusal(OnlineError(Online.NO_NAME)))
             return
         self.address, self.name = f"{host}:{port}", name
-        self._connect(host, port, screen, lambda: self._enter(code, screen, self.open_lobby))
+        self._connect(host, port, screen, lambda: self._enter(code, screen, self.open_lobby), pin=pin)
 
     def seated(self, player: Player, address: str, name: str) -> None:
         """A player the command line seated (`--join`): the lobby and the game as from the menus, the seat kept in
@@ -241,12 +269,12 @@ class OnlinePlay:
 
     # --- the steps, each waiting in the window's loop ---
 
-    def _connect(self, host: str, port: int, screen, then) -> None:
-        """Reach the server (the screen says so at once, with Cancel), then `then()`; no answer within
-        `CONNECT_S` gives up."""
+    def _connect(self, host: str, port: int, screen, then, pin: str | None = None) -> None:
+        """Reach the server (the screen says so at once, with Cancel), its certificate checked (against `pin`,
+        when given), then `then()`; no answer within `CONNECT_S` gives up."""
         self.leave()
         address = f"{host}:{port}"
-        self.player = Player(host, port, timeout=CONNECT_S)
+        self.player = Player(host, port, timeout=CONNECT_S, pin=pin, insecure=self.insecure, trust=self.trust)
         self._heard = 0
         self._task = self.front.stage.task_mgr.add(self._watch, "villa-online")
         if hasattr(screen, "connecting"):

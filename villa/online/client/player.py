@@ -45,6 +45,7 @@ from villa.online.protocol import Online, OnlineError
 from villa.online.wire import messages as m
 from villa.online.wire.certificates import fingerprint, pin_of, split_address
 from villa.online.wire.codec import Catalogue, WireError
+from villa.online.wire.frames import FrameBuffer
 from villa.online.wire.link import Link, dial
 from villa.online.wire.tls import NotTls, TlsError, client_session
 from villa.rules.pieces import TOP_FLOOR_LEVEL, floor_id
@@ -183,8 +184,10 @@ class Player:
         except TlsError as trouble:
             log.warning("no TLS with %s:%s: %s", self.address, self.port, trouble)
             where = f"{self.address}:{self.port}"
-            self._end(OnlineError(Online.NOT_TLS, address=where) if isinstance(trouble, NotTls)
-                      else OnlineError(Online.TLS_FAILED, address=where, why=trouble.why))
+            if isinstance(trouble, NotTls):
+                self._end(_full(trouble.heard) or OnlineError(Online.NOT_TLS, address=where))
+            else:
+                self._end(OnlineError(Online.TLS_FAILED, address=where, why=trouble.why))
         except OnlineError as refused:
             if refused.code not in CHECKS:
                 log.exception("a message from %s:%s could not be read", self.address, self.port)
@@ -379,6 +382,21 @@ class Player:
     @property
     def host_seat(self) -> int | None:
         return self.table.get("host")
+
+
+def _full(heard: bytes) -> OnlineError | None:
+    """The goodbye a server that speaks TLS says in the clear before any handshake when it or this address is full
+    (None: what was heard is something else: a server without TLS)."""
+    try:
+        for payload in FrameBuffer().feed(heard):
+            message = CATALOGUE.decode(payload)
+            if isinstance(message, m.Goodbye) and message.code == Online.FULL.value:
+                refusal = protocol.refusal_from("online", message.code, message.values)
+                return refusal if isinstance(refusal, OnlineError) else None
+            return None
+    except WireError:
+        pass
+    return None
 
 
 # --- what the server says: each message heard, by its kind ---------------------------------------------

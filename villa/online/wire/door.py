@@ -21,7 +21,10 @@ With TLS (`tls`: the server's certificate and key, `villa.online.wire.tls.Server
 hands first, as part of its way to the hello: the handshake's bytes count against `read_bytes` a round, the
 connection counts against `per_address` and `total` from its first byte, and the hello's deadline `hello_s`
 runs from connecting, handshake included. A handshake left half done holds its own connection and nothing
-else, until that deadline. A hello sent in the clear is answered with a goodbye in the clear (`tls needed`).
+else, until that deadline, and is then closed without a word (none can be said before the handshake). A hello
+sent in the clear is answered with a goodbye in the clear (`tls needed`); so is a connection refused because the
+server or its address is full (the player reads that goodbye where the server's handshake should be), which
+costs the server no handshake.
 
 `Tries` counts a server's refusals per address (a wrong room code) and pauses an address that spent them.
 """
@@ -214,11 +217,6 @@ class Door:
                     self._accepting_at = self.clock() + _REST_S
                     return
                 continue                         # the peer gone already
-            try:
-                link = Link(sock, self.catalogue, self.clock, self.tls.session() if self.tls else None)
-            except OSError:
-                sock.close()
-                continue
             address = peer[0]
             now = self.clock()
             if len(self._connections) >= self.limits.total:
@@ -227,6 +225,11 @@ class Door:
                 full = {"per_address": self.limits.per_address}
             else:
                 full = None
+            try:      # a connection refused is told so in the clear: it costs the server no handshake
+                link = Link(sock, self.catalogue, self.clock, self.tls.session() if self.tls and not full else None)
+            except OSError:
+                sock.close()
+                continue
             if full is not None:
                 log.info("refused a connection from %s: full %s", address, full)
                 link.send(Goodbye(Farewell.FULL, json.dumps(full, separators=(",", ":"))))
@@ -330,10 +333,10 @@ class Door:
             self._per_address[known.address] = left
         else:
             del self._per_address[known.address]
-        if goodbye is not None and not known.link.closed:
+        if goodbye is not None and not known.link.closed and not known.link.shaking_hands:
             known.link.send(goodbye)
             self._linger(known.link)
-        else:
+        else:                                    # (a peer that never finished its handshake cannot be told why)
             self._drop(known.link)
         if known.welcomed:
             self._departed.append(known.id)

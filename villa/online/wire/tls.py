@@ -56,10 +56,12 @@ class ClearPeer(TlsError):
 
 
 class NotTls(TlsError):
-    """The server answered in the clear: it was started without TLS (`--insecure`)."""
+    """The server answered in the clear (`heard`: its first bytes): it was started without TLS (`--insecure`), or
+    it refused the connection before any handshake (a goodbye in the clear: full)."""
 
-    def __init__(self) -> None:
+    def __init__(self, heard: bytes = b"") -> None:
         super().__init__("not tls")
+        self.heard = heard
 
 
 def _context(server: bool) -> SSL.Context:
@@ -148,7 +150,7 @@ class Tls:
         if not self._heard_any:
             self._heard_any = True
             if data[0] not in (HANDSHAKE, ALERT):
-                raise ClearPeer() if self.server else NotTls()
+                raise ClearPeer() if self.server else NotTls(data)
         self._connection.bio_write(data)
         if not self.established:
             self._handshake()
