@@ -55,6 +55,9 @@ REQUIRED_FOLDERS = ("textures", "sounds", "fonts", "icons", "villa/locale")
 # OpenSSL, which Panda3D's Linux interpreter loads from the system for `ssl` (its Windows and macOS ones carry
 # their own), 3.3 or later; where the system's is older the game does without ssl (villa/app/without_ssl.py).
 LINUX_SYSTEM_LIBRARIES = ("libssl.so.3", "libcrypto.so.3")
+# The game's own TLS on every platform: cryptography's compiled bindings, which carry their own OpenSSL, and the
+# cffi backend pyOpenSSL reaches OpenSSL through.
+TLS_MODULES = ("cryptography.hazmat.bindings._rust", "_cffi_backend")
 
 
 class ReleaseError(Exception):
@@ -176,9 +179,19 @@ def problems(build: Path, t: Target) -> list[str]:
     for plugin in build_config()["BUILD_APPS"]["plugins"]:
         if f"lib{plugin}{t.library}" not in names:
             found.append(f"Panda3D's plugin lib{plugin}{t.library} is missing")
-    for module in ("panda3d.core", "panda3d.bullet", "panda3d.direct", "numpy._core._multiarray_umath"):
+    for module in ("panda3d.core", "panda3d.bullet", "panda3d.direct", "numpy._core._multiarray_umath", *TLS_MODULES):
         if f"{module}{t.suffix}" not in names:
             found.append(f"the compiled module {module}{t.suffix} is missing")
+    if t.system == "linux" and binaries.is_dir():
+        defined = set()
+        for library in CG_LIBRARIES:
+            if (binaries / library).is_file():
+                listed = subprocess.run(["nm", "-D", "--defined-only", str(binaries / library)], capture_output=True,
+                                        text=True).stdout
+                defined |= {line.split()[-1] for line in listed.splitlines() if line.strip()}
+        missing = sorted(cg_functions(binaries) - defined)
+        if missing:
+            found.append(f"Cg's functions {', '.join(missing[:3])} ... are in no library of the build")
     if t.system == "windows":
         for dll in WINDOWS_RUNTIME_FILES:
             if dll not in names:
@@ -272,15 +285,17 @@ def linux_one_executable(build: Path, t: Target) -> None:
             server.symlink_to(game.name)
 
 
-SHT_SYMTAB, PT_LOAD = 2, 1
+SHT_SYMTAB, PT_LOAD, SHF_ALLOC = 2, 1, 2
 
 
 def drop_symbol_table(path: Path) -> int:
     """Take the symbol table (.symtab and its .strtab: the symbols only a debugger reads) out of a 64-bit
     little-endian ELF library, in whole pages, moving what follows it up; returns the bytes taken out (0: none
-    there, or nothing to take without moving a segment off its page). Not binutils' strip: the libraries that
-    came through auditwheel have segments patchelf put after the symbol table, and strip misplaces them ("ELF
-    load command address/offset not page-aligned"). The loader reads segments and .dynsym, never .symtab."""
+    there, or nothing to take without moving a segment off its page). A section that lies between the two and is
+    never loaded (cryptography's library has the section names there) is moved to where they began. Not binutils'
+    strip: the libraries that came through auditwheel have segments patchelf put after the symbol table, and strip
+    misplaces them ("ELF load command address/offset not page-aligned"). The loader reads segments and .dynsym,
+    never .symtab."""
     data = bytearray(path.read_bytes())
     if data[:6] != b"\x7fELF\x02\x01":
         return 0
@@ -293,8 +308,22 @@ def drop_symbol_table(path: Path) -> int:
     strings = sections[struct.unpack_from("<I", data, tables[0] + 0x28)[0]]
     spans = [struct.unpack_from("<QQ", data, at + 0x18) for at in (tables[0], strings)]
     start, end = min(o for o, _ in spans), max(o + n for o, n in spans)
-    if sum(n for _, n in spans) != end - start or not start < end <= len(data):
-        return 0                                  # not one stretch of the file
+    between = sorted((at for at in sections if at not in (tables[0], strings)
+                      and start <= struct.unpack_from("<Q", data, at + 0x18)[0] < end
+                      and struct.unpack_from("<Q", data, at + 0x20)[0]),
+                     key=lambda at: struct.unpack_from("<Q", data, at + 0x18)[0])
+    if not start < end <= len(data) or shoff < end <= shoff + shnum * shentsize:
+        return 0
+    moved, cursor = [], start
+    for at in between:
+        flags, = struct.unpack_from("<Q", data, at + 8)
+        offset, size = struct.unpack_from("<QQ", data, at + 0x18)
+        align = max(struct.unpack_from("<Q", data, at + 0x30)[0], 1)
+        if flags & SHF_ALLOC or offset + size > end:
+            return 0                              # loaded, or reaching past the stretch: leave it all
+        cursor = -(-cursor // align) * align
+        moved.append((at, cursor, bytes(data[offset:offset + size])))
+        cursor += size
     segments = [phoff + i * phentsize for i in range(phnum)]
     after = []
     for at in segments:
@@ -305,9 +334,12 @@ def drop_symbol_table(path: Path) -> int:
         if offset >= end and kind == PT_LOAD:
             after.append(max(align, 1))
     page = max(after + [4096])
-    cut = (end - start) // page * page
+    cut = (end - cursor) // page * page
     if cut == 0 or phoff + phnum * phentsize > start:
         return 0
+    for at, offset, content in moved:
+        data[offset:offset + len(content)] = content
+        struct.pack_into("<Q", data, at + 0x18, offset)
     for at in segments:
         offset, = struct.unpack_from("<Q", data, at + 8)
         if offset >= end:
@@ -320,7 +352,7 @@ def drop_symbol_table(path: Path) -> int:
             struct.pack_into("<Q", data, at + 0x18, offset - cut)
     if shoff >= end:
         struct.pack_into("<Q", data, 0x28, shoff - cut)
-    del data[start:start + cut]
+    del data[cursor:cursor + cut]
     path.write_bytes(data)
     return cut
 
@@ -335,6 +367,51 @@ def linux_drop_symbols(build: Path) -> dict[str, int]:
             if cut:
                 dropped[library.name] = cut
     return dropped
+
+
+CG_LIBRARIES = {"libCg.so": "cg", "libCgGL.so": "cgGL"}     # each stand-in, and the prefix of its functions
+_CG_FUNCTION = re.compile(r"^cg[A-Z]\w*$")
+
+
+def cg_functions(build: Path) -> set[str]:
+    """The Cg runtime's functions the build's libraries name (undefined in them: cgCreateContext, cgGLBindProgram
+    ...); never Panda3D's own `cg_` names."""
+    names: set[str] = set()
+    for library in sorted(build.iterdir()):
+        if library.name in CG_LIBRARIES or not library.is_file() or ".so" not in library.suffixes:
+            continue
+        listed = subprocess.run(["nm", "-D", "--undefined-only", str(library)], capture_output=True, text=True)
+        names |= {line.split()[-1] for line in listed.stdout.splitlines() if _CG_FUNCTION.match(line.split()[-1])}
+    return names
+
+
+def linux_cg_stand_ins(build: Path, work: Path) -> int:
+    """NVIDIA's Cg runtime (libCg.so, libCgGL.so: 21 MB) in place of two small libraries of the same names whose
+    functions each answer 0 (no context, no profile, no error); returns the bytes saved. Panda3D's Linux libraries
+    load the runtime for shaders written in Cg, and call it only when such a shader is used; every shader of the
+    game is GLSL (villa/presentation/shading.py), as Panda3D on Apple silicon, which has no Cg at all, requires.
+    The built game's test draws its picture and opens its window with them."""
+    names = cg_functions(build)
+    if not names:
+        return 0
+    compiler = shutil.which("cc") or shutil.which("gcc")
+    if compiler is None:
+        raise ReleaseError("the Linux build needs a C compiler for its Cg stand-ins (apt-get install gcc)")
+    work.mkdir(parents=True, exist_ok=True)
+    saved = 0
+    for library, prefix in CG_LIBRARIES.items():
+        mine = sorted(n for n in names if n.startswith(prefix) and not any(
+            n.startswith(p) for p in CG_LIBRARIES.values() if len(p) > len(prefix)))
+        source = work / f"{library}.c"
+        source.write_text("/* Cg's functions, each answering 0: the game uses no Cg shader. */\n"
+                          + "".join(f"long {name}(void) {{ return 0; }}\n" for name in mine))
+        made = work / library
+        subprocess.run([compiler, "-shared", "-fPIC", "-O1", "-nostdlib", f"-Wl,-soname,{library}", "-o", str(made),
+                        str(source)], check=True, capture_output=True)
+        target = build / library
+        saved += (target.stat().st_size if target.is_file() else 0) - made.stat().st_size
+        shutil.copyfile(made, target)
+    return saved
 
 
 def linux_desktop(build: Path) -> None:
@@ -417,6 +494,9 @@ def finish(platform: str, log: Path) -> tuple[Path, int]:
         dropped = linux_drop_symbols(build)
         if dropped:
             print(f"  Linux: the symbol tables of {', '.join(dropped)} taken out ({sum(dropped.values()) / 1e6:.1f} MB)")
+        saved = linux_cg_stand_ins(build, ROOT / "build" / "cg")
+        if saved:
+            print(f"  Linux: Cg's runtime left out, small stand-ins in its place ({saved / 1e6:.1f} MB)")
     found = problems(build, t) + [f"build_apps found no {name}" for name in missing_libraries(log, t)]
     if found:
         raise ReleaseError(f"the {t.label} build is incomplete: " + "; ".join(found))

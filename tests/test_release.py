@@ -19,6 +19,7 @@ import sys
 import tarfile
 import time
 import tomllib
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -197,6 +198,50 @@ def test_on_linux_the_libraries_symbol_tables_go_and_they_still_load(tmp_path, r
     assert done.stdout.strip() == "True", done.stderr[-2000:]
 
 
+def test_a_symbol_table_with_a_section_between_its_halves_goes_too_and_the_library_still_loads(tmp_path, release):
+    """cryptography's compiled bindings (3 MB of symbols) keep the section names between the symbol table and its
+    strings: they are moved up, the rest cut out, and the module still imports and speaks OpenSSL."""
+    from cryptography.hazmat.bindings import _rust
+    original = Path(_rust.__file__)
+    copy = tmp_path / "cryptography" / "hazmat" / "bindings" / original.name
+    copy.parent.mkdir(parents=True)
+    shutil.copyfile(original, copy)
+    cut = release.drop_symbol_table(copy)
+    if not cut:
+        pytest.skip("this cryptography's library has no symbol table to take out")
+    assert cut > 1e6 and cut % 4096 == 0 and copy.stat().st_size == original.stat().st_size - cut
+    loads = ("import importlib.util, sys; spec = importlib.util.spec_from_file_location("
+             "'cryptography.hazmat.bindings._rust', sys.argv[1]); module = importlib.util.module_from_spec(spec); "
+             "spec.loader.exec_module(module); print(module.openssl.openssl_version_text().split()[0])")
+    done = subprocess.run([sys.executable, "-c", loads, str(copy)], capture_output=True, text=True, timeout=60)
+    assert done.stdout.strip() == "OpenSSL", done.stderr[-2000:]
+
+
+def test_on_linux_cgs_runtime_gives_way_to_stand_ins_that_panda3d_loads_with_every_function_bound(tmp_path, release):
+    """Panda3D's GL libraries name Cg's functions (for shaders written in Cg, which the game has none of): the
+    stand-ins define every one of them, answer 0, and weigh a few kB against Cg's 21 MB; loaded with every symbol
+    bound at once (RTLD_NOW), Panda3D's libraries find all they need."""
+    import panda3d
+    if shutil.which("nm") is None or (shutil.which("cc") or shutil.which("gcc")) is None:
+        pytest.skip("no binutils and C compiler here (the release build installs them)")
+    panda = Path(panda3d.__file__).parent
+    for name in ("libpandagl.so", "libpanda.so.1.10", "libpandaexpress.so.1.10", "libp3dtool.so.1.10",
+                 "libp3dtoolconfig.so.1.10"):
+        (tmp_path / name).symlink_to(panda / name)
+    for name in release.CG_LIBRARIES:
+        shutil.copyfile(panda / name, tmp_path / name)
+    wanted = release.cg_functions(tmp_path)
+    assert {"cgCreateContext", "cgGLBindProgram"} <= wanted
+    saved = release.linux_cg_stand_ins(tmp_path, tmp_path / "work")
+    assert saved > 20e6 and all((tmp_path / name).stat().st_size < 65536 for name in release.CG_LIBRARIES)
+    assert release.linux_cg_stand_ins(tmp_path, tmp_path / "work") < 1000, "once is enough"
+    loads = ("import ctypes, os, sys; folder = sys.argv[1]; "
+             "ctypes.CDLL(os.path.join(folder, 'libpandagl.so'), mode=os.RTLD_NOW | os.RTLD_GLOBAL); "
+             "cg = ctypes.CDLL(os.path.join(folder, 'libCg.so')); print(cg.cgCreateContext(), cg.cgGetError())")
+    done = subprocess.run([sys.executable, "-c", loads, str(tmp_path)], capture_output=True, text=True, timeout=60)
+    assert done.stdout.split() == ["0", "0"], done.stderr[-2000:]
+
+
 BLOCKING_IMPORTER = """
 import importlib, importlib.abc, pkgutil, sys
 left_out = sys.argv[1].split(",")
@@ -269,9 +314,11 @@ for module in options["exclude_modules"]["*"]:
     freezer.excludeModule(module)
 freezer.done(addStartupModules=True)
 frozen = {name for name, _ in freezer.getModuleDefs()}
-import villa.app.main, villa.app.dedicated
-ours = ("villa", "redis", "platformdirs")
-print(json.dumps(sorted(name for name in sys.modules if name.split(".")[0] in ours and name not in frozen)))
+import villa.app.main, villa.app.dedicated, villa.online.wire.tls, villa.online.client.trust
+ours = ("villa", "redis", "platformdirs", "cryptography", "OpenSSL")
+inside = "cryptography.hazmat.bindings._rust."     # modules of the compiled bindings themselves
+print(json.dumps(sorted(name for name in sys.modules if name.split(".")[0] in ours and name not in frozen
+                        and not name.startswith(inside))))
 """
 
 
@@ -517,10 +564,11 @@ def _polled(player: Player, done, seconds: float = 30.0) -> bool:
     return True
 
 
-def _a_player_sits_down(port: int, room: str) -> Player | None:
-    """The server on the loopback `port` answers a player of the game's own online play: lets them into `room`
-    and gives them its first seat (None: it did not). The one place these tests speak the online game's wire."""
-    player = Player("127.0.0.1", port)
+def _a_player_sits_down(port: int, room: str, pin: str | None = None) -> Player | None:
+    """The server on the loopback `port` answers a player of the game's own online play over TLS (its certificate
+    `pin`ned): lets them into `room` and gives them its first seat (None: it did not). The one place these tests
+    speak the online game's wire."""
+    player = Player("127.0.0.1", port, pin=pin)
     player.enter(room)
     player.sit("Anna", 0)
     seated = _polled(player, lambda: player.lost or (player.room == room and bool(player.seats)
@@ -561,9 +609,11 @@ def _seats_a_player_and_stops_on_sigterm(server: subprocess.Popen, lines: list[s
     and the player hears `farewell` (the server closing, or in a fleet the room moving on to another server)."""
     room = next(line for line in lines if line.startswith("room "))
     code, port = room.split()[1], int(room.split()[4].rstrip(":"))
+    pin = _fingerprint(lines)
     try:
-        anna = _a_player_sits_down(port, code)
+        anna = _a_player_sits_down(port, code, pin)
         assert anna is not None, "the server did not seat a player"
+        assert anna.link.tls.version == "TLSv1.3" and anna.fingerprint == pin
         seated(code)
         server.send_signal(signal.SIGTERM)
         assert server.wait(30) == 128 + signal.SIGTERM, server.stderr.read()
@@ -573,7 +623,15 @@ def _seats_a_player_and_stops_on_sigterm(server: subprocess.Popen, lines: list[s
         if server.poll() is None:
             server.kill()
             server.wait(30)
-    return f"room {code} on port {port}, a player seated, ended by SIGTERM, the player told '{farewell.value}'"
+    return (f"room {code} on port {port} over TLS 1.3 (certificate {pin[:16]}...), a player seated, ended by "
+            f"SIGTERM, the player told '{farewell.value}'")
+
+
+def _fingerprint(lines: list[str]) -> str:
+    """The certificate's fingerprint the built server printed (its own, made at its first start)."""
+    said = next((line for line in lines if line.startswith("TLS certificate ")), None)
+    assert said is not None, f"the built server speaks no TLS: {lines}"
+    return said.split()[2]
 
 
 @built
@@ -604,8 +662,69 @@ def test_the_built_server_joins_a_fleet_on_redis(unpacked, tmp_path):
         kept = redis.Redis.from_url(store.url, decode_responses=True)
 
         def in_the_directory(code: str) -> None:
-            assert kept.hget(keys.room(code), "address") == f"127.0.0.1:{port}", "the room is not in the fleet's Redis"
+            assert kept.hget(keys.room(code), "address") == f"127.0.0.1:{port}#{_fingerprint(lines)}", \
+                "the room is not in the fleet's Redis, with its server's certificate"
         said = _seats_a_player_and_stops_on_sigterm(server, lines, Online.MOVED, in_the_directory)
     finally:
         store.stop()
     print(f"\n  {frozen.SERVER_PROGRAM} --redis {store.url}: {said}")
+
+
+@built
+@pytest.mark.slow
+def test_the_built_game_joins_a_room_of_the_built_server_over_tls(unpacked, display):
+    """On this machine's OpenSSL (3.0, older than Panda3D's Python wants): the built game, started with --join,
+    shakes hands with the built server, checks its certificate (trusted on first use, and remembered), and sits;
+    another player at the table sees it there."""
+    game, env = unpacked
+    server, lines = _serve(game, env)
+    room = next(line for line in lines if line.startswith("room "))
+    code, port, pin = room.split()[1], int(room.split()[4].rstrip(":")), _fingerprint(lines)
+    joining = subprocess.Popen([str(game / assets.APP_NAME), "--join", f"127.0.0.1:{port}", "--room", code,
+                                "--name", "Anna"], cwd=env["HOME"], env={**env, "DISPLAY": display},
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    ben = None
+    try:
+        ben = Player("127.0.0.1", port, pin=pin)
+        ben.enter(code)
+        seated = _polled(ben, lambda: ben.room == code and ben.table.get("seats", [{}])[0].get("name") == "Anna",
+                         seconds=120)
+        assert seated, (joining.poll(), joining.stderr.read() if joining.poll() is not None else "still running")
+        known = json.loads((Path(env["HOME"]) / ".config" / assets.APP_NAME / "known_servers.json").read_text())
+        assert known == {f"127.0.0.1:{port}": pin}, "the built game checked and kept the server's certificate"
+    finally:
+        if ben is not None:
+            ben.close()
+        joining.terminate()
+        joining.wait(timeout=30)
+        server.send_signal(signal.SIGTERM)
+        server.wait(30)
+    print(f"\n  the built game joined room {code} over TLS, its server's certificate {pin[:16]}... kept")
+
+
+@built
+@pytest.mark.slow
+def test_every_build_carries_what_its_tls_needs():
+    """Listed from each archive built beside the Linux one: cryptography's compiled bindings (with their own
+    OpenSSL) and cffi's backend, in each platform's own form."""
+    folder, version = Path(ARCHIVE).parent, villa.__version__
+    listed = {}
+    for platform in CONFIG["PLATFORMS"]:
+        label = {"manylinux": "linux-x86_64", "win": "windows-x86_64", "macosx_10": "macos-x86_64",
+                 "macosx_11": "macos-arm64"}[next(k for k in ("manylinux", "win", "macosx_10", "macosx_11")
+                                                  if platform.startswith(k))]
+        archive = folder / f"villa-paletti-{version}-{label}.{'tar.gz' if label.startswith('linux') else 'zip'}"
+        if not archive.is_file():
+            continue
+        if archive.suffix == ".zip":
+            with zipfile.ZipFile(archive) as packed:
+                names = packed.namelist()
+        else:
+            with tarfile.open(archive) as packed:
+                names = packed.getnames()
+        suffix = ".pyd" if label.startswith("windows") else ".so"
+        for module in ("cryptography.hazmat.bindings._rust", "_cffi_backend"):
+            assert any(name.endswith("/" + module + suffix) for name in names), f"{archive.name} lacks {module}"
+        listed[label] = len(names)
+    assert "linux-x86_64" in listed
+    print(f"\n  cryptography's bindings and cffi's backend in {', '.join(sorted(listed))}")
