@@ -473,3 +473,46 @@ def test_the_lobby_draws_the_seats_anew_as_the_table_changes_and_leaves_no_widge
     frames(1)
     assert "clock_60" not in lobby.widgets and "1 min a move" in lobby.widgets["clock_words"]["text"]
     lobby.destroy()
+
+
+def test_a_server_showing_another_certificate_than_before_is_refused_on_the_join_form_in_words(front, frames,
+                                                                                             press_button, served,
+                                                                                             snapshot):
+    """The window remembers the certificate each address showed (trust on first use): another one there is
+    refused before the window says a word to it, and the form says why with both fingerprints."""
+    from villa.online.wire.certificates import make_identity, short
+    address = f"{LOOPBACK}:{served.port}"
+    before = make_identity().fingerprint
+    front.online_play.trust.known.remember(address, before)     # as a first visit left it
+    form, join = join_form(front, frames, press_button)
+    join(address, served.room.code)
+    assert until(frames, lambda: "shows another certificate than before" in form.widgets["notice"]["text"])
+    said = form.widgets["notice"]["text"]
+    assert short(before) in said and short(served.fingerprint) in said and "nothing was sent" in said
+    assert served.visitors == {} and front.online_play.player is None
+    assert form.widgets["address"].get() == address, "what was typed is kept"
+    snapshot("online-certificate-changed")
+
+
+def test_a_window_started_insecure_says_so_and_a_server_that_speaks_tls_says_why_it_refused(stage, frames,
+                                                                                            press_button, served,
+                                                                                            monkeypatch, tmp_path,
+                                                                                            snapshot):
+    from villa.app.front import Front
+    from villa.presentation.menus.online import OnlineMenu
+    monkeypatch.setenv("VILLA_HOME", str(tmp_path))
+    front = Front(stage, Settings(language="en"), players=(Seat("Anna"), Seat("Ben")), rng=random.Random(3),
+                  insecure=True)
+    try:
+        front.main_menu()
+        frames(3)
+        press_button(front.menu.widgets["online"])
+        assert isinstance(front.menu, OnlineMenu) and "Without encryption (--insecure)" in \
+            front.menu.widgets["insecure"]["text"]
+        snapshot("online-menu-insecure")
+        form, join = join_form(front, frames, press_button)
+        join(f"{LOOPBACK}:{served.port}", served.room.code)
+        assert until(frames, lambda: "speaks only with encryption" in form.widgets["notice"]["text"])
+        assert "--insecure" in form.widgets["notice"]["text"] and served.visitors == {}
+    finally:
+        front.close()

@@ -103,12 +103,8 @@ class OnlinePlay:
         self._heard = 0            # refusals already said
         self.kept = SeatKept(front)   # the seat kept in the settings to rejoin
         self.trust = Trust(KnownServersFile())   # the servers reached before, and their certificates
+        self.insecure = front.insecure            # --insecure: no TLS, to reach a server started so
         self._task = None
-
-    @property
-    def insecure(self) -> bool:
-        """The window was started with --insecure: no TLS, to reach a server started so."""
-        return self.front.insecure
 
     @property
     def fingerprint(self) -> str | None:

@@ -138,18 +138,13 @@ class Player:
         self._where = (host, port)
         self.link, self.welcomed, self.fingerprint = None, False, None
         pin = self.pins.get((host, port))
-        tls = None if self.insecure else \
-            (lambda: client_session(host, lambda chain: self.trust.check(host, port, pin, chain)))
+
+        def check(chain: list[bytes]) -> None:     # before the hello goes: refused, nothing is sent
+            self.trust.check(host, port, pin, chain)
+            self.fingerprint = fingerprint(chain[0])
+        tls = None if self.insecure else (lambda: client_session(host, check))
         self._dialling = dial(host, port, CATALOGUE, timeout, tls=tls)
         self._deadline = self._clock() + timeout   # to be welcomed by then: a server that never answers is given up
-
-    def _learn(self, host: str, port: int, pin: str | None) -> None:
-        """A server known to hold the game (a fleet's), with its certificate's fingerprint when the server that
-        named it gave one: that server is then held to it."""
-        if (host, port) not in self.addresses:
-            self.addresses.append((host, port))
-        if pin is not None and not self.insecure:
-            self.pins[(host, port)] = pin
 
     @property
     def connecting(self) -> bool:
@@ -172,7 +167,6 @@ class Player:
             if self.link is not None:
                 self._send_held()
                 for message in self.link.receive():
-                    self._checked()
                     _HEARD.get(type(message), _not_from_a_server)(self, message)
                     if self.lost or self.link is None:
                         return
@@ -213,12 +207,6 @@ class Player:
             self._dialling = None
             self.failed = self.rejoining is None
             self._end(WireError(result))
-
-    def _checked(self) -> None:
-        """The server's certificate, once it passed the check (the first message heard comes after it)."""
-        if self.fingerprint is None and self.link is not None and self.link.tls is not None \
-                and self.link.tls.peer_chain:
-            self.fingerprint = fingerprint(self.link.tls.peer_chain[0])
 
     def _keep_alive(self) -> None:
         now = self._clock()
@@ -384,6 +372,15 @@ class Player:
         return self.table.get("host")
 
 
+def _learn(player: Player, host: str, port: int, pin: str | None) -> None:
+    """A server known to hold the game (a fleet's), with its certificate's fingerprint when the server that named
+    it gave one: that server is then held to it."""
+    if (host, port) not in player.addresses:
+        player.addresses.append((host, port))
+    if pin is not None and not player.insecure:
+        player.pins[(host, port)] = pin
+
+
 def _full(heard: bytes) -> OnlineError | None:
     """The goodbye a server that speaks TLS says in the clear before any handshake when it or this address is full
     (None: what was heard is something else: a server without TLS)."""
@@ -449,7 +446,7 @@ def _redirect(player: Player, message: m.Redirect) -> None:
         raise WireError("sent on too often, or to no address")
     host, port, pin = where
     player._redirects += 1
-    player._learn(host, port, pin)
+    _learn(player, host, port, pin)
     player.link.close()
     player._waiting = list(player._room_asked)
     player._connect(host, port, ANSWER_S if player.rejoining is not None else player._timeout)
@@ -464,7 +461,7 @@ def _servers(player: Player, message: m.Servers) -> None:
     for address in listed[:16] if isinstance(listed, list) else ():
         where = split_address(str(address))
         if where is not None:
-            player._learn(*where)
+            _learn(player, *where)
 
 
 def _seated(player: Player, message: m.Seated) -> None:
