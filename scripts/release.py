@@ -37,6 +37,7 @@ from functools import lru_cache
 from pathlib import Path
 
 import macho_signatures
+import stable_abi_dll
 
 ROOT = Path(__file__).resolve().parents[1]
 APPS = ROOT / "build" / "apps"
@@ -51,6 +52,9 @@ BUNDLE_ID = "org.villa-paletti.game"
 # Panda3D's wheel); Microsoft allows these files to be shipped with a program.
 WINDOWS_RUNTIME = "msvc-runtime==14.44.35112"
 WINDOWS_RUNTIME_FILES = ("vcruntime140.dll", "vcruntime140_1.dll", "msvcp140.dll")
+# Parts of Windows itself that modules name (cryptography's random numbers), and the stable ABI's forwarder,
+# which `finish` makes (stable_abi_dll.py)
+WINDOWS_OWN_FILES = ("bcryptprimitives.dll", "python3.dll")
 REQUIRED_FOLDERS = ("textures", "sounds", "fonts", "icons", "villa/locale")
 # OpenSSL, which Panda3D's Linux interpreter loads from the system for `ssl` (its Windows and macOS ones carry
 # their own), 3.3 or later; where the system's is older the game does without ssl (villa/app/without_ssl.py).
@@ -196,6 +200,10 @@ def problems(build: Path, t: Target) -> list[str]:
         for dll in WINDOWS_RUNTIME_FILES:
             if dll not in names:
                 found.append(f"the C++ runtime {dll} is missing")
+        wanted = stable_abi_names(build)
+        given = set(stable_abi_dll.exports(build / "python3.dll")) if (build / "python3.dll").is_file() else set()
+        if wanted - given:
+            found.append(f"python3.dll does not forward {', '.join(sorted(wanted - given)[:3])} ...")
     if t.system == "macos":
         for binary in _macos_binaries(build):
             for arch in macho_signatures.broken_signatures(binary):
@@ -225,7 +233,8 @@ def missing_libraries(log: Path, t: Target) -> list[str]:
         if not missing or building != t.platform:
             continue
         name = missing.group(1).lower()
-        if t.system == "windows" and (name.startswith("api-ms-win-") or name in WINDOWS_RUNTIME_FILES):
+        if t.system == "windows" and (name.startswith("api-ms-win-") or name in WINDOWS_RUNTIME_FILES
+                                      or name in WINDOWS_OWN_FILES):
             continue
         if t.system == "linux" and name in LINUX_SYSTEM_LIBRARIES:
             continue
@@ -272,6 +281,28 @@ def windows_runtime(build: Path) -> None:
             elif base == "LICENSE" and ".dist-info/" in name:
                 (build / "licenses").mkdir(exist_ok=True)
                 (build / "licenses" / "msvc-runtime.txt").write_bytes(archive.read(name))
+
+
+def stable_abi_names(build: Path) -> set[str]:
+    """What the build's modules built for the stable ABI (cryptography's) import from python3.dll."""
+    names: set[str] = set()
+    for binary in sorted(build.iterdir()):
+        if binary.suffix.lower() in (".pyd", ".dll") and binary.name.lower() != "python3.dll":
+            names |= stable_abi_dll.imported_from(binary, "python3.dll")
+    return names
+
+
+def windows_stable_abi(build: Path) -> int:
+    """python3.dll, the stable ABI's forwarder to the build's python3X.dll, which Panda3D's Windows runtime does
+    not carry and cryptography's module needs; returns how many names it forwards (0: no module needs it)."""
+    names = stable_abi_names(build)
+    if not names:
+        return 0
+    pythons = sorted(p.stem for p in build.glob("python3*.dll") if p.stem.lower() != "python3")
+    if not pythons:
+        raise ReleaseError("the Windows build has no python3X.dll for python3.dll to forward to")
+    (build / "python3.dll").write_bytes(stable_abi_dll.forwarder("python3.dll", pythons[0], names))
+    return len(names)
 
 
 def linux_one_executable(build: Path, t: Target) -> None:
@@ -487,6 +518,9 @@ def finish(platform: str, log: Path) -> tuple[Path, int]:
         raise ReleaseError(f"{build.relative_to(ROOT)} does not exist: build_apps did not build {platform}")
     if t.system == "windows":
         windows_runtime(build)
+        forwarded = windows_stable_abi(build)
+        if forwarded:
+            print(f"  Windows: python3.dll made, forwarding the {forwarded} names the stable ABI's modules import")
     if t.system == "macos":
         macos_bundle(build, version)
     if t.system == "linux":

@@ -217,6 +217,23 @@ def test_a_symbol_table_with_a_section_between_its_halves_goes_too_and_the_libra
     assert done.stdout.strip() == "OpenSSL", done.stderr[-2000:]
 
 
+def test_the_windows_build_gets_the_stable_abis_forwarder_cryptographys_module_needs(tmp_path, release):
+    """python3.dll, made for the names the build's modules import from it, forwards each to python311.dll, and
+    reads back as Windows' own tools read a DLL (binutils' objdump, where it is here)."""
+    names = {"PyArg_UnpackTuple", "PyBaseObject_Type", "Py_IncRef", "_Py_NoneStruct"}
+    dll = tmp_path / "python3.dll"
+    dll.write_bytes(release.stable_abi_dll.forwarder("python3.dll", "python311", names))
+    assert release.stable_abi_dll.exports(dll) == {name: f"python311.{name}" for name in names}
+    if shutil.which("objdump"):
+        listed = subprocess.run(["objdump", "-p", str(dll)], capture_output=True, text=True).stdout
+        assert "pei-x86-64" in listed and "DLL" in listed
+        assert all(f"python311.{name}" in listed for name in names)
+    import pip._vendor.distlib as distlib
+    launcher = Path(distlib.__file__).parent / "t64.exe"             # a real Windows program, to read imports from
+    if launcher.is_file():
+        assert "GetCommandLineW" in release.stable_abi_dll.imported_from(launcher, "kernel32.dll")
+
+
 def test_on_linux_cgs_runtime_gives_way_to_stand_ins_that_panda3d_loads_with_every_function_bound(tmp_path, release):
     """Panda3D's GL libraries name Cg's functions (for shaders written in Cg, which the game has none of): the
     stand-ins define every one of them, answer 0, and weigh a few kB against Cg's 21 MB; loaded with every symbol
