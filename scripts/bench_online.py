@@ -39,7 +39,7 @@ both sides):
   moves, in the clear, and TLS's over them (the same room of one, over TLS, first in the doubling above).
 - `handshake_ms_p50`, `handshake_ms_p99`, `connect_clear_ms_p50`: from a player dialling the serving process to
   its welcome (connect, TLS 1.3 handshake and the certificate's check, hello), `--handshakes` times; and the same
-  in the clear.
+  in the clear. `handshake_cpu_ms_server`, `_player`: the CPU a handshake costs each side, in memory (medians).
 """
 
 from __future__ import annotations
@@ -69,7 +69,9 @@ from villa.online.server import CATALOGUE, Room, Server  # noqa: E402
 from villa.online.wire import messages as m  # noqa: E402
 from villa.online.wire.door import Limits  # noqa: E402
 from villa.online.wire.frames import frame  # noqa: E402
-from villa.online.wire.tls import client_session  # noqa: E402
+from villa.online.client.trust import Trust  # noqa: E402
+from villa.online.wire.certificates import make_identity  # noqa: E402
+from villa.online.wire.tls import ServerTls, client_session  # noqa: E402
 
 LOOPBACK = "127.0.0.1"
 BUDGET_MS = 1000.0 / 60.0
@@ -370,6 +372,28 @@ def handshakes(count: int, load_rooms: int, insecure: bool = False) -> list[floa
     return sorted(times)
 
 
+def handshake_cpu(count: int) -> tuple[float, float]:
+    """CPU milliseconds of a TLS handshake in memory (no network, no waiting): the server's side, the player's
+    (its check of the certificate included), each the median of `count`."""
+    server, theirs, ours = ServerTls(make_identity()), [], []
+    for _ in range(count):
+        player = client_session("localhost", lambda chain: Trust().check("localhost", 1, None, chain))
+        session, spent = server.session(), [0.0, 0.0]
+        hello = player.sealed()
+        while not (player.established and session.established):
+            began = time.process_time()
+            session.take_in(hello)
+            answer = session.sealed()
+            spent[0] += time.process_time() - began
+            began = time.process_time()
+            player.take_in(answer)
+            hello = player.sealed()
+            spent[1] += time.process_time() - began
+        theirs.append(spent[0] * 1000)
+        ours.append(spent[1] * 1000)
+    return statistics.median(theirs), statistics.median(ours)
+
+
 def trips(count: int, holders: int, load_rooms: int, insecure: bool = False) -> dict:
     server, port, code = _serving(holders, load_rooms, insecure)
     held = _holding(port, holders, insecure)
@@ -444,6 +468,7 @@ def main() -> int:
     clear_moving = measure(1, args.seconds, insecure=True)["per_client_s"]["moving"]
     shaken, connected = handshakes(args.handshakes, args.load_rooms), handshakes(args.handshakes, args.load_rooms,
                                                                                  insecure=True)
+    server_cpu, player_cpu = handshake_cpu(args.handshakes)
     figures = {"matches_at_60hz": best, "frame_p95_ms": tried, "frame_cpu_ms": cpu,
                "rest_rooms": args.rest_rooms, "rest_frame_p95_ms": round(rest_p95, 2),
                "rest_frame_cpu_ms": round(rest_cpu, 2),
@@ -462,6 +487,7 @@ def main() -> int:
                "handshake_ms_p50": round(statistics.median(shaken), 2),
                "handshake_ms_p99": round(shaken[int(len(shaken) * 0.99) - 1], 2),
                "connect_clear_ms_p50": round(statistics.median(connected), 2),
+               "handshake_cpu_ms_server": round(server_cpu, 3), "handshake_cpu_ms_player": round(player_cpu, 3),
                "trips": {"alone": alone, "holders": holding, "clear": clear}, "holders": args.holders,
                "load_rooms": args.load_rooms,
                "max_matches_tried": args.max_matches, "seconds_each": args.seconds, "cpus": os.cpu_count()}
