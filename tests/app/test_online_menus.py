@@ -76,6 +76,7 @@ class FakeFront:
         self.settings = Settings()
         self.played: list = []
         self.menu = None
+        self.insecure = False
 
     def apply_settings(self, settings) -> None:
         self.settings = settings
