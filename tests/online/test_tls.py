@@ -364,3 +364,24 @@ def test_the_fingerprint_is_the_sha256_of_the_certificates_der():
     der = identity.certificate.public_bytes(Encoding.DER)
     assert identity.fingerprint == fingerprint(der) == hashlib.sha256(der).hexdigest()
     assert identity.self_signed and isinstance(identity.key, ec.EllipticCurvePrivateKey)
+
+
+def test_an_address_begins_so_many_handshakes_a_minute_and_is_then_told_so_before_any_more():
+    """Each handshake costs the server a signature: an address that opens and drops connections in a loop spends
+    its handshakes for the minute, and is then refused in the clear, at no cost, while others come in."""
+    clock = Skipping()
+    server = Server(0, LOOPBACK, limits=Limits(handshakes=3), clock=clock)
+    try:
+        for player in connected(server, 3):
+            player.close()
+        again = Player(LOOPBACK, server.port)
+        assert _reached(server, again) and again.lost and again.trouble.code is Online.FULL
+        assert again.trouble.values == {"handshakes_per_minute": 3} and server.door.shaking_hands == 0
+        other = Raw(server.port, source="127.0.4.1")
+        other.say(HELLO)
+        assert pump(server, [other], lambda: m.Welcome in other.kinds()), "another address shakes hands"
+        clock.skip(61)
+        later = Player(LOOPBACK, server.port)
+        assert _reached(server, later) and later.ready, "a minute later, this one may again"
+    finally:
+        server.close()

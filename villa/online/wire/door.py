@@ -20,7 +20,7 @@ ended connection's id is reused only after `on_gone` has said so. What a callbac
 With TLS (`tls`: the server's certificate and key, `villa.online.wire.tls.ServerTls`) every connection shakes
 hands first, as part of its way to the hello: the handshake's bytes count against `read_bytes` a round, the
 connection counts against `per_address` and `total` from its first byte, and the hello's deadline `hello_s`
-runs from connecting, handshake included. A handshake left half done holds its own connection and nothing
+runs from connecting, handshake included; an address begins at most `handshakes` a minute. A handshake left half done holds its own connection and nothing
 else, until that deadline, and is then closed without a word (none can be said before the handshake). A hello
 sent in the clear is answered with a goodbye in the clear (`tls needed`); so is a connection refused because the
 server or its address is full (the player reads that goodbye where the server's handshake should be), which
@@ -84,6 +84,7 @@ class Limits:
     total: int = 2000            # open connections in all
     read_bytes: int = 16384      # read from one connection in one round (a flood costs a round little)
     linger_s: float = 2.0        # after a goodbye, waiting for the peer to hang up
+    handshakes: int = 120        # TLS handshakes an address may begin in a minute (each costs the server ~1 ms)
 
 
 @dataclass(eq=False)
@@ -128,6 +129,7 @@ class Door:
         self._leaving: dict[Link, float] = {}    # links that said goodbye, until the peer hangs up (or the deadline)
         self._writing: set[Link] = set()         # links watched for room to write
         self._accepting_at: float | None = None   # when the listener is watched again (out of file descriptors)
+        self._handshakes = Tries(per_minute=limits.handshakes, clock=clock)   # TLS handshakes begun, per address
         self.shut_down = False
 
     # --- what a server asks -------------------------------------------------------------------------------
@@ -223,8 +225,12 @@ class Door:
                 full: dict[str, int] | None = {"total": self.limits.total}
             elif self._per_address.get(address, 0) >= self.limits.per_address:
                 full = {"per_address": self.limits.per_address}
+            elif self.tls is not None and not self._handshakes.allow(address):
+                full = {"handshakes_per_minute": self.limits.handshakes}
             else:
                 full = None
+                if self.tls is not None:
+                    self._handshakes.spent(address)
             try:      # a connection refused is told so in the clear: it costs the server no handshake
                 link = Link(sock, self.catalogue, self.clock, self.tls.session() if self.tls and not full else None)
             except OSError:
