@@ -243,9 +243,9 @@ def test_a_server_that_never_answers_says_connecting_at_once_can_be_cancelled_an
 
 
 class Liar:
-    """A server that welcomes the game and lets it into room ABCDE, then misbehaves: `how` is "garbled" (it
-    sends bytes that are no message), "silent" (it says nothing more) or "failed" (its room broke down); or it
-    plays another version ("version") and says goodbye at once."""
+    """A server (over TLS, with a certificate of its own) that welcomes the game and lets it into room ABCDE, then
+    misbehaves: `how` is "garbled" (it sends bytes that are no message), "silent" (it says nothing more) or
+    "failed" (its room broke down); or it plays another version ("version") and says goodbye at once."""
 
     def __init__(self, how: str) -> None:
         self.how = how
@@ -261,11 +261,13 @@ class Liar:
         from villa.online import protocol
         from villa.online.wire import messages as m
         from villa.online.wire.frames import frame
+        from villa.online.wire.certificates import make_identity
         from villa.online.wire.link import Link
+        from villa.online.wire.tls import ServerTls
         from villa.online.server import CATALOGUE
         self.listener.settimeout(10)
         conn, _ = self.listener.accept()
-        link = Link(conn, CATALOGUE)
+        link = Link(conn, CATALOGUE, tls=ServerTls(make_identity()).session())
         table = {"seats": [{"name": "Seat 1", "computer": None, "taken": False, "here": False}], "started": False}
         while not self.stop.is_set() and not link.closed:
             for message in link.receive():
@@ -279,7 +281,8 @@ class Liar:
                     link.flush()
                     time.sleep(0.3)                  # the lobby opens; then the server misbehaves
                     if self.how == "garbled":
-                        conn.sendall(frame(b"\xff"))
+                        link.tls.put_out(frame(b"\xff"))
+                        conn.sendall(link.tls.sealed())
                     elif self.how == "failed":
                         link.send(m.Goodbye("room failed", "{}"))
             link.flush()
