@@ -86,7 +86,8 @@ def exports(path: Path) -> dict[str, str | int]:
     functions, names, addresses, name_table, ordinals = struct.unpack_from("<IIIII", data, at + 20)
     found: dict[str, str | int] = {}
     for n in range(names):
-        name = _string(data, _offset(sections, struct.unpack_from("<I", data, _offset(sections, name_table) + 4 * n)[0]))
+        pointer, = struct.unpack_from("<I", data, _offset(sections, name_table) + 4 * n)
+        name = _string(data, _offset(sections, pointer))
         ordinal, = struct.unpack_from("<H", data, _offset(sections, ordinals) + 2 * n)
         target, = struct.unpack_from("<I", data, _offset(sections, addresses) + 4 * ordinal)
         found[name] = _string(data, _offset(sections, target)) if rva <= target < rva + size else target

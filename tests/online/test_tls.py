@@ -260,7 +260,10 @@ def _authority_and_server(name: str) -> tuple[x509.Certificate, Identity]:
                  .public_key(ca_key.public_key()).serial_number(1)
                  .not_valid_before(now - datetime.timedelta(days=1)).not_valid_after(now + datetime.timedelta(days=30))
                  .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
-                 .add_extension(x509.KeyUsage(False, False, False, False, False, True, True, False, False), critical=True)
+                 .add_extension(x509.KeyUsage(digital_signature=False, content_commitment=False,
+                                              key_encipherment=False, data_encipherment=False, key_agreement=False,
+                                              key_cert_sign=True, crl_sign=True, encipher_only=False,
+                                              decipher_only=False), critical=True)
                  .add_extension(ca_ski, critical=False)
                  .sign(ca_key, hashes.SHA256()))
     leaf = (x509.CertificateBuilder()

@@ -19,12 +19,12 @@ ended connection's id is reused only after `on_gone` has said so. What a callbac
 
 With TLS (`tls`: the server's certificate and key, `villa.online.wire.tls.ServerTls`) every connection shakes
 hands first, as part of its way to the hello: the handshake's bytes count against `read_bytes` a round, the
-connection counts against `per_address` and `total` from its first byte, and the hello's deadline `hello_s`
-runs from connecting, handshake included; an address begins at most `handshakes` a minute. A handshake left half done holds its own connection and nothing
-else, until that deadline, and is then closed without a word (none can be said before the handshake). A hello
-sent in the clear is answered with a goodbye in the clear (`tls needed`); so is a connection refused because the
-server or its address is full (the player reads that goodbye where the server's handshake should be), which
-costs the server no handshake.
+connection counts against `per_address` and `total` from its first byte, the hello's deadline `hello_s` runs
+from connecting, handshake included, and an address begins at most `handshakes` a minute. A handshake left half
+done holds its own connection and nothing else, until that deadline, and is then closed without a word (none
+can be said before the handshake). A hello sent in the clear is answered with a goodbye in the clear (`tls
+needed`); so is a connection refused because the server or its address is full (the player reads that goodbye
+where the server's handshake should be), which costs the server no handshake.
 
 `Tries` counts a server's refusals per address (a wrong room code) and pauses an address that spent them.
 """

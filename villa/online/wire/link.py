@@ -6,13 +6,13 @@
     if link.closed: say(link.why)
 
 A window dials a server with `dial`, whose `poll` each frame comes to a `Link`, a reason it failed, or None
-(still connecting).
+(still connecting). Numeric addresses and "localhost" are used as they are; any other name is looked up
+with `socket.getaddrinfo` in `dial` itself, which may wait on the system's name service (seconds, at worst).
 
 With TLS (`tls`: the connection's `villa.online.wire.tls.Tls`) the socket carries records: what comes is
 decrypted before it is cut into frames, what goes is sealed into records once the handshake is done (a player's
 hello waits for the server's certificate to be checked), and the byte counts are the socket's. Until then
-messages wait in the queue as they do for a slow socket. Numeric addresses and "localhost" are used as they are; any other name is looked up
-with `socket.getaddrinfo` in `dial` itself, which may wait on the system's name service (seconds, at worst).
+messages wait in the queue as they do for a slow socket.
 """
 
 from __future__ import annotations
