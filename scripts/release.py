@@ -522,6 +522,11 @@ def finish(platform: str, log: Path) -> tuple[Path, int]:
         if forwarded:
             print(f"  Windows: python3.dll made, forwarding the {forwarded} names the stable ABI's modules import")
     if t.system == "macos":
+        thinned = {binary.name: macho_signatures.thin(binary, t.machine) for binary in _macos_binaries(build)}
+        thinned = {name: cut for name, cut in thinned.items() if cut}
+        if thinned:
+            print(f"  macOS: {', '.join(thinned)} cut to their {t.machine} code "
+                  f"({sum(thinned.values()) / 1e6:.1f} MB)")
         macos_bundle(build, version)
     if t.system == "linux":
         linux_one_executable(build, t)

@@ -442,6 +442,26 @@ def _signed_binary(flags: int) -> bytearray:
     return body + struct.pack(">IIIII", 0xFADE0CC0, 20 + len(directory), 1, 0, 20) + directory
 
 
+def test_a_universal_module_is_cut_to_the_macs_own_code_and_keeps_its_signature(tmp_path):
+    """cryptography's macOS module holds both Macs' code (universal2): each build keeps its own slice, signed."""
+    import importlib.util
+    import struct
+    spec = importlib.util.spec_from_file_location("macho_signatures", ROOT / "scripts" / "macho_signatures.py")
+    signatures = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(signatures)
+    arm = bytes(_signed_binary(flags=0x2))
+    intel = struct.pack("<IIIIIIII", 0xFEEDFACF, 0x1000007, 3, 6, 0, 0, 0, 0).ljust(4096, b"\0")
+    fat = bytearray(struct.pack(">II", 0xCAFEBABE, 2))
+    fat += struct.pack(">IIIII", 0x1000007, 3, 4096, len(intel), 12) + struct.pack(">IIIII", 0x100000C, 0, 8192,
+                                                                                    len(arm), 14)
+    fat = fat.ljust(4096, b"\0") + intel + arm
+    binary = tmp_path / "cryptography.hazmat.bindings._rust.so"
+    binary.write_bytes(fat)
+    assert signatures.thin(binary, "arm64") == len(fat) - len(arm)
+    assert binary.read_bytes() == arm and signatures.broken_signatures(binary) == []
+    assert signatures.thin(binary, "arm64") == 0, "thin already"
+
+
 def test_an_ad_hoc_signature_is_sealed_again_after_its_binary_was_written_into(tmp_path):
     import importlib.util
     spec = importlib.util.spec_from_file_location("macho_signatures", ROOT / "scripts" / "macho_signatures.py")
