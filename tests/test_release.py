@@ -236,6 +236,42 @@ def test_on_linux_the_libraries_symbol_tables_go_and_they_still_load(tmp_path, r
     assert done.stdout.strip() == "True", done.stderr[-2000:]
 
 
+def test_a_symbol_table_with_a_section_between_its_halves_goes_too_and_the_library_still_loads(tmp_path, release):
+    """cryptography's compiled bindings (3 MB of symbols) keep the section names between the symbol table and its
+    strings: they are moved up, the rest cut out, and the module still imports and speaks OpenSSL."""
+    from cryptography.hazmat.bindings import _rust
+    original = Path(_rust.__file__)
+    copy = tmp_path / "cryptography" / "hazmat" / "bindings" / original.name
+    copy.parent.mkdir(parents=True)
+    shutil.copyfile(original, copy)
+    cut = release.drop_symbol_table(copy)
+    if not cut:
+        pytest.skip("this cryptography's library has no symbol table to take out")
+    assert cut > 1e6 and cut % 4096 == 0 and copy.stat().st_size == original.stat().st_size - cut
+    loads = ("import importlib.util, sys; spec = importlib.util.spec_from_file_location("
+             "'cryptography.hazmat.bindings._rust', sys.argv[1]); module = importlib.util.module_from_spec(spec); "
+             "spec.loader.exec_module(module); print(module.openssl.openssl_version_text().split()[0])")
+    done = subprocess.run([sys.executable, "-c", loads, str(copy)], capture_output=True, text=True, timeout=60)
+    assert done.stdout.strip() == "OpenSSL", done.stderr[-2000:]
+
+
+def test_the_windows_build_gets_the_stable_abis_forwarder_cryptographys_module_needs(tmp_path, release):
+    """python3.dll, made for the names the build's modules import from it, forwards each to python311.dll, and
+    reads back as Windows' own tools read a DLL (binutils' objdump, where it is here)."""
+    names = {"PyArg_UnpackTuple", "PyBaseObject_Type", "Py_IncRef", "_Py_NoneStruct"}
+    dll = tmp_path / "python3.dll"
+    dll.write_bytes(release.stable_abi_dll.forwarder("python3.dll", "python311", names))
+    assert release.stable_abi_dll.exports(dll) == {name: f"python311.{name}" for name in names}
+    if shutil.which("objdump"):
+        listed = subprocess.run(["objdump", "-p", str(dll)], capture_output=True, text=True).stdout
+        assert "pei-x86-64" in listed and "DLL" in listed
+        assert all(f"python311.{name}" in listed for name in names)
+    import pip._vendor.distlib as distlib
+    launcher = Path(distlib.__file__).parent / "t64.exe"             # a real Windows program, to read imports from
+    if launcher.is_file():
+        assert "GetCommandLineW" in release.stable_abi_dll.imported_from(launcher, "kernel32.dll")
+
+
 BLOCKING_IMPORTER = """
 import importlib, importlib.abc, pkgutil, sys
 left_out = sys.argv[1].split(",")
@@ -337,9 +373,11 @@ for module in options["exclude_modules"]["*"]:
     freezer.excludeModule(module)
 freezer.done(addStartupModules=True)
 frozen = {name for name, _ in freezer.getModuleDefs()}
-import villa.app.main, villa.app.dedicated
-ours = ("villa", "redis", "platformdirs", "PIL")
-print(json.dumps(sorted(name for name in sys.modules if name.split(".")[0] in ours and name not in frozen)))
+import villa.app.main, villa.app.dedicated, villa.online.wire.tls, villa.online.client.trust
+ours = ("villa", "redis", "platformdirs", "PIL", "cryptography", "OpenSSL")
+inside = "cryptography.hazmat.bindings._rust."     # modules of the compiled bindings themselves
+print(json.dumps(sorted(name for name in sys.modules if name.split(".")[0] in ours and name not in frozen
+                        and not name.startswith(inside))))
 """
 
 
@@ -445,6 +483,26 @@ def _signed_binary(flags: int) -> bytearray:
     directory = struct.pack(">IIIIIIIIIBBBB", 0xFADE0C02, 44 + len(hashes), 0x20400, flags, 44, 40, 0, 2, 2 * page,
                             32, 2, 0, 12) + b"x\0\0\0" + hashes
     return body + struct.pack(">IIIII", 0xFADE0CC0, 20 + len(directory), 1, 0, 20) + directory
+
+
+def test_a_universal_module_is_cut_to_the_macs_own_code_and_keeps_its_signature(tmp_path):
+    """cryptography's macOS module holds both Macs' code (universal2): each build keeps its own slice, signed."""
+    import importlib.util
+    import struct
+    spec = importlib.util.spec_from_file_location("macho_signatures", ROOT / "scripts" / "macho_signatures.py")
+    signatures = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(signatures)
+    arm = bytes(_signed_binary(flags=0x2))
+    intel = struct.pack("<IIIIIIII", 0xFEEDFACF, 0x1000007, 3, 6, 0, 0, 0, 0).ljust(4096, b"\0")
+    fat = bytearray(struct.pack(">II", 0xCAFEBABE, 2))
+    fat += struct.pack(">IIIII", 0x1000007, 3, 4096, len(intel), 12) + struct.pack(">IIIII", 0x100000C, 0, 8192,
+                                                                                    len(arm), 14)
+    fat = fat.ljust(4096, b"\0") + intel + arm
+    binary = tmp_path / "cryptography.hazmat.bindings._rust.so"
+    binary.write_bytes(fat)
+    assert signatures.thin(binary, "arm64") == len(fat) - len(arm)
+    assert binary.read_bytes() == arm and signatures.broken_signatures(binary) == []
+    assert signatures.thin(binary, "arm64") == 0, "thin already"
 
 
 def test_an_ad_hoc_signature_is_sealed_again_after_its_binary_was_written_into(tmp_path):
@@ -586,10 +644,11 @@ def _polled(player: Player, done, seconds: float = 30.0) -> bool:
     return True
 
 
-def _a_player_sits_down(port: int, room: str) -> Player | None:
-    """The server on the loopback `port` answers a player of the game's own online play: lets them into `room`
-    and gives them its first seat (None: it did not). The one place these tests speak the online game's wire."""
-    player = Player("127.0.0.1", port)
+def _a_player_sits_down(port: int, room: str, pin: str | None = None) -> Player | None:
+    """The server on the loopback `port` answers a player of the game's own online play over TLS (its certificate
+    `pin`ned): lets them into `room` and gives them its first seat (None: it did not). The one place these tests
+    speak the online game's wire."""
+    player = Player("127.0.0.1", port, pin=pin)
     player.enter(room)
     player.sit("Anna", 0)
     seated = _polled(player, lambda: player.lost or (player.room == room and bool(player.seats)
@@ -630,9 +689,11 @@ def _seats_a_player_and_stops_on_sigterm(server: subprocess.Popen, lines: list[s
     and the player hears `farewell` (the server closing, or in a fleet the room moving on to another server)."""
     room = next(line for line in lines if line.startswith("room "))
     code, port = room.split()[1], int(room.split()[4].rstrip(":"))
+    pin = _fingerprint(lines)
     try:
-        anna = _a_player_sits_down(port, code)
+        anna = _a_player_sits_down(port, code, pin)
         assert anna is not None, "the server did not seat a player"
+        assert anna.link.tls.version == "TLSv1.3" and anna.fingerprint == pin
         seated(code)
         server.send_signal(signal.SIGTERM)
         assert server.wait(30) == 128 + signal.SIGTERM, server.stderr.read()
@@ -642,7 +703,15 @@ def _seats_a_player_and_stops_on_sigterm(server: subprocess.Popen, lines: list[s
         if server.poll() is None:
             server.kill()
             server.wait(30)
-    return f"room {code} on port {port}, a player seated, ended by SIGTERM, the player told '{farewell.value}'"
+    return (f"room {code} on port {port} over TLS 1.3 (certificate {pin[:16]}...), a player seated, ended by "
+            f"SIGTERM, the player told '{farewell.value}'")
+
+
+def _fingerprint(lines: list[str]) -> str:
+    """The certificate's fingerprint the built server printed (its own, made at its first start)."""
+    said = next((line for line in lines if line.startswith("TLS certificate ")), None)
+    assert said is not None, f"the built server speaks no TLS: {lines}"
+    return said.split()[2]
 
 
 @built
@@ -717,7 +786,8 @@ def test_the_built_server_joins_a_fleet_on_redis(unpacked, tmp_path):
         kept = redis.Redis.from_url(store.url, decode_responses=True)
 
         def in_the_directory(code: str) -> None:
-            assert kept.hget(keys.room(code), "address") == f"127.0.0.1:{port}", "the room is not in the fleet's Redis"
+            assert kept.hget(keys.room(code), "address") == f"127.0.0.1:{port}#{_fingerprint(lines)}", \
+                "the room is not in the fleet's Redis, with its server's certificate"
         said = _seats_a_player_and_stops_on_sigterm(server, lines, Online.MOVED, in_the_directory)
     finally:
         store.stop()
@@ -741,3 +811,63 @@ def test_the_built_game_makes_a_clip_of_a_fall(unpacked, display):
     with Image.open(clip) as made:
         assert made.size == (640, 360) and made.n_frames == len(match.motion.frames)
     print(f"\n  --clip: {len(match.motion.frames)} frames of the fall, {clip.stat().st_size} bytes")
+
+
+@built
+@pytest.mark.slow
+def test_the_built_game_joins_a_room_of_the_built_server_over_tls(unpacked, display):
+    """On this machine's OpenSSL (3.0, older than Panda3D's Python wants): the built game, started with --join,
+    shakes hands with the built server, checks its certificate (trusted on first use, and remembered), and sits;
+    another player at the table sees it there."""
+    game, env = unpacked
+    server, lines = _serve(game, env)
+    room = next(line for line in lines if line.startswith("room "))
+    code, port, pin = room.split()[1], int(room.split()[4].rstrip(":")), _fingerprint(lines)
+    joining = subprocess.Popen([str(game / assets.APP_NAME), "--join", f"127.0.0.1:{port}", "--room", code,
+                                "--name", "Anna"], cwd=env["HOME"], env={**env, "DISPLAY": display},
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    ben = None
+    try:
+        ben = Player("127.0.0.1", port, pin=pin)
+        ben.enter(code)
+        seated = _polled(ben, lambda: ben.room == code and ben.table.get("seats", [{}])[0].get("name") == "Anna",
+                         seconds=120)
+        assert seated, (joining.poll(), joining.stderr.read() if joining.poll() is not None else "still running")
+        known = json.loads((Path(env["HOME"]) / ".config" / assets.APP_NAME / "known_servers.json").read_text())
+        assert known == {f"127.0.0.1:{port}": pin}, "the built game checked and kept the server's certificate"
+    finally:
+        if ben is not None:
+            ben.close()
+        joining.terminate()
+        joining.wait(timeout=30)
+        server.send_signal(signal.SIGTERM)
+        server.wait(30)
+    print(f"\n  the built game joined room {code} over TLS, its server's certificate {pin[:16]}... kept")
+
+
+@built
+@pytest.mark.slow
+def test_every_build_carries_what_its_tls_needs():
+    """Listed from each archive built beside the Linux one: cryptography's compiled bindings (with their own
+    OpenSSL) and cffi's backend, in each platform's own form."""
+    folder, version = Path(ARCHIVE).parent, villa.__version__
+    listed = {}
+    for platform in CONFIG["PLATFORMS"]:
+        label = {"manylinux": "linux-x86_64", "win": "windows-x86_64", "macosx_10": "macos-x86_64",
+                 "macosx_11": "macos-arm64"}[next(k for k in ("manylinux", "win", "macosx_10", "macosx_11")
+                                                  if platform.startswith(k))]
+        archive = folder / f"villa-paletti-{version}-{label}.{'tar.gz' if label.startswith('linux') else 'zip'}"
+        if not archive.is_file():
+            continue
+        if archive.suffix == ".zip":
+            with zipfile.ZipFile(archive) as packed:
+                names = packed.namelist()
+        else:
+            with tarfile.open(archive) as packed:
+                names = packed.getnames()
+        suffix = ".pyd" if label.startswith("windows") else ".so"
+        for module in ("cryptography.hazmat.bindings._rust", "_cffi_backend"):
+            assert any(name.endswith("/" + module + suffix) for name in names), f"{archive.name} lacks {module}"
+        listed[label] = len(names)
+    assert "linux-x86_64" in listed
+    print(f"\n  cryptography's bindings and cffi's backend in {', '.join(sorted(listed))}")

@@ -76,6 +76,7 @@ class FakeFront:
         self.settings = Settings()
         self.played: list = []
         self.menu = None
+        self.insecure = False
 
     def apply_settings(self, settings) -> None:
         self.settings = settings
@@ -170,10 +171,10 @@ def test_the_invite_names_the_routers_public_address_once_it_forwards_the_port_e
     from villa.online.router import Forwarding, Step
     from villa.presentation.invite_words import reach_words, router_words
     play = OnlinePlay(FakeFront())
-    play.player, play.address, play.pin = SimpleNamespace(code="K7QXM"), "192.168.1.20:47170", "ab" * 32
+    play.player, play.address = SimpleNamespace(code="K7QXM", fingerprint="ab" * 32), "192.168.1.20:47170"
     assert sharing(play).reach is Reach.SERVER and str(sharing(play).invite) == \
         f"villa-paletti://192.168.1.20:47170/K7QXM#{'ab' * 32}"
-    play.server = SimpleNamespace(port=47170)
+    play.server = SimpleNamespace(port=47170, fingerprint="ab" * 32)
     said = {}
     for forwarding in (Forwarding(Step.ASKING, 47170), Forwarding(Step.NO_ROUTER, 47170),
                        Forwarding(Step.REFUSED, 47170, via="UPnP", why="UPnP error 606 Action not authorized"),

@@ -212,6 +212,9 @@ def build_parser() -> argparse.ArgumentParser:
                              "every seat is taken")
     online.add_argument("--room", type=_room, metavar="CODE", help="the room's code, as its host gives it")
     online.add_argument("--name", type=_name, metavar="NAME", help="your name at the room's table")
+    online.add_argument("--insecure", action="store_true",
+                        help="play online without TLS, everything in the clear: only with a server started with "
+                             "--insecure")
     return parser
 
 

@@ -21,12 +21,14 @@ from villa.app import ends, invite_links, joining, saves, settings as stored
 from villa.app.clipping import Clipping
 from villa.app.keeping import Keeper, has_kept_game, latest_game
 from villa.app.learning import Learning
+from villa.app.known_servers import KnownServersFile
 from villa.app.logs import PlayerError
 from villa.app.online import OnlinePlay
 from villa.app.storage import data_dir
 from villa.match import Match, MatchSetup, Record, Seat, Strength, TimeUp, layout_named
 from villa.match.computer import close_thinking, reseat_computers, seat_computers
 from villa.online.client import OnlineMatch
+from villa.online.client.trust import Trust
 from villa.online.invite import Invite
 from villa.physics import layouts
 from villa.presentation import i18n, menus, words
@@ -45,8 +47,9 @@ REPLAY_INK = (0.95, 0.9, 0.8, 1)     # the clip row's words over the replay's vi
 
 class Front:
     def __init__(self, stage, settings: Settings, sound=None, players=None, rng: random.Random | None = None,
-                 settings_trouble: tuple | None = None) -> None:
+                 settings_trouble: tuple | None = None, insecure: bool = False) -> None:
         self.stage, self.settings, self.sound = stage, settings, sound
+        self.insecure = insecure          # --insecure: online without TLS (to a server started so)
         self.settings_trouble = settings_trouble   # (file, set aside as): told once, on the main menu
         self.players = players            # the seats a new game starts with (the command line's)
         self.rng = rng or random.Random()
@@ -410,7 +413,8 @@ def play(args) -> int:
     if args.join and args.name:   # before any window: a wrong address says so; a seat kept there is taken back
         check_display()     # a seat taken by a window that cannot open would wait 10 minutes for nobody
         settings = stored.load_settings(on_trouble=lambda path, aside: troubles.append((path, aside)))
-        player = joining.sit_down(host, port, code, args.name, kept=settings.kept_seat, pin=pin)
+        player = joining.sit_down(host, port, code, args.name, kept=settings.kept_seat, pin=pin,
+                                  insecure=args.insecure, trust=Trust(KnownServersFile()))
     elif args.continue_game:
         _path, _how, record = latest_game()
     elif args.load:
@@ -424,9 +428,9 @@ def play(args) -> int:
     if settings is None:
         settings = stored.load_settings(on_trouble=lambda path, aside: troubles.append((path, aside)))
     front = Front(stage, settings, Sound(volume=settings.volume), players=args.players,
-                  settings_trouble=troubles[0] if troubles else None)
+                  settings_trouble=troubles[0] if troubles else None, insecure=args.insecure)
     if player is not None:
-        front.online_play.seated(player, joining.address(host, port), args.name, pin)
+        front.online_play.seated(player, joining.address(host, port), args.name)
     elif invite is not None:        # a link clicked: into its room as the menus' Join goes, under the last name
         front.main_menu()
         front.online_play.invited(invite)

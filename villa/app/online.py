@@ -8,6 +8,11 @@ kept. A server that closes the connection (saying why in its goodbye), sends wha
 silent leaves the player on the online menu with that one sentence. Once the room's table says the game
 started, the game screen takes the player over (`Front.play_online`).
 
+Every connection is TLS, the server checked before a byte is sent (`villa.online.client.trust`: an invite's pin,
+a CA's certificate for the host's name, or the certificate the address showed before, kept in
+`known_servers.json`), unless the window was started with `--insecure`. A game hosted here shows the certificate
+kept in the data folder (`tls/`, as a dedicated server does), and its fingerprint is `fingerprint`.
+
 Leaving the lobby closes the connection; a host who leaves before the game started also stops the server
 inside the game (the room goes with it, and the guests are told the connection was lost). Once a game is
 under way the server runs on until its host goes back to the main menu or quits.
@@ -25,14 +30,17 @@ import os
 import socket
 import time
 
-from villa.app.dedicated import rooms_dir
+from villa.app.dedicated import rooms_dir, tls_dir
 from villa.app.kept_seat import SeatKept
+from villa.app.known_servers import KnownServersFile
 from villa.app.room_files import RoomFiles
+from villa.app.server_identity import own_identity
 from villa.match import MatchSetup
 from villa.match.setup import clean_name
 from villa.online import protocol
 from villa.online.client import Player
 from villa.online.client.player import CONNECT_S
+from villa.online.client.trust import Trust
 from villa.online.invite import Invite, InviteError, Reach, Sharing, looks_like_invite, parse_invite
 from villa.online.protocol import Online, OnlineError
 from villa.online.router import PortOpening, Step
@@ -95,11 +103,6 @@ def login_name() -> str:
     return ""
 
 
-def hosted_fingerprint(server: Server) -> str | None:
-    """The fingerprint of the certificate a server hosted here presents (None: it speaks no TLS)."""
-    return getattr(server, "fingerprint", None)
-
-
 def parse_port(text: str) -> int | None:
     """A port to host on; None: any free one. Trouble("bad port") for anything else."""
     text = text.strip()
@@ -129,7 +132,6 @@ class OnlinePlay:
         self.server: Server | None = None
         self.address = ""          # the server as shown and kept: host:port
         self.name = ""             # who sits down (typed on the join screen, or the host's seat's name)
-        self.pin: str | None = None   # the server certificate's fingerprint the connection is held to (an invite's)
         self.opening: PortOpening | None = None   # the home's router asked to forward a server hosted here
         self.plan: MatchSetup | None = None   # the host's game, as last sent
         self.lobby: LobbyScreen | None = None
@@ -137,7 +139,17 @@ class OnlinePlay:
         self._waits: list = []
         self._heard = 0            # refusals already said
         self.kept = SeatKept(front)   # the seat kept in the settings to rejoin
+        self.trust = Trust(KnownServersFile())   # the servers reached before, and their certificates
+        self.insecure = front.insecure            # --insecure: no TLS, to reach a server started so
         self._task = None
+
+    @property
+    def fingerprint(self) -> str | None:
+        """The certificate's fingerprint of the server this window plays on (the one hosted here, or the one
+        reached and checked); None without TLS."""
+        if self.server is not None:
+            return self.server.fingerprint
+        return self.player.fingerprint if self.player is not None else None
 
     # --- the menus ---
 
@@ -145,7 +157,8 @@ class OnlinePlay:
         front = self.front
         kept = self.kept.waiting()
         front._open(OnlineMenu(on_host=self.choose_game, on_join=self.join_form, on_rejoin=self.rejoin,
-                               on_back=front.main_menu, rejoin_code=kept.code if kept else None, notice=notice))
+                               on_back=front.main_menu, rejoin_code=kept.code if kept else None, notice=notice,
+                               insecure=self.insecure))
 
     def take_up_seat(self) -> None:
         """The main menu's Continue, for a seat kept online: the online menu, already on its way back to it."""
@@ -173,11 +186,11 @@ class OnlinePlay:
         name = name or self.name or last_name(self.front.settings)
         self.front._open(JoinScreen(address=invite or self.address, name=name, on_join=self.join, on_back=back))
 
-    def adopt(self, player: Player, address: str, name: str = "", pin: str | None = None) -> None:
+    def adopt(self, player: Player, address: str, name: str = "") -> None:
         """A player the command line seated (`--join`): watched as a player seated through the menus is, their seat
         kept in the settings (offered by Rejoin, taken back by the next `--join`) until the game is over."""
         self.leave()
-        self.player, self.address, self.name, self.pin = player, address, name, pin
+        self.player, self.address, self.name = player, address, name
         self._heard = len(player.refusals)
         self._task = self.front.stage.task_mgr.add(self._watch, "villa-online")
 
@@ -197,13 +210,15 @@ class OnlinePlay:
         self.address = f"{local_address()}:{self.server.port}"
         self.opening = PortOpening(self.server.port).start()      # friends beyond the home's router
         self._connect("127.0.0.1", self.server.port, screen, lambda: self._enter(room.code, screen, self._sit_host),
-                      pin=hosted_fingerprint(self.server))
+                      pin=self.server.fingerprint)
 
     def _serve(self, port: int | None) -> Server:
         ports = [port] if port is not None else range(protocol.PORT, protocol.PORT + FREE_PORTS)
+        identity = None if self.insecure else own_identity(tls_dir())
         for number in ports:
             try:
-                server = Server(number, "", store=RoomFiles(rooms_dir(), replays=False), aside=True)
+                server = Server(number, "", store=RoomFiles(rooms_dir(), replays=False), aside=True,
+                                identity=identity, insecure=self.insecure)
             except OSError as error:
                 log.info("no server on port %s: %s", number, error)
                 continue
@@ -236,7 +251,8 @@ class OnlinePlay:
         self._connect(host, port, screen, opened)
 
     def join(self, address_text: str, code: str, name: str) -> None:
-        """Join by an invite (the first line; the code is the invite's) or a server's address and a room code."""
+        """Join by an invite (the first line; the code is the invite's, and its fingerprint the one the server's
+        certificate must have) or a server's address and a room code."""
         screen = self.front.menu
         try:
             host, port, invited, pin = parse_invite_or_address(address_text)
@@ -252,10 +268,10 @@ class OnlinePlay:
         self.address, self.name = f"{host}:{port}", name
         self._connect(host, port, screen, lambda: self._enter(code, screen, self.open_lobby), pin=pin)
 
-    def seated(self, player: Player, address: str, name: str, pin: str | None = None) -> None:
+    def seated(self, player: Player, address: str, name: str) -> None:
         """A player the command line seated (`--join`): the lobby and the game as from the menus, the seat kept in
         the settings so that a window closed or killed can take it back with the menu's Rejoin."""
-        self.adopt(player, address, name, pin)
+        self.adopt(player, address, name)
         self.open_lobby()
 
     def invited(self, invite: Invite) -> None:
@@ -299,13 +315,11 @@ class OnlinePlay:
     # --- the steps, each waiting in the window's loop ---
 
     def _connect(self, host: str, port: int, screen, then, pin: str | None = None) -> None:
-        """Reach the server (the screen says so at once, with Cancel), then `then()`; no answer within
-        `CONNECT_S` gives up. `pin`: the fingerprint the server's certificate must have (an invite's), carried
-        here and shown again in the lobby's invite; the connection itself checks it where it speaks TLS."""
+        """Reach the server (the screen says so at once, with Cancel), its certificate checked (against `pin`,
+        when given), then `then()`; no answer within `CONNECT_S` gives up."""
         self.leave()
         address = f"{host}:{port}"
-        self.pin = pin
-        self.player = Player(host, port, timeout=CONNECT_S)
+        self.player = Player(host, port, timeout=CONNECT_S, pin=pin, insecure=self.insecure, trust=self.trust)
         self._heard = 0
         self._task = self.front.stage.task_mgr.add(self._watch, "villa-online")
         if hasattr(screen, "connecting"):
@@ -475,12 +489,12 @@ def sharing(play: OnlinePlay) -> Sharing | None:
     if play.server is None or play.opening is None:
         if not port.isdigit():
             return None
-        return Sharing(Invite(host.strip("[]"), int(port), player.code, play.pin), Reach.SERVER)
+        return Sharing(Invite(host.strip("[]"), int(port), player.code, play.fingerprint), Reach.SERVER)
     forwarding = play.opening.forwarding
     if forwarding.step is Step.OPEN and forwarding.public_address:
-        invite = Invite(forwarding.public_address, forwarding.public_port, player.code, play.pin)
+        invite = Invite(forwarding.public_address, forwarding.public_port, player.code, play.fingerprint)
         return Sharing(invite, Reach.PUBLIC, forwarding)
-    return Sharing(Invite(host, play.server.port, player.code, play.pin), Reach.LAN, forwarding)
+    return Sharing(Invite(host, play.server.port, player.code, play.fingerprint), Reach.LAN, forwarding)
 
 
 def game_began(player: Player) -> bool:

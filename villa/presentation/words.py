@@ -555,6 +555,22 @@ REFUSALS: dict[Rule | Refusal | Online, dict[Said, str]] = {
     Online.SEAT_GIVEN: {Said.ALOUD: N_("The host gave your seat to a computer player.")},
     Online.CLOSING: {Said.ALOUD: N_("The game server stopped.")},
     Online.MOVED: {Said.ALOUD: N_("Another game server plays this game now.")},
+    # online: the connection's encryption, and the check of the server's certificate
+    Online.TLS_NEEDED: {Said.ALOUD: N_("The server speaks only with encryption, and this game was started with "
+                                       "--insecure: start it without.")},
+    Online.NOT_TLS: {Said.ALOUD: N_("The server at {address} speaks without encryption (it was started with "
+                                    "--insecure): the game joins it only when started with --insecure too.")},
+    Online.TLS_FAILED: {Said.ALOUD: N_("No encrypted connection could be made with the server at {address} "
+                                       "({why}).")},
+    Online.NOT_INVITED: {Said.ALOUD: N_("The server at {address} is not the one the invite names: its certificate "
+                                        "is {shown}, the invite's {pin}. Someone may be in between; nothing was "
+                                        "sent to it.")},
+    Online.CERT_CHANGED: {Said.ALOUD: N_("The server at {address} shows another certificate than before ({shown}, "
+                                         "not {was}). Someone may be in between; nothing was sent to it. If its "
+                                         "host made a new one, join with a new invite from them.")},
+    Online.CERT_UNVOUCHED: {Said.ALOUD: N_("The server at {address} showed a certificate from an authority before, "
+                                           "and now one that no authority vouches for ({shown}). Someone may be in "
+                                           "between; nothing was sent to it.")},
 }
 
 

@@ -106,14 +106,21 @@ class _Form(Screen):
         cancel.show() if self.waiting else cancel.hide()
 
 
+def insecure_words() -> str:
+    """The online menu of a window started with --insecure."""
+    return _("Without encryption (--insecure): everything this window says online goes in the clear, and it "
+             "plays only on servers started so.")
+
+
 class OnlineMenu(_Form):
-    """`rejoin_code`: the room of a seat kept in the settings that may still wait (None: no Rejoin)."""
+    """`rejoin_code`: the room of a seat kept in the settings that may still wait (None: no Rejoin); `insecure`:
+    the window was started with --insecure (said under the title)."""
 
     def __init__(self, parent=None, *, on_host: Callable[[], None], on_join: Callable[[], None],
                  on_rejoin: Callable[[], None], on_back: Callable[[], None], rejoin_code: str | None = None,
-                 notice: str = "", **options) -> None:
+                 notice: str = "", insecure: bool = False, **options) -> None:
         self.actions = {"host": on_host, "join": on_join, "rejoin": on_rejoin, "back": on_back}
-        self.rejoin_code, self.notice = rejoin_code, notice
+        self.rejoin_code, self.notice, self.insecure = rejoin_code, notice, insecure
         super().__init__(parent, **options)
 
     def build(self) -> None:
@@ -122,6 +129,9 @@ class OnlineMenu(_Form):
         style.title(root, _("Play online"), pos=(0, 0.56), scale=0.1)
         style.text(root, _("Friends play one game, each at their own computer."), pos=(0, 0.43), scale=0.04,
                    fg=style.INK_SOFT, kind="serif", wordwrap=30)
+        if self.insecure:
+            self.widgets["insecure"] = style.text(root, insecure_words(), pos=(0, -0.54), scale=0.032,
+                                                  fg=style.TERRACOTTA_PRESS, kind="serif", wordwrap=40)
         entries = [("host", _("Host a game"), "primary"), ("join", _("Join a game"), "wood")]
         if self.rejoin_code:
             entries.append(("rejoin", _("Rejoin the game in room {code}").format(code=self.rejoin_code), "wood"))
