@@ -124,7 +124,8 @@ def test_the_router_forwards_the_port_the_lobby_gives_its_public_address_and_a_f
     lobby = host_at_home(front, frames, press_button, network)
     code = front.online_play.player.code
     assert until(frames, lambda: WAN_ROUTER in lobby.widgets["invite"]["text"]), lobby.widgets["router"]["text"]
-    assert lobby.widgets["invite"]["text"] == f"villa-paletti://{WAN_ROUTER}:{PORT}/{code}"
+    assert lobby.widgets["invite"]["text"] == \
+        f"villa-paletti://{WAN_ROUTER}:{PORT}/{code}#{front.online_play.server.fingerprint}"
     assert lobby.widgets["reach"]["text"] == (f"Your home's public address: your router forwards port {PORT} to "
                                               "this computer (UPnP), so friends anywhere can join.")
     assert lobby.widgets["router"]["text"] == ""
@@ -159,7 +160,8 @@ def test_behind_a_home_with_no_router_the_lobby_says_how_to_forward_the_port_by_
     assert "Asking your router" in lobby.widgets["router"]["text"] or "No router" in lobby.widgets["router"]["text"]
     assert until(frames, lambda: "No router answered" in lobby.widgets["router"]["text"], 30)
     code = front.online_play.player.code
-    assert lobby.widgets["invite"]["text"] == f"villa-paletti://{HOME}:{PORT}/{code}", "the LAN address"
+    assert lobby.widgets["invite"]["text"] == \
+        f"villa-paletti://{HOME}:{PORT}/{code}#{front.online_play.server.fingerprint}", "the LAN address"
     assert lobby.widgets["reach"]["text"] == ("This computer's address on your network: friends on the same network "
                                               "can join.")
     assert lobby.widgets["router"]["text"] == (
@@ -197,14 +199,14 @@ def test_join_takes_an_invite_pasted_whole_and_says_what_is_wrong_with_one_cut_s
         front, frames, press_button, served, display, mouse, snapshot):
     from villa.presentation.menus.lobby import LobbyScreen
     form = join_form(front, frames, press_button)
-    invite = f"villa-paletti://127.0.0.1:{served.port}/{served.room.code}"
+    invite = f"villa-paletti://127.0.0.1:{served.port}/{served.room.code}#{served.fingerprint}"
     set_clipboard(display, invite[:-2])
     press_button(form.widgets["paste"])
     assert form.widgets["address"].get() == invite[:-2]
     form.widgets["name"].enterText("Ben")
     press_button(form.widgets["join"])
-    assert form.widgets["notice"]["text"].startswith(f"The room code in this invite ({served.room.code[:3]}) cannot "
-                                                     "be one: copy the whole line your friend sent again.")
+    assert form.widgets["notice"]["text"] == ("The server's fingerprint at the end of this invite is cut short or "
+                                              "changed: copy the whole line your friend sent again.")
 
     set_clipboard(display, f"  {invite}\n")
     form.widgets["address"].enterText("")

@@ -74,7 +74,8 @@ def test_host_here_set_the_clock_give_a_seat_to_a_computer_roll_for_colours_and_
     assert until(frames, lambda: isinstance(front.menu, LobbyScreen) and front.online_play.player.seats)
     lobby, player = front.menu, front.online_play.player
     assert len(player.code) == 5 and lobby.widgets["code"]["text"] == player.code
-    assert lobby.widgets["invite"]["text"] == f"villa-paletti://{local_address()}:{port}/{player.code}", \
+    assert lobby.widgets["invite"]["text"] == \
+        f"villa-paletti://{local_address()}:{port}/{player.code}#{front.online_play.server.fingerprint}", \
         "the invite names this computer's address until the router forwards the port"
     assert until(frames, lambda: "computer_1_easy" in lobby.widgets)
     assert lobby.widgets["start"]["state"] == "disabled", "Ben's seat is empty"
