@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from panda3d.core import PTA_LVecBase3f, CullBinEnums, CullBinManager, Point3
+from collections.abc import Mapping
+
+from panda3d.core import PTA_LVecBase3f, CullBinEnums, CullBinManager, NodePath, Point3
 
 from villa.physics import dimensions as dim
 from villa.presentation import meshes, quality, shading
@@ -18,6 +20,25 @@ BACKGROUND = (0.10, 0.085, 0.075, 1)
 TABLE_BIN = "table"   # after the opaque pieces, before the see-through ghost and marks
 VILLA_SHARE = 0.6     # how much of the view's height the villa fills at the start of a turn
 PLAY_PITCH = 24.0     # degrees above the horizon the view looks down from at the start of a turn
+
+
+def villa_points(root, pieces: Mapping[str, NodePath]) -> list[Point3]:
+    """Points round the villa standing, in `root`'s frame, what the turn's view frames: the base plate's rim, each
+    floor's outline, each column's ends (pieces fallen far from the base plate are not the villa)."""
+    points = [Point3(x, y, z) for x, y in meshes.circle(dim.BASE.radius, 24) for z in (0.0, dim.BASE.top_z)]
+    for piece, node in pieces.items():
+        if piece in ("base", "table") or node.getPos(root).getXy().length() > dim.BASE.radius + 10:
+            continue
+        level = level_of_floor(piece)
+        if level is not None:
+            spec = dim.FLOORS[level]
+            points += [root.getRelativePoint(node, Point3(x, y, z)) for x, y in spec.outline[::3]
+                       for z in (-spec.thickness / 2, spec.thickness / 2)]
+        else:
+            spec = dim.column_spec(piece)
+            points += [root.getRelativePoint(node, Point3(x, y, z)) for x, y in meshes.circle(spec.radius, 4)
+                       for z in (-spec.height / 2, spec.height / 2)]
+    return points
 
 
 class VillaView:
@@ -123,23 +144,9 @@ class VillaView:
     # --- framing ---
 
     def villa_points(self) -> list[Point3]:
-        """Points round the villa standing: the base plate's rim, each floor's outline, each column's
-        ends (pieces fallen far from the base plate are not the villa)."""
-        render = self.stage.render
-        points = [Point3(x, y, z) for x, y in meshes.circle(dim.BASE.radius, 24) for z in (0.0, dim.BASE.top_z)]
-        for piece, node in self.scene.pieces.items():
-            if node.isHidden() or piece == "base" or node.getPos(render).getXy().length() > dim.BASE.radius + 10:
-                continue
-            level = level_of_floor(piece)
-            if level is not None:
-                spec = dim.FLOORS[level]
-                points += [render.getRelativePoint(node, Point3(x, y, z)) for x, y in spec.outline[::3]
-                           for z in (-spec.thickness / 2, spec.thickness / 2)]
-            else:
-                spec = dim.column_spec(piece)
-                points += [render.getRelativePoint(node, Point3(x, y, z)) for x, y in meshes.circle(spec.radius, 4)
-                           for z in (-spec.height / 2, spec.height / 2)]
-        return points
+        """Points round the villa standing, as drawn (see `villa_points`)."""
+        return villa_points(self.stage.render, {piece: node for piece, node in self.scene.pieces.items()
+                                                if not node.isHidden()})
 
     def focus_top(self, snap: bool = False) -> None:
         """Glide to the start of a turn's view: the villa filling about 60 % of the view's height,

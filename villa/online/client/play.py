@@ -155,9 +155,11 @@ class OnlineMatch:
         return rq.SENT
 
     def drop_hand(self) -> None:
-        """Nothing in this window's hand any more."""
+        """Nothing in this window's hand any more: what it held is drawn as heard again (a villa that fell takes the
+        column from the hand's pointer)."""
         self.hand = None
         self.villa.in_hand = set()
+        self.player.smoothing.let_go(self.clock())
 
     # --- time: what was heard since the last frame ---------------------------------------------------------
 
@@ -306,11 +308,11 @@ _NEWS: dict[str, Callable] = {
 
 
 def setup_of(player: Player) -> MatchSetup:
-    """The game's setup as the room's table says it (its plan; the seed rolls the seal as the server does).
-    The builder's eye is left out: it reads the wood's statics, which the puppet villa does not have."""
+    """The game's setup as the room's table says it (its plan; the seed rolls the seal as the server does). A game
+    played with the builder's eye shows it here too, read off the villa as this window draws it."""
     plan = player.plan
     if plan is not None:
-        return replace(plan, builders_eye=False)
+        return plan
     seats = tuple(Seat(s["name"], Strength(s["computer"]) if s.get("computer") else None)
                   for s in player.table.get("seats", ()))
     return MatchSetup(seats, layout_named("rings", 1), game=str(player.table.get("game", "")) or "online")
