@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from panda3d.core import NodePath, PerspectiveLens, Point2, Point3, Vec3
 
 from villa.match.face import is_floor
-from villa.physics import loads
+from villa.physics import laying, loads
+from villa.physics.dimensions import FLOORS
 from villa.physics.laying import Laying
 from villa.physics.pulling import Grip
 from villa.presentation.camera import OrbitCamera
@@ -56,7 +57,7 @@ class Read:
     the same piece in the same phase), "there" (... and the window draws it where the hot seat has it), "pulling" (both pull a column: what
     only a pull reads), "each" (every step). `differ(here, there, seen)`: None when they agree, else what each says."""
 
-    when: str
+    when: str | tuple[str, ...]
     differ: Callable
 
 
@@ -232,6 +233,18 @@ def _trailing(name: str, within: float | None) -> Callable:
     return differ
 
 
+def _next_floor(game, measure: Callable):
+    """A measure of where the next floor would be laid, at rest (None: every floor is laid)."""
+    level = game.state.top_level + 1
+    return None if level not in FLOORS else measure(game.villa, level)
+
+
+def _under_the_middle(villa, level: int) -> tuple:
+    """The columns the next floor would rest on, held over the middle of the top floor (and a little to each side)."""
+    below = villa.nodes[floor_id(level - 1)].getPos() if level > 1 else Point3(0, 0, 0)
+    return tuple(laying.columns_under(villa, level, below.x + dx, below.y, 0.0) for dx in (-3.0, 0.0, 3.0))
+
+
 def _surface(hand):
     below = hand.surface_below()
     return below if below is None else (below[0], below[1], float(below[2]))
@@ -251,6 +264,9 @@ READS: dict[str, Read] = {
     "villa.pick": Read("moved", _pick),
     "measure.resting": Read("moved", _resting),
     "measure.is_floor": Read("each", _same(lambda game: is_floor(game.hand))),
+    "measure.rest_height": Read("moved", _near(lambda game: _next_floor(game, laying.rest_height), CM)),
+    "measure.columns_under": Read("moved", _same(lambda game: _next_floor(game, _under_the_middle))),
+    "villa.in_hand": Read(("rest", "hand"), _same(lambda game: frozenset(game.villa.in_hand))),
     "hand.column": Read("hand", _same(_hand(lambda hand: hand.column))),
     "hand.state": Read("hand", _same(_hand(lambda hand: str(hand.state)))),
     "hand.steadied": Read("hand", _same(_hand(lambda hand: hand.steadied))),
@@ -297,7 +313,7 @@ def compare(here, there, seen: Seen, at_rest: bool) -> dict:
             when.add("there")
     differ = {}
     for name, read in READS.items():
-        if read.when not in when or (floor and name in COLUMN_ONLY) or (hands and not floor and name in FLOOR_ONLY):
+        if not when.intersection((read.when,) if isinstance(read.when, str) else read.when) or (floor and name in COLUMN_ONLY) or (hands and not floor and name in FLOOR_ONLY):
             continue
         if name in CARRIED and (floor or here.hand.state != Grip.CARRYING):
             continue

@@ -44,6 +44,9 @@ class Reads:
             for node in nodes:
                 if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                     self.defined.setdefault(node.name, []).append(node)
+                elif isinstance(node, ast.ClassDef):      # made by its class's name: its __init__ is given them
+                    self.defined.setdefault(node.name, []).extend(
+                        item for item in node.body if isinstance(item, ast.FunctionDef) and item.name == "__init__")
         self.binding = [node for nodes in self.nodes.values() for node in nodes
                         if isinstance(node, (ast.Assign, ast.Call))]
         self.names = {kind: set(names) for kind, names in NAMED.items()}

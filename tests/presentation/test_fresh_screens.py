@@ -11,6 +11,7 @@ import dataclasses
 import json
 
 import pytest
+from panda3d.core import Point3
 
 from villa import rules
 from villa.match import Match
@@ -21,6 +22,7 @@ from villa.physics.laying import Laying
 from villa.physics.pulling import Grip
 from villa.presentation import words
 from villa.presentation.modes import Mode
+from villa.presentation.view import PLAY_PITCH
 from villa.presentation.words import Button
 from villa.rules import Task
 from tests.conformance import games
@@ -197,6 +199,15 @@ REJOINS = {
 HELD = {Grip.PULLING: Mode.PULLING, Laying.CARRYING: Mode.LAYING}     # the server's hands hold the window's piece
 
 
+def turns_view(screen) -> None:
+    """The screen looks at the villa as a turn begins (from where the game's views start), not from afar."""
+    goal = screen.view.camera.goal
+    shown = (Point3(goal.target), goal.heading, goal.pitch, goal.distance)
+    screen.view.focus_top()
+    assert shown[2] == PLAY_PITCH and abs(shown[3] - goal.distance) < 1.0 and (shown[0] - goal.target).length() < 0.5, \
+        f"the view is at {shown}, the turn's at {goal}"
+
+
 @pytest.mark.parametrize("step", REJOINS)
 def test_a_window_back_online_at_a_step_shows_what_it_asks_and_answers_its_keys(step, stage, frames, mouse,
                                                                                 press_button, monkeypatch):
@@ -249,6 +260,10 @@ def test_a_window_back_online_at_a_step_shows_what_it_asks_and_answers_its_keys(
             answers_its_key(match, "Escape", type(rules.giving_up(match.state)), mouse, frames)
             return
         shows_what_is_asked(screen, match, online=True)
+        if screen.mode is Mode.ASKING:      # as at a screen that saw the move: what it did, above the question
+            said = words.last_said(match.state)
+            assert said and screen.panel.words.getText().startswith(said), screen.panel.words.getText()
+        turns_view(screen)
         if match.over:
             return
         if rules.task(match.state) is Task.COLOUR_CHOICE:

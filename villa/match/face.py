@@ -22,7 +22,7 @@ from villa import rules
 from villa.match.events import Events
 from villa.match.requests import Reply, Request
 from villa.match.setup import MatchSetup, Seat
-from villa.physics import loads
+from villa.physics import laying, loads
 from villa.rules.pieces import level_of_floor
 
 if TYPE_CHECKING:
@@ -36,6 +36,7 @@ class VillaInPlay(Protocol):
 
     nodes: Mapping[str, NodePath]   # every piece's node (the table and the base plate too), where it is drawn
     columns: list[str]              # the columns in the villa
+    in_hand: set[str]               # the piece in anyone's hands (online: as the server's hands hold it)
     time: float                     # s: the villa's simulated time, as it goes on (a fall is followed by it)
     settled: bool                   # everything not in hand lies still
 
@@ -78,8 +79,9 @@ def is_floor(hand) -> bool:
     return hand is not None and level_of_floor(getattr(hand, "piece", "")) is not None
 
 
-MEASURES = (is_floor, loads.resting)    # taken of the villa or the piece in hand by a screen: which piece is in
-                                        # hand, and the statics the builder's eye draws
+# taken of the villa or the piece in hand by a screen: which piece is in hand, the statics the builder's eye draws,
+# and what a floor in another's hands would rest on and how high
+MEASURES = (is_floor, loads.resting, laying.columns_under, laying.rest_height)
 
 
 @runtime_checkable

@@ -155,6 +155,37 @@ class OrbitCamera:
                          abs(offset.dot(up)) / (tan_v * margin) - depth)
         self.goal.distance = min(MAX_DISTANCE, needed)
 
+    def keep_clear(self, points: Iterable[Point3], boxes: Iterable[tuple[float, float, float, float]],
+                   margin: float = 0.85) -> None:
+        """Draw the goal back just enough that every point is drawn inside `margin` of the view's half-width and
+        half-height and outside each box (left, bottom, right, top, in the window's -1 to 1 across and up: what
+        the HUD covers). Drawn back, every point comes nearer the middle of the picture, out of a box at the
+        picture's edge never to come back in: the least distance is found by halving."""
+        right, up, forward = self._axes(self.goal)
+        tan_h, tan_v = self._half_tangents()
+        offsets = [Point3(point) - self.goal.target for point in points]
+        boxes = list(boxes)
+
+        def clear(distance: float) -> bool:
+            for offset in offsets:
+                depth = distance + offset.dot(forward)
+                if depth <= NEAR:
+                    return False
+                x, y = offset.dot(right) / (depth * tan_h), offset.dot(up) / (depth * tan_v)
+                if abs(x) > margin or abs(y) > margin or any(
+                        left <= x <= right_ and bottom <= y <= top for left, bottom, right_, top in boxes):
+                    return False
+            return True
+
+        near, far = self.goal.distance, MAX_DISTANCE
+        if clear(near):
+            return
+        if clear(far):
+            for _ in range(30):
+                middle = (near + far) / 2
+                near, far = (near, middle) if clear(middle) else (middle, far)
+        self.goal.distance = far
+
     def _axes(self, view: View) -> tuple[Vec3, Vec3, Vec3]:
         """The view's right, up and forward (towards the target) directions."""
         forward = -view.direction()

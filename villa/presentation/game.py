@@ -23,6 +23,7 @@ from panda3d.core import Point3, Vec3
 from villa import rules
 from villa.match import requests as rq
 from villa.match.face import GameInPlay, is_floor
+from villa.physics.dimensions import FLOORS, column_spec
 from villa.physics.laying import Laying
 from villa.physics.pulling import Grip
 from villa.physics.world import give_back_free_memory
@@ -42,6 +43,7 @@ from villa.presentation.preferences import COMPUTER_SPEEDS
 from villa.presentation.telling import Telling
 from villa.presentation.view import VillaView
 from villa.presentation.words import Button
+from villa.rules.pieces import level_of_floor
 
 MAX_FRAME_DT = 0.1          # a stalled frame slows the villa down instead of jumping it
 MODES: dict[Mode, type[ModeBase]] = {cls.mode: cls for cls in (
@@ -261,6 +263,8 @@ class GameScreen:
         if self.here is not None:
             self.telling.waiting()    # a person waited for may leave or come back while nothing else changes
         self.hud.update(self.now)
+        self.view.keep_clear(in_hand_top(self.match, self.view.scene.pieces, self.stage.render),
+                             self.match.state.top_level, self.hud.top_boxes())
         self.view.before_frame(dt)
 
     def _moving(self) -> bool:
@@ -286,3 +290,16 @@ class GameScreen:
     def show_hints(self, glow: dict[str, Vec3], tooltip: str | None, mouse) -> None:
         self.hint = tooltip
         self.overlay.show_hints(glow, tooltip, mouse)
+
+
+def in_hand_top(match, pieces, root) -> float | None:
+    """How high the piece in anyone's hands reaches as drawn (`pieces`: the scene's nodes, in `root`'s frame; None:
+    nothing in hand): a column carried over the villa is lifted clear of its top, near the top of the picture."""
+    tops = []
+    for piece in match.villa.in_hand:
+        node = pieces.get(piece)
+        if node is not None and not node.isHidden():
+            level = level_of_floor(piece)
+            reach = FLOORS[level].thickness / 2 if level is not None else column_spec(piece).height / 2
+            tops.append(node.getZ(root) + reach)
+    return max(tops, default=None)

@@ -20,6 +20,7 @@ BACKGROUND = (0.10, 0.085, 0.075, 1)
 TABLE_BIN = "table"   # after the opaque pieces, before the see-through ghost and marks
 VILLA_SHARE = 0.6     # how much of the view's height the villa fills at the start of a turn
 PLAY_PITCH = 24.0     # degrees above the horizon the view looks down from at the start of a turn
+HUD_CLEAR = 0.03      # kept between the piece in hand and the HUD (of the window's half height), as the view glides
 
 
 def villa_points(root, pieces: Mapping[str, NodePath]) -> list[Point3]:
@@ -166,6 +167,23 @@ class VillaView:
         """Call each frame with what must stay on screen besides the top floor (the column in hand,
         `node.getPos(render)`): the view draws back just enough to keep it and the top floor there."""
         self.camera.keep_in_view([*points, *self.top_floor_rim()])
+
+    def keep_clear(self, top: float | None, level: int, boxes) -> None:
+        """Call each frame with how high the piece in hand reaches (None: nothing in hand) and the level it is
+        carried over: a piece carried high anywhere over that floor stays in sight and clear of `boxes` (the HUD's,
+        `Hud.top_boxes`), the view drawing back just enough. The floor's rim at that height is kept clear, not the
+        piece where the pointer has it: a view that drew back for the piece itself would carry it, under a pointer
+        held still, further off."""
+        if top is None:
+            return
+        floor = self.scene.pieces.get(floor_id(level)) if level else None
+        if floor is not None and not floor.isHidden():
+            rim = [self.stage.render.getRelativePoint(floor, Point3(x, y, 0)) for x, y in dim.FLOORS[level].outline[::6]]
+        else:
+            rim = [Point3(x, y, 0) for x, y in meshes.circle(dim.BASE.radius, 12)]
+        self.camera.keep_clear([Point3(p.x, p.y, top) for p in rim],
+                               [(left - HUD_CLEAR, bottom - HUD_CLEAR, right + HUD_CLEAR, top_ + HUD_CLEAR)
+                                for left, bottom, right, top_ in boxes])
 
     def top_floor_rim(self) -> list[Point3]:
         """A few points round the top floor's rim (none before the blue floor is laid)."""

@@ -29,7 +29,7 @@ from villa.match.face import is_floor
 from villa.match.table import seal_roll
 from villa.online import protocol
 from villa.online.client import checks
-from villa.online.client.hands import HeldColumn, HeldFloor, held_piece, still_in_hand, taken_up
+from villa.online.client.hands import HeldColumn, HeldFloor, held_piece, in_others_hands, still_in_hand, taken_up
 from villa.online.client.player import Player
 from villa.online.client.puppet import Puppet
 from villa.physics.laying import Laying
@@ -40,6 +40,8 @@ from villa.rules.pieces import floor_id
 log = logging.getLogger(__name__)
 
 MOVABLE = frozenset(protocol.PIECES)     # the villa's pieces (not the table, nor the base plate)
+HOLDING = frozenset((Grip.PULLING, Grip.CARRYING, Grip.LOWERING, Grip.HELD, Laying.CARRYING, Laying.LOWERING,
+                     Laying.HELD))      # a piece's phases in hand, until it is let go
 RESTS_AFTER = 0.3            # s without a pose heard: the villa lies still
 AIMS_EVERY = 1.0 / 30.0      # s between aims sent: the server's frames take one in two, its door caps the rate
 
@@ -258,6 +260,9 @@ class OnlineMatch:
             hand.heard(news, hand.is_free(self.player.poses.get(hand.column)))
         elif isinstance(hand, HeldFloor):
             hand.heard(news)
+        # in hand as at the hot seat: this window's piece while its hands hold it, or another's in the server's hands
+        self.villa.in_hand = in_others_hands(self.villa, self.state, self.player.hand) if hand is None else (
+            {held_piece(hand)} if hand.state in HOLDING else set())
 
     def _take_up(self, news) -> None:
         """The server's hands hold this player's piece, and this window holds none: it came back online (or was
