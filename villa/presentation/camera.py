@@ -11,6 +11,7 @@ import math
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
+import numpy as np
 from panda3d.core import Point3, Vec3
 
 NEAR = 1.0                 # cm: the lens's near plane
@@ -21,6 +22,7 @@ MIN_DISTANCE, MAX_DISTANCE = 12.0, 260.0
 MIN_HEIGHT = 2.0           # above the table top
 TABLE_REACH = 90.0         # the target stays over the table
 GLIDE_RATE = 8.0           # 1/s: how fast the view catches up with where it is told to be
+FIT_CM = 0.05              # how near the least distance at which points fit is found
 
 Sphere = tuple[Point3, float]
 
@@ -155,36 +157,42 @@ class OrbitCamera:
                          abs(offset.dot(up)) / (tan_v * margin) - depth)
         self.goal.distance = min(MAX_DISTANCE, needed)
 
-    def keep_clear(self, points: Iterable[Point3], boxes: Iterable[tuple[float, float, float, float]],
-                   margin: float = 0.85) -> None:
-        """Draw the goal back just enough that every point is drawn inside `margin` of the view's half-width and
-        half-height and outside each box (left, bottom, right, top, in the window's -1 to 1 across and up: what
-        the HUD covers). Drawn back, every point comes nearer the middle of the picture, out of a box at the
-        picture's edge never to come back in: the least distance is found by halving."""
+    def keep_between(self, points: Iterable[Point3], low: float, high: float, margin: float = 0.85) -> bool:
+        """Move the goal, as little as will do, so that every point is drawn between `low` and `high` up the view
+        (of its half-height, -1 to 1: what the HUD leaves free) and within `margin` of its half-width: drawn back
+        the least distance at which they fit, and slid up or down its picture no more than they need. Returns
+        whether the goal moved."""
         right, up, forward = self._axes(self.goal)
         tan_h, tan_v = self._half_tangents()
-        offsets = [Point3(point) - self.goal.target for point in points]
-        boxes = list(boxes)
+        target = self.goal.target
+        offsets = np.array([(p[0] - target.x, p[1] - target.y, p[2] - target.z) for p in points], dtype=float)
+        if not len(offsets):
+            return False
+        across, rise, ahead = (offsets @ np.array(tuple(axis)) for axis in (right, up, forward))
 
-        def clear(distance: float) -> bool:
-            for offset in offsets:
-                depth = distance + offset.dot(forward)
-                if depth <= NEAR:
-                    return False
-                x, y = offset.dot(right) / (depth * tan_h), offset.dot(up) / (depth * tan_v)
-                if abs(x) > margin or abs(y) > margin or any(
-                        left <= x <= right_ and bottom <= y <= top for left, bottom, right_, top in boxes):
-                    return False
-            return True
+        def slide(distance: float) -> tuple[float, float] | None:
+            """The range of slides (along the view's up) at which every point fits, drawn from `distance`."""
+            depth = distance + ahead
+            if depth.min() <= NEAR or (np.abs(across) > margin * depth * tan_h).any():
+                return None
+            least, most = float((rise - high * depth * tan_v).max()), float((rise - low * depth * tan_v).min())
+            return (least, most) if least <= most else None
 
-        near, far = self.goal.distance, MAX_DISTANCE
-        if clear(near):
-            return
-        if clear(far):
-            for _ in range(30):
+        distance = self.goal.distance
+        fits = slide(distance)
+        if fits is None:
+            if slide(MAX_DISTANCE) is None:
+                return False        # nothing fits: the view stays as the player has it
+            near, far = distance, MAX_DISTANCE
+            while far - near > FIT_CM:      # the slides that fit only widen as the view draws back
                 middle = (near + far) / 2
-                near, far = (near, middle) if clear(middle) else (middle, far)
-        self.goal.distance = far
+                near, far = (near, middle) if slide(middle) is not None else (middle, far)
+            distance, fits = far, slide(far)
+        elif fits[0] <= 0.0 <= fits[1]:
+            return False
+        self.goal.distance = distance
+        self.goal.target = target + up * min(max(0.0, fits[0]), fits[1])
+        return True
 
     def _axes(self, view: View) -> tuple[Vec3, Vec3, Vec3]:
         """The view's right, up and forward (towards the target) directions."""

@@ -72,6 +72,8 @@ class VillaView:
         self.camera_pos = PTA_LVecBase3f.emptyArray(1)
         self.scene.root.setShaderInput("camera_pos", self.camera_pos)
         self.top_level = 0
+        self._kept_clear = False            # the view moved to keep the piece in hand in sight (`keep_clear`)
+        self._rims: tuple = ((), [])        # the floors' rims kept in sight, and where the floors were
         self.renderer = quality.renderer_of(stage)
         self.quality: str | None = None     # the preset drawn: "low", "medium" or "high"
         self.occlusion = False
@@ -168,22 +170,42 @@ class VillaView:
         `node.getPos(render)`): the view draws back just enough to keep it and the top floor there."""
         self.camera.keep_in_view([*points, *self.top_floor_rim()])
 
-    def keep_clear(self, top: float | None, level: int, boxes) -> None:
-        """Call each frame with how high the piece in hand reaches (None: nothing in hand) and the level it is
-        carried over: a piece carried high anywhere over that floor stays in sight and clear of `boxes` (the HUD's,
-        `Hud.top_boxes`), the view drawing back just enough. The floor's rim at that height is kept clear, not the
-        piece where the pointer has it: a view that drew back for the piece itself would carry it, under a pointer
-        held still, further off."""
+    def keep_clear(self, top: float | None, level: int, held: set[str], band: tuple[float, float]) -> None:
+        """Call each frame with how high the piece in hand reaches (None: nothing in hand), the level it is carried
+        over and the pieces in hand: a piece carried high anywhere over that floor stays in sight, between the
+        HUD's top and bottom (`band`, `Hud.free_band`), the view sliding the villa down into the free table and
+        drawing back only as far as it must; once nothing is in hand, the view glides back to the turn's. The
+        floor's rim at that height is kept in, not the piece where the pointer has it: a view that moved for the
+        piece itself would carry it, under a pointer held still, further off."""
         if top is None:
+            if self._kept_clear:
+                self._kept_clear = False
+                self.focus_top()
             return
         floor = self.scene.pieces.get(floor_id(level)) if level else None
         if floor is not None and not floor.isHidden():
             rim = [self.stage.render.getRelativePoint(floor, Point3(x, y, 0)) for x, y in dim.FLOORS[level].outline[::6]]
         else:
             rim = [Point3(x, y, 0) for x, y in meshes.circle(dim.BASE.radius, 12)]
-        self.camera.keep_clear([Point3(p.x, p.y, top) for p in rim],
-                               [(left - HUD_CLEAR, bottom - HUD_CLEAR, right + HUD_CLEAR, top_ + HUD_CLEAR)
-                                for left, bottom, right, top_ in boxes])
+        standing = self._floors_rims(held)
+        low, high = band
+        if self.camera.keep_between([*standing, *(Point3(p.x, p.y, top) for p in rim)], low + HUD_CLEAR,
+                                    high - HUD_CLEAR):
+            self._kept_clear = True
+
+    def _floors_rims(self, held: set[str]) -> list[Point3]:
+        """The base plate's rim and each laid floor's (not one in hand), worked out again only as they move: what of
+        the villa must stay in sight while a piece is carried (the columns stand within them)."""
+        floors = {piece: node for piece, node in self.scene.pieces.items()
+                  if level_of_floor(piece) is not None and not node.isHidden() and piece not in held}
+        key = tuple(sorted((piece, tuple(round(v, 1) for v in node.getPos())) for piece, node in floors.items()))
+        if key != self._rims[0]:
+            points = [Point3(x, y, z) for x, y in meshes.circle(dim.BASE.radius, 16) for z in (0.0, dim.BASE.top_z)]
+            for piece, node in floors.items():
+                points += [self.stage.render.getRelativePoint(node, Point3(x, y, 0))
+                           for x, y in dim.FLOORS[level_of_floor(piece)].outline[::6]]
+            self._rims = (key, points)
+        return self._rims[1]
 
     def top_floor_rim(self) -> list[Point3]:
         """A few points round the top floor's rim (none before the blue floor is laid)."""
