@@ -23,7 +23,7 @@ from panda3d.core import Point3, Vec3
 from villa import rules
 from villa.match import requests as rq
 from villa.match.face import GameInPlay, is_floor
-from villa.physics.dimensions import FLOORS, column_spec
+from villa.physics.dimensions import column_spec
 from villa.physics.laying import Laying
 from villa.physics.pulling import Grip
 from villa.physics.world import give_back_free_memory
@@ -293,13 +293,9 @@ class GameScreen:
 
 
 def in_hand_top(match, pieces, root) -> float | None:
-    """How high the piece in anyone's hands reaches as drawn (`pieces`: the scene's nodes, in `root`'s frame; None:
-    nothing in hand): a column carried over the villa is lifted clear of its top, near the top of the picture."""
-    tops = []
-    for piece in match.villa.in_hand:
-        node = pieces.get(piece)
-        if node is not None and not node.isHidden():
-            level = level_of_floor(piece)
-            reach = FLOORS[level].thickness / 2 if level is not None else column_spec(piece).height / 2
-            tops.append(node.getZ(root) + reach)
+    """How high the column in anyone's hands reaches as drawn (`pieces`: the scene's nodes, in `root`'s frame; None:
+    no column in hand): a column carried over the villa is lifted clear of its top, near the top of the picture (a
+    floor in hand hovers just over the top columns, in the turn's view)."""
+    tops = [pieces[piece].getZ(root) + column_spec(piece).height / 2 for piece in match.villa.in_hand
+            if level_of_floor(piece) is None and piece in pieces and not pieces[piece].isHidden()]
     return max(tops, default=None)
