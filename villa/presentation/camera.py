@@ -157,10 +157,14 @@ class OrbitCamera:
                          abs(offset.dot(up)) / (tan_v * margin) - depth)
         self.goal.distance = min(MAX_DISTANCE, needed)
 
-    def keep_between(self, points: Iterable[Point3], low: float, high: float, margin: float = 0.85) -> bool:
-        """Move the goal, as little as will do, so that every point is drawn between `low` and `high` up the view
-        (of its half-height, -1 to 1: what the HUD leaves free) and within `margin` of its half-width: drawn back
-        the least distance at which they fit, and slid up or down its picture no more than they need. Returns
+    def keep_between(self, points: Iterable[Point3], low: float, boxes: Iterable[tuple[float, float, float, float]],
+                     margin: float = 0.85) -> bool:
+        """Move the goal, as little as will do, so that every point is drawn above `low` (of the view's half-height,
+        -1 to 1 up it), under each of `boxes` it is drawn beneath (left, bottom, right, top, in the window's -1 to 1
+        across and up: what the HUD covers along the top), inside the top edge, and within `margin` of the view's
+        half-width: drawn back the least distance at which they fit, and slid up or down the picture no more than
+        they need. Drawn back, every point comes nearer the middle of the picture, away from the edges and out from
+        under the boxes there: the points that fit only widen, and the least distance is found by halving. Returns
         whether the goal moved."""
         right, up, forward = self._axes(self.goal)
         tan_h, tan_v = self._half_tangents()
@@ -169,12 +173,19 @@ class OrbitCamera:
         if not len(offsets):
             return False
         across, rise, ahead = (offsets @ np.array(tuple(axis)) for axis in (right, up, forward))
+        boxes = list(boxes)
 
         def slide(distance: float) -> tuple[float, float] | None:
             """The range of slides (along the view's up) at which every point fits, drawn from `distance`."""
             depth = distance + ahead
-            if depth.min() <= NEAR or (np.abs(across) > margin * depth * tan_h).any():
+            if depth.min() <= NEAR:
                 return None
+            x = across / (depth * tan_h)
+            if (np.abs(x) > margin).any():
+                return None
+            high = np.full(len(x), margin)
+            for left, bottom, right_, _top in boxes:
+                high = np.where((x >= left) & (x <= right_), np.minimum(high, bottom), high)
             least, most = float((rise - high * depth * tan_v).max()), float((rise - low * depth * tan_v).min())
             return (least, most) if least <= most else None
 

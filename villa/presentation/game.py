@@ -264,7 +264,8 @@ class GameScreen:
             self.telling.waiting()    # a person waited for may leave or come back while nothing else changes
         self.hud.update(self.now)
         self.view.keep_clear(in_hand_top(self.match, self.view.scene.pieces, self.stage.render),
-                             self.match.state.top_level, self.match.villa.in_hand, self.hud.free_band())
+                             self.match.state.top_level, self.match.villa.in_hand, self.hud.bottom_free(),
+                             self.hud.top_boxes())
         self.view.before_frame(dt)
 
     def _moving(self) -> bool:

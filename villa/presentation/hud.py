@@ -225,13 +225,11 @@ class Hud:
                 boxes.append((low.x, low.z, high.x, high.z))
         return boxes
 
-    def free_band(self) -> tuple[float, float]:
-        """How far down and up the window (-1 to 1) the villa may be drawn with nothing of the HUD over it: above
-        the command buttons and the line that tells what happened, below the status line and the blocks beside
-        it."""
+    def bottom_free(self) -> float:
+        """How far down the window (-1 to 1) the villa may be drawn with nothing of the HUD over it: above the
+        command buttons and the line that tells what happened."""
         below, _status = self._kept_clear()
-        return (max((top for _l, _r, _b, top in below), default=-1.0),
-                min((bottom for _l, bottom, _r, _t in self.top_boxes()), default=1.0))
+        return max((top for _l, _r, _b, top in below), default=-1.0)
 
     def flash(self, text: str, now: float, seconds: float = 4.0) -> None:
         """The line that tells what happened (under an announcement that still stands)."""

@@ -170,11 +170,12 @@ class VillaView:
         `node.getPos(render)`): the view draws back just enough to keep it and the top floor there."""
         self.camera.keep_in_view([*points, *self.top_floor_rim()])
 
-    def keep_clear(self, top: float | None, level: int, held: set[str], band: tuple[float, float]) -> None:
+    def keep_clear(self, top: float | None, level: int, held: set[str], low: float, boxes) -> None:
         """Call each frame with how high the piece in hand reaches (None: nothing in hand), the level it is carried
-        over and the pieces in hand: a piece carried high anywhere over that floor stays in sight, between the
-        HUD's top and bottom (`band`, `Hud.free_band`), the view sliding the villa down into the free table and
-        drawing back only as far as it must; once nothing is in hand, the view glides back to the turn's. The
+        over and the pieces in hand: a piece carried high anywhere over that floor stays in sight, above the HUD's
+        bottom (`low`) and clear of what it covers along the top (`boxes`, `Hud.top_boxes`), the view sliding the
+        villa down into the free table and drawing back only as far as it must; once nothing is in hand, the view
+        glides back to the turn's. The
         floor's rim at that height is kept in, not the piece where the pointer has it: a view that moved for the
         piece itself would carry it, under a pointer held still, further off."""
         if top is None:
@@ -188,9 +189,9 @@ class VillaView:
         else:
             rim = [Point3(x, y, 0) for x, y in meshes.circle(dim.BASE.radius, 12)]
         standing = self._floors_rims(held)
-        low, high = band
         if self.camera.keep_between([*standing, *(Point3(p.x, p.y, top) for p in rim)], low + HUD_CLEAR,
-                                    high - HUD_CLEAR):
+                                    [(left - HUD_CLEAR, bottom - HUD_CLEAR, right + HUD_CLEAR, top_ + HUD_CLEAR)
+                                     for left, bottom, right, top_ in boxes]):
             self._kept_clear = True
 
     def _floors_rims(self, held: set[str]) -> list[Point3]:
