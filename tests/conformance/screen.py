@@ -53,12 +53,17 @@ class Seen:
 
 @dataclass(frozen=True)
 class Read:
-    """`when`: "rest" (the villa rests on both), "moved" (... and has changed since last compared), "hand" (both hold
-    the same piece in the same phase), "there" (... and the window draws it where the hot seat has it), "pulling" (both pull a column: what
-    only a pull reads), "each" (every step). `differ(here, there, seen)`: None when they agree, else what each says."""
+    """`when` (one or more of): "rest" (the villa rests on both), "moved" (... and has changed since last compared),
+    "hand" (both hold the same piece in the same phase), "there" (... and the window draws it where the hot seat has
+    it), "pulling" (both pull a column: what only a pull reads), "each" (every step). `differ(here, there, seen)`:
+    None when they agree, else what each says."""
 
     when: str | tuple[str, ...]
     differ: Callable
+
+    @property
+    def whens(self) -> frozenset[str]:
+        return frozenset((self.when,) if isinstance(self.when, str) else self.when)
 
 
 def _same(value: Callable) -> Callable:
@@ -313,7 +318,9 @@ def compare(here, there, seen: Seen, at_rest: bool) -> dict:
             when.add("there")
     differ = {}
     for name, read in READS.items():
-        if not when.intersection((read.when,) if isinstance(read.when, str) else read.when) or (floor and name in COLUMN_ONLY) or (hands and not floor and name in FLOOR_ONLY):
+        if not when & read.whens:
+            continue
+        if (floor and name in COLUMN_ONLY) or (hands and not floor and name in FLOOR_ONLY):
             continue
         if name in CARRIED and (floor or here.hand.state != Grip.CARRYING):
             continue

@@ -293,10 +293,19 @@ class GameScreen:
         self.overlay.show_hints(glow, tooltip, mouse)
 
 
-def in_hand_top(match, pieces, root) -> float | None:
-    """How high the column in anyone's hands reaches as drawn (`pieces`: the scene's nodes, in `root`'s frame; None:
-    no column in hand): a column carried over the villa is lifted clear of its top, near the top of the picture (a
-    floor in hand hovers just over the top columns, in the turn's view)."""
+def in_hand_top(match, pieces, root) -> tuple[float, bool] | None:
+    """How high the column in anyone's hands reaches (`pieces`: the scene's nodes, in `root`'s frame), and whether the
+    view may jump to keep it in sight; None: no column is carried. A column carried over the villa is lifted clear of
+    its top, near the top of the picture. The match's own hand is known to be carried at its carrying height from
+    the moment it comes free: the view jumps there at once, so that the spot under a pointer held still stays put
+    for as long as it is carried (not while it is pulled: the pull follows the pointer). Another person's column,
+    online, is where it is drawn, and the view glides (a floor in hand hovers just over the top columns, in the
+    turn's view)."""
+    hand = match.hand
+    if hand is not None and not is_floor(hand):
+        if hand.state in (Grip.CARRYING, Grip.LOWERING, Grip.HELD):
+            return hand.carry_z() + column_spec(hand.column).height / 2, True
+        return None
     tops = [pieces[piece].getZ(root) + column_spec(piece).height / 2 for piece in match.villa.in_hand
             if level_of_floor(piece) is None and piece in pieces and not pieces[piece].isHidden()]
-    return max(tops, default=None)
+    return (max(tops), False) if tops else None

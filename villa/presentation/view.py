@@ -170,22 +170,24 @@ class VillaView:
         `node.getPos(render)`): the view draws back just enough to keep it and the top floor there."""
         self.camera.keep_in_view([*points, *self.top_floor_rim()])
 
-    def keep_clear(self, top: float | None, level: int, held: set[str], low: float, boxes) -> None:
-        """Call each frame with how high the piece in hand reaches (None: nothing in hand), the level it is carried
-        over and the pieces in hand: a piece carried high anywhere over that floor stays in sight, above the HUD's
-        bottom (`low`) and clear of what it covers along the top (`boxes`, `Hud.top_boxes`), the view sliding the
-        villa down into the free table and drawing back only as far as it must; once nothing is in hand, the view
-        glides back to the turn's. The
-        floor's rim at that height is kept in, not the piece where the pointer has it: a view that moved for the
-        piece itself would carry it, under a pointer held still, further off."""
-        if top is None:
+    def keep_clear(self, carried: tuple[float, bool] | None, level: int, held: set[str], low: float, boxes) -> None:
+        """Call each frame with how high the column in hand reaches and whether the view may jump there (None: none
+        is carried), the level it is carried over and the pieces in hand: a column carried high anywhere over that
+        floor stays in sight, above the HUD's bottom (`low`) and clear of what the HUD covers along the top
+        (`boxes`, `Hud.top_boxes`), the view sliding the villa down into the free table and drawing back only as far
+        as it must; once none is carried, the view glides back to the turn's. The floor's rim at that height is kept
+        in, not the column where the pointer has it: a view that moved for the column itself would carry it, under a
+        pointer held still, further off."""
+        if carried is None:
             if self._kept_clear:
                 self._kept_clear = False
                 self.focus_top()
             return
+        top, jump = carried
         floor = self.scene.pieces.get(floor_id(level)) if level else None
         if floor is not None and not floor.isHidden():
-            rim = [self.stage.render.getRelativePoint(floor, Point3(x, y, 0)) for x, y in dim.FLOORS[level].outline[::6]]
+            rim = [self.stage.render.getRelativePoint(floor, Point3(x, y, 0))
+                   for x, y in dim.FLOORS[level].outline[::6]]
         else:
             rim = [Point3(x, y, 0) for x, y in meshes.circle(dim.BASE.radius, 12)]
         standing = self._floors_rims(held)
@@ -193,6 +195,8 @@ class VillaView:
                                     [(left - HUD_CLEAR, bottom - HUD_CLEAR, right + HUD_CLEAR, top_ + HUD_CLEAR)
                                      for left, bottom, right, top_ in boxes]):
             self._kept_clear = True
+            if jump:
+                self.camera.snap()
 
     def _floors_rims(self, held: set[str]) -> list[Point3]:
         """The base plate's rim and each laid floor's (not one in hand), worked out again only as they move: what of
