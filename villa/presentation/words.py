@@ -248,7 +248,20 @@ def waiting_for(state: GameState, player: int, away: bool = False) -> str:
     connection dropped, and their seat waits for them to rejoin."""
     if away:
         return _("Waiting for {who} to come back").format(who=player_name(state, player))
-    return _("Waiting for {who}").format(who=player_name(state, player))
+    return deciding(state, player) or _("Waiting for {who}").format(who=player_name(state, player))
+
+
+def deciding(state: GameState, player: int) -> str | None:
+    """Online: what the person at another screen decides, when the rules put a question to them (None: none)."""
+    who = player_name(state, player)
+    task = rules.task(state)
+    if task is Task.ANSWER_OBJECTION:
+        return _("{who} decides whether to object").format(who=who)
+    if task is Task.ANSWER_CHALLENGE:
+        return _("{who} decides whether to challenge the neutral column given up").format(who=who)
+    if task is Task.ANSWER_FAMILY:
+        return _("{who} decides whether to challenge the claim").format(who=who)
+    return None
 
 
 def looking_for_the_game() -> str:
@@ -342,6 +355,15 @@ def guidance(state: GameState) -> Guidance:
 
 def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
+
+
+def last_said(state: GameState) -> str | None:
+    """What the last move did, in the narrator's sentence, for a screen that did not see it (taken up again, or
+    back online): the line a screen that saw it put above the question it asks (None: nothing to say)."""
+    if not state.log:
+        return None
+    before = rules.replay(state.setup, state.log[:-1])
+    return narrate(before, state.log[-1], state)
 
 
 def narrate(before: GameState, action, after: GameState) -> str | None:

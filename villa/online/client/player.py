@@ -508,7 +508,9 @@ def _villa(player: Player, message: m.Villa) -> None:
     player.villas += 1
     poses = protocol.unpack_poses(message.poses)
     player.poses = dict(poses)        # the villa whole: a piece it does not hold is no longer there
+    player.smoothing.anew()           # drawn where it stands at once, not glided there from where it lay
     player.smoothing.heard(message.tick, poses, player._clock())
+    player.pose_updates += 1          # shown afresh: the villa drawn at rest is drawn again
     player.news.append(("villa", poses))
 
 
