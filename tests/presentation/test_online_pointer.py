@@ -5,7 +5,11 @@ column and the challenge (online alone, `tests.conformance.lockstep`), in which 
 neutral red thin column 1 up from the base plate onto the green floor, and the yellow floor is laid over it. Then the
 window sits at Cleo's seat (with its token): her turn, a neutral column first. The real pointer, moved over that
 column where the window draws it now, names it in the tooltip, and a press takes it. (A window whose villa found
-each piece where it stood when the game began named something else there, or nothing.)"""
+each piece where it stood when the game began named something else there, or nothing.)
+
+And a floor pressed down onto its columns and held, the pointer resting, is told to sit level as soon as the server's
+hands feel it sit, as the hot seat tells it: a window hosting the game at about 30 frames a second aims in every
+frame, and heard its hand only once the pointer moved, if at all (`tests.online.test_pointer_at_rest`)."""
 
 from __future__ import annotations
 
@@ -13,10 +17,13 @@ import pytest
 from panda3d.core import Point3
 
 from villa import rules
+from villa.match import requests as rq
 from villa.presentation import words
 from villa.presentation.camera import mouse_ray
+from villa.presentation.holding import LEVEL_DEG
+from villa.rules.state import Step
 from tests.conformance import games
-from tests.conformance.lockstep import LOOPBACK, Lockstep
+from tests.conformance.lockstep import LOOPBACK, Lockstep, ask
 
 pytestmark = pytest.mark.gui
 
@@ -94,6 +101,63 @@ def test_the_pointer_over_a_column_the_other_player_moved_names_it_and_a_press_t
         assert match.hand is not None and match.hand.column == MOVED, "the press took another column, or none"
         _until(lambda: tables.room.match.hand is not None, frames, 300)
         assert tables.room.match.state.turn.column == MOVED, "the server's hand took another column"
+    finally:
+        mouse.up()
+        stage.task_mgr.remove("tests: the server")
+        if screen is not None:
+            screen.close()
+        if window is not None:
+            window.close()
+        tables.close()
+
+
+WINDOW_FRAME = 0.034      # s: the window's clock for its match, a frame drawn about 30 times a second (it aims in each)
+
+
+def test_a_floor_pressed_down_and_held_with_the_pointer_resting_is_told_to_sit_level(stage, frames, mouse, on_screen,
+                                                                                     snapshot):
+    from villa.online.client import OnlineMatch, Player
+    from villa.presentation.game import GameScreen
+    tables = Lockstep(games.square_on_blue(), hot_seat=False)
+    window = screen = None
+    now = [0.0]
+
+    def host() -> None:
+        """The hosted server's two 60 Hz frames in each window frame (before the screen's), and the window's clock."""
+        now[0] += WINDOW_FRAME
+        tables.server.poll()
+        tables.server.frames(2)
+        tables.server.poll()
+    try:
+        tables.play((ask(rq.Propose), ask(lambda seat: rq.Answer(seat, False))))
+        proposer = rules.acting_player(tables.room.match.state)
+        assert tables.room.match.state.turn.step is Step.LAY_FLOOR
+        window = Player(LOOPBACK, tables.server.port, clock=lambda: now[0])
+        _until(lambda: window.ready, lambda: _serve(tables, window))
+        window.rejoin(tables.player.seats[proposer], tables.room.code)
+        _until(lambda: set(window.seats) == {proposer} and window.poses, lambda: _serve(tables, window))
+        match = OnlineMatch(window, clock=lambda: now[0])
+        stage.task_mgr.add(lambda task: (host(), task.cont)[1], "tests: the server", sort=-30)
+        screen = GameScreen(stage, match, here=match.here)
+        frames(10)
+        assert screen.mode == "Laying" and match.hand is not None
+        lay = match.hand
+        middle = match.villa.nodes["floor-1"].getPos()
+        mouse.move(*on_screen(Point3(middle.x, middle.y, lay.rest_z)))       # over the four columns' middle
+        served = tables.room.match
+
+        def over() -> bool:
+            return served.hand is not None and abs(served.hand.x - middle.x) < 0.3 and abs(served.hand.y - middle.y) < 0.3
+        _until(over, frames, 300)
+        mouse.down()                                  # pressed and held: the hands lower it; the pointer rests
+        _until(lambda: served.hand.touching() and served.hand.tilt_deg() < LEVEL_DEG, frames, 300)
+        frames(3)                                     # the server's next news, heard
+        level = words.held_floor(True, 0.0, lowering=True)
+        assert screen.hint == level, f"the tooltip says {screen.hint!r}"
+        assert screen.hud.tooltip.getText() == level
+        snapshot("online-floor-sits-level")
+        mouse.up()                                    # let go: laid
+        _until(lambda: tables.room.match.state.top_level == 2, frames, 600)
     finally:
         mouse.up()
         stage.task_mgr.remove("tests: the server")

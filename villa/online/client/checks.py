@@ -15,6 +15,7 @@ from panda3d.core import Point3
 from villa import rules
 from villa.match import requests as rq
 from villa.online.client.hands import HeldColumn, HeldFloor, standing_on
+from villa.online.protocol import Online, OnlineError, on_table
 from villa.physics.laying import Laying
 from villa.physics.pulling import Grip
 from villa.physics.refusals import PlacementError, Refusal
@@ -55,6 +56,14 @@ def _take(match, request: rq.Take) -> Exception | None:
 
 def _in_hand(match, _request) -> Exception | None:
     return rq.not_now(match.state, "moving the hand") if match.hand is None else None
+
+
+def _aim(match, request: rq.Aim) -> Exception | None:
+    """A pointer near the horizon meets the plane far off, a point the room refuses: not sent, as the hot seat says
+    nothing of it (the room's refusal would be said, and undo what the window draws ahead of the hand)."""
+    if match.hand is not None and not on_table(*request.point):
+        return OnlineError(Online.NOT_ON_TABLE)
+    return _in_hand(match, request)
 
 
 def _column(match, _request) -> Exception | None:
@@ -107,7 +116,7 @@ def _choice(match, request) -> Exception | None:
 
 
 _CHECKS: dict[type, Callable] = {
-    rq.Take: _take, rq.Aim: _in_hand, rq.Steady: _column, rq.TurnFloor: _floor, rq.SetDown: _set_down,
+    rq.Take: _take, rq.Aim: _aim, rq.Steady: _column, rq.TurnFloor: _floor, rq.SetDown: _set_down,
     rq.LayFloor: _lay, rq.Lower: _lower, rq.Lift: _holding, rq.LetGo: _holding, rq.GiveUp: _give_up,
     rq.Roll: _roll, rq.Propose: _choice, rq.Answer: _choice, rq.Forgo: _choice, rq.Pass: _choice,
     rq.ChooseColour: _choice,
@@ -155,3 +164,4 @@ _AFTER: dict[type, Callable] = {
     rq.Take: _took, rq.SetDown: _setting_down, rq.LayFloor: _laid, rq.Lower: _lowered, rq.Lift: _lifted,
     rq.LetGo: _let_go, rq.GiveUp: _gave_up,
 }
+DRAWN_AHEAD = frozenset(_AFTER)    # the requests after which the server's older word on the hand is out of date

@@ -56,7 +56,7 @@ class OnlineMatch:
         self.setup = setup_of(player)
         self.villa = Puppet()
         self.hand: HeldColumn | HeldFloor | None = None
-        self._hand_asked = 0          # the player's request that last changed the hand: news older than it is stale
+        self._hand_asked = 0          # the request that last changed the hand drawn here ahead: older news is stale
         self._hand_heard = -1         # the server's words on the hand taken in so far (what was heard is news)
         self._aimed_at = -1.0
         self._heard = player.pose_updates
@@ -151,7 +151,7 @@ class OnlineMatch:
                 return rq.SENT       # drawn at the pointer meanwhile; the next aim carries it on
             self._aimed_at = self.clock()
         self.player.request(request)
-        if type(request) in rq.HAND_REQUESTS:
+        if type(request) in checks.DRAWN_AHEAD:
             self._hand_asked = self.player.asked
         checks.sent(self, request)
         return rq.SENT
@@ -242,7 +242,10 @@ class OnlineMatch:
 
     def _hand_news(self):
         """The server's word on this player's hand, new since the last frame, once it carried out the request that
-        last changed it; None: nothing new, another's hand, or older news."""
+        last changed the hand as this window draws it; None: nothing new, another's hand, or older news. Aims (and
+        Space, a floor turned) do not count: the pointer sends one every frame it is over the window, so news
+        always trails the newest whenever a round trip outlasts their spacing, and the hand would never be heard
+        while the pointer rests."""
         player = self.player
         if player.hand_updates == self._hand_heard:
             return None
