@@ -21,6 +21,7 @@ from villa.online import protocol
 from villa.online.protocol import Online
 from villa.online.server import CATALOGUE, Room, Server
 from villa.online.wire import messages as m
+from villa.online.wire.costs import Budget
 from villa.online.wire.door import Limits, Tries
 from villa.online.wire.frames import WireError
 from villa.rules.pieces import ALL_COLUMNS
@@ -33,8 +34,10 @@ END = m.Enter("")                    # after the message fuzzed: its answer (no 
 
 @pytest.fixture
 def open_server():
-    """A server that lets one address in as often as the fuzz needs, and try any number of codes."""
-    server = Server(0, LOOPBACK, limits=Limits(per_address=4096, total=4096), tries=Tries(per_minute=10**9))
+    """A server that lets one address in as often as the fuzz needs, spend what it asks, and try any number of codes."""
+    spend = Budget(time_s=100.0, time_burst_s=1000.0, bytes=10**12, bytes_burst=10**12)
+    server = Server(0, LOOPBACK, limits=Limits(per_address=4096, total=4096, each=spend, network=spend),
+                    tries=Tries(per_minute=10**9))
     yield server
     server.close()
 

@@ -13,7 +13,16 @@ game's versions; the door answers `Welcome` and only from then on passes its mes
 waits in that connection's buffer, and a connection that breaks a rule (a malformed frame or message, a kind
 a client may not send, too many messages, too long silent) is told why in a `Goodbye` and closed, alone.
 A goodbye is flushed, then the door lingers (up to `linger_s`) for the peer to hang up, so the goodbye is
-read before the socket goes. The callbacks come from `poll` only (never from `send` or `close`), and each
+read before the socket goes.
+
+Connections are counted by network (`costs.network_of`: an IPv6 /64 is one home). Messages are counted as they
+arrive, not as they are carried out: a server that fell behind, and reads a backlog at once, sees it came at
+its pace. What each message makes the server do (its time, and the bytes it sent in answer) is charged to the
+connection and its network (`costs.Account`): one that is spent is not read until it is paid, and one network's
+messages take at most `slice_s` of a round (the rest wait their turn). What waits to be sent is bounded: a
+connection whose queue has not drained for `drain_s` is closed, and past `queued_total` in all, those that
+queue most and drain least go first. Refusals are counted and logged once a minute per network and reason
+(`tally.Tally`). The callbacks come from `poll` only (never from `send` or `close`), and each
 ended connection's id is reused only after `on_gone` has said so. What a callback raises passes through
 `poll` as it is: the server's own mistakes are not a peer's.
 
@@ -29,15 +38,18 @@ import logging
 import selectors
 import socket
 import time
+import weakref
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Callable
 
 from villa.online.wire.codec import Catalogue
-from villa.online.wire.frames import WireError
+from villa.online.wire.costs import Account, Budget, network_of
+from villa.online.wire.frames import WireError, frame
 from villa.online.wire.link import Clock, Link
 from villa.online.wire.messages import FROM_CLIENTS, GAME, PROTOCOL, Goodbye, Hello, Ping, Welcome
+from villa.online.wire.tally import Tally
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +57,9 @@ _ACCEPTS = 64          # connections accepted in one round: a flood of them does
 _EXHAUSTED = {errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM}   # the process or the system is out of room
 _REST_S = 1.0          # then the door accepts nobody for this long
 SHUT_LINGER_S = 0.5    # a door shutting waits this long at most for its peers to hang up
+_FRAMED = 64           # messages framed lately, kept to be queued again without framing (one copy for many) ...
+_FRAMED_BYTES = 1 << 20   # ... and their bytes at most
+_REMEMBERED = 10_000   # networks with no connection kept for what they spent, at most (the oldest forgotten)
 
 
 class Farewell(StrEnum):
@@ -57,6 +72,7 @@ class Farewell(StrEnum):
     TOO_FAST = "too fast"            # more messages than `rate` and `burst` allow
     FULL = "full"                    # too many connections from this address, or in all
     SILENT = "silent"                # nothing heard for `silent_s`
+    NOT_READING = "not reading"      # what was sent to it waits unread: for `drain_s`, or the most of all
     CLOSING = "closing"              # the server shuts its door
 
 
@@ -68,11 +84,28 @@ class Limits:
     silent_s: float = 60.0       # a welcomed connection that says nothing this long is closed
     ping_s: float = 1.0          # the door's pings to each welcomed connection (a client tells a frozen server)
     rate: float = 90.0           # messages a second, on average ...
-    burst: float = 90.0          # ... and at once
-    per_address: int = 16        # open connections from one IP address
+    burst: float = 90.0          # ... and at once, counted as they arrive
+    per_address: int = 16        # open connections from one network (an IPv4 address, an IPv6 /64)
     total: int = 2000            # open connections in all
     read_bytes: int = 16384      # read from one connection in one round (a flood costs a round little)
     linger_s: float = 2.0        # after a goodbye, waiting for the peer to hang up
+    # what one connection's messages may cost the server (its time, the bytes sent in answer), and one network's
+    each: Budget = Budget(time_s=0.025, time_burst_s=0.5, bytes=128 * 1024, bytes_burst=2 * 1024 * 1024)
+    network: Budget = Budget(time_s=0.05, time_burst_s=1.0, bytes=256 * 1024, bytes_burst=4 * 1024 * 1024)
+    slice_s: float = 0.004       # of one round, one network's messages take this much at most
+    drain_s: float = 5.0         # a connection whose queue has not drained this long is closed
+    queued_total: int = 32 * 1024 * 1024    # bytes waiting to be sent, across all connections
+
+
+@dataclass(eq=False)
+class _Network:
+    """Where connections come from: how many are open, what they spent, and this round's share of time."""
+
+    name: str
+    account: Account
+    connections: int = 0
+    spent: float = 0.0           # server time its messages took this round
+    round: int = -1
 
 
 @dataclass(eq=False)
@@ -80,12 +113,60 @@ class _Connection:
     id: int
     link: Link
     address: str
+    network: _Network
+    account: Account
     opened_at: float
     spoke_at: float              # the last whole message (bytes of a frame never finished do not count)
-    tokens: float                # the rate's bucket, filled at `rate` up to `burst`
+    tokens: float                # the rate's bucket: filled at `rate`, up to `burst` whenever it was caught up
     counted_at: float
     welcomed: bool = False
     next_ping: float = 0.0
+    pending: bool = False        # bytes of it may wait unread (not caught up since `counted_at`)
+    paused: bool = False         # it owes (or its network does): not read until paid
+    drain: float = 0.0           # bytes a second it took in the last second looked at
+    out_mark: tuple[float, int] = field(default=(0.0, 0))
+
+
+class _Networks:
+    """Every network with a connection open, or with spending still to be paid back (remembered until it is, so
+    hanging up and coming back refills nothing)."""
+
+    def __init__(self, budget: Budget) -> None:
+        self.budget = budget
+        self.known: dict[str, _Network] = {}
+        self._empty: dict[str, None] = {}         # networks with no connection, oldest first
+
+    def __len__(self) -> int:
+        return len(self.known)
+
+    def open(self, address: str, now: float) -> _Network:
+        name = network_of(address)
+        network = self.known.get(name)
+        if network is None:
+            network = self.known[name] = _Network(name, Account(self.budget, now))
+        self._empty.pop(name, None)
+        network.connections += 1
+        return network
+
+    def count(self, address: str) -> int:
+        network = self.known.get(network_of(address))
+        return network.connections if network else 0
+
+    def closed(self, network: _Network, now: float) -> None:
+        network.connections -= 1
+        if not network.connections:
+            if network.account.full(now):
+                del self.known[network.name]
+            else:
+                self._empty[network.name] = None
+                while len(self._empty) > _REMEMBERED:
+                    del self.known[self._empty.pop(next(iter(self._empty)))]
+
+    def forget_paid(self, now: float) -> None:
+        """The networks with no connection that owe nothing any more."""
+        for name in [name for name in self._empty if self.known[name].account.full(now)]:
+            del self._empty[name]
+            del self.known[name]
 
 
 class Door:
@@ -109,13 +190,21 @@ class Door:
         self._selector = selectors.DefaultSelector()
         self._selector.register(self._listener, selectors.EVENT_READ, None)
         self._connections: dict[int, _Connection] = {}
-        self._per_address: dict[str, int] = {}
+        self._networks = _Networks(limits.network)
         self._free: list[int] = []               # ids below `_next_id` given back, lowest first
         self._next_id = 0
         self._departed: list[int] = []           # welcomed connections ended, whose `on_gone` is still to come
         self._leaving: dict[Link, float] = {}    # links that said goodbye, until the peer hangs up (or the deadline)
         self._writing: set[Link] = set()         # links watched for room to write
+        self._held: set[_Connection] = set()     # whole messages read wait for the next round (their time was up)
+        self._paused: set[_Connection] = set()   # owing: not read until paid
+        self._framed: dict[int, tuple[weakref.ref, bytes]] = {}   # id -> (message, its frame), the latest last
+        self._framed_bytes = 0
         self._accepting_at: float | None = None   # when the listener is watched again (out of file descriptors)
+        self._round = 0
+        self._selected_at = self._selected_before = clock()   # when the last two rounds' selects returned
+        self._looked_at = clock()                 # the once-a-second look at queues and networks
+        self.tally = Tally(log, clock)
         self.shut_down = False
 
     # --- what a server asks -------------------------------------------------------------------------------
@@ -130,12 +219,14 @@ class Door:
         return known.address if known else None
 
     def send(self, connection: int, message: Any) -> bool:
-        """Queue a message for a connection (written in `poll`); False if there is no such connection."""
+        """Queue a message for a connection (written in `poll`); False if there is no such connection. The same
+        message sent to many is framed once, and its bytes shared by their queues."""
         known = self._connections.get(connection)
         if known is None:
             return False
-        known.link.send(message)
+        known.link.send_framed(self._frame(message))
         if known.link.closed:              # it queued beyond its limit: the reader does not read
+            self.tally.refused(known.network.name, "reader too slow", f"connection {known.id}")
             self._end(known)
         return True
 
@@ -149,19 +240,28 @@ class Door:
         """One round: write what waits, wait up to `timeout` for news, accept, read and pass messages on, keep
         the limits, write again, and tell of the connections that ended."""
         self._flush()
-        for key, events in self._selector.select(timeout):
+        ready: dict[_Connection, None] = {}
+        for key, events in self._selector.select(0.0 if self._held else timeout):
             if key.data is None:
                 self._accept()
             elif isinstance(key.data, _Connection):
-                if events & selectors.EVENT_READ and self._connections.get(key.data.id) is key.data:
-                    self._read(key.data)
+                if events & selectors.EVENT_READ:
+                    ready[key.data] = None
             elif key.data in self._leaving:
-                key.data.receive(self.limits.read_bytes)      # read only to be dropped, until the peer hangs up
+                key.data.take_in(self.limits.read_bytes)      # read only to be dropped, until the peer hangs up
                 if key.data.closed:
                     self._drop(key.data)
+        self._round += 1
+        self._selected_before, self._selected_at = self._selected_at, self.clock()
+        ready.update(dict.fromkeys(self._held))
+        self._held.clear()
+        for known in ready:
+            if self._connections.get(known.id) is known and not known.paused:
+                self._read(known)
         self._keep_time(self.clock())
         self._flush()
         self._tell_gone()
+        self.tally.tell()
 
     def shut(self) -> None:
         """Say goodbye to every connection, close them and the listener (`on_gone` for the welcomed ones)."""
@@ -176,13 +276,15 @@ class Door:
         self._selector.close()
         self._listener.close()
         self._tell_gone()
+        self.tally.close()
 
     def held(self) -> dict[str, int]:
-        """How much each of the door's structures holds: all nothing when nobody is connected (the selector
-        then watches only the listener)."""
-        return {"connections": len(self._connections), "addresses": len(self._per_address),
+        """How much each of the door's structures holds: all nothing when nobody is connected and every network
+        has paid what it spent (the selector then watches only the listener)."""
+        return {"connections": len(self._connections), "addresses": len(self._networks),
                 "free ids": len(self._free), "next id": self._next_id, "departed": len(self._departed),
-                "leaving": len(self._leaving), "writing": len(self._writing),
+                "leaving": len(self._leaving), "writing": len(self._writing), "held": len(self._held),
+                "paused": len(self._paused), "queued": sum(k.link.queued for k in self._connections.values()),
                 "watched": sum(key.data is not None for key in self._selector.get_map().values())}
 
     # --- a round's steps ----------------------------------------------------------------------------------
@@ -209,45 +311,89 @@ class Door:
             now = self.clock()
             if len(self._connections) >= self.limits.total:
                 full: dict[str, int] | None = {"total": self.limits.total}
-            elif self._per_address.get(address, 0) >= self.limits.per_address:
+            elif self._networks.count(address) >= self.limits.per_address:
                 full = {"per_address": self.limits.per_address}
             else:
                 full = None
             if full is not None:
-                log.info("refused a connection from %s: full %s", address, full)
+                self.tally.refused(network_of(address), Farewell.FULL, next(iter(full)))
                 link.send(Goodbye(Farewell.FULL, json.dumps(full, separators=(",", ":"))))
                 self._linger(link)
                 continue
-            known = _Connection(self._take_id(), link, address, now, now, self.limits.burst, now)
+            network = self._networks.open(address, now)
+            known = _Connection(self._take_id(), link, address, network, Account(self.limits.each, now), now, now,
+                                self.limits.burst, now, out_mark=(now, 0))
             self._connections[known.id] = known
-            self._per_address[address] = self._per_address.get(address, 0) + 1
             self._selector.register(link, selectors.EVENT_READ, known)
             log.debug("connection %d from %s", known.id, address)
 
     def _read(self, known: _Connection) -> None:
-        try:
-            messages = known.link.receive(self.limits.read_bytes)
-        except WireError as error:
-            log.info("connection %d from %s is malformed: %s", known.id, known.address, error.why)
-            self._end(known, Goodbye(Farewell.MALFORMED, "{}"))
+        """What a connection sent: read (unless whole messages read before still wait), then carried out one by
+        one, each charged to it and its network, while its network has time left this round and both can pay."""
+        link, network, now = known.link, known.network, self.clock()
+        if network.round != self._round:
+            network.round, network.spent = self._round, 0.0
+        if known.account.owing(now) or network.account.owing(now):
+            self._pause(known)
             return
-        now = self.clock()
-        for message in messages:
-            if self._connections.get(known.id) is not known:       # closed meanwhile (by the server, or a rule)
+        if not link.waiting:
+            link.take_in(self.limits.read_bytes)
+            if link.closed:                    # hung up: unwatched now (its number may be the next one opened),
+                self._unwatch(link)            # what it said before carried out in its turn
+        while self._connections.get(known.id) is known:
+            if network.spent >= self.limits.slice_s:
+                break
+            try:
+                message = link.next_message()
+            except WireError as error:
+                self._refuse(known, Farewell.MALFORMED, what=error.why)
                 return
+            if message is None:
+                break
+            if not self._counted(known, now):
+                self._refuse(known, Farewell.TOO_FAST, type(message))
+                return
+            began, queued = time.thread_time(), link.bytes_queued
             self._heard(known, message, now)
-        if known.link.closed and self._connections.get(known.id) is known:
-            log.debug("connection %d from %s: %s", known.id, known.address, known.link.why)
+            spent = time.thread_time() - began     # the loop's own CPU time: another process's load is not theirs
+            known.account.charge(spent, link.bytes_queued - queued)
+            network.account.charge(spent, link.bytes_queued - queued)
+            network.spent += spent
+            if known.account.owing(now) or network.account.owing(now):
+                self._pause(known)
+                break
+        if self._connections.get(known.id) is not known:          # closed meanwhile (by the server, or a rule)
+            return
+        if link.waiting:
+            known.pending = True
+            if not known.paused:
+                self._held.add(known)
+        elif link.closed:
+            log.debug("connection %d from %s: %s", known.id, known.address, link.why)
             self._end(known)
+        elif link.dry and not known.paused:    # caught up: nothing of it waits anywhere
+            known.tokens = min(self.limits.burst, known.tokens)
+            known.pending = False
+        else:
+            known.pending = True
+
+    def _counted(self, known: _Connection, now: float) -> bool:
+        """One more message of the connection's, counted as it arrived: its bucket is capped at `burst` only at
+        the moments it was known caught up (read to its end, or not readable at the round before this one); from
+        then on it fills at `rate`, however late the door reads what came meanwhile."""
+        limits = self.limits
+        if not known.pending:
+            caught_up = max(known.counted_at, self._selected_before)
+            known.tokens = min(limits.burst, known.tokens + (caught_up - known.counted_at) * limits.rate)
+            known.counted_at = caught_up
+            known.pending = True
+        known.tokens += (now - known.counted_at) * limits.rate - 1
+        known.counted_at = now
+        return known.tokens >= 0
 
     def _heard(self, known: _Connection, message: Any, now: float) -> None:
-        """One whole message from a connection: counted, then the door's own or passed on."""
-        known.tokens = min(self.limits.burst, known.tokens + (now - known.counted_at) * self.limits.rate) - 1
-        known.counted_at = now
+        """One whole message from a connection: the door's own, or passed on."""
         kind = type(message)
-        if known.tokens < 0:
-            self._refuse(known, Farewell.TOO_FAST, kind)
-            return
         known.spoke_at = now
         if not known.welcomed:
             if kind is not Hello:
@@ -264,22 +410,37 @@ class Door:
         elif kind is not Ping:
             self._on_message(known.id, message)
 
-    def _refuse(self, known: _Connection, farewell: Farewell, kind: type | None = None, **values: Any) -> None:
-        log.info("connection %d from %s closed: %s%s", known.id, known.address, farewell,
-                 f" ({kind.__name__})" if kind else "")
+    def _refuse(self, known: _Connection, farewell: Farewell, kind: type | None = None, what: str = "",
+                **values: Any) -> None:
+        self.tally.refused(known.network.name, farewell, f"connection {known.id}" + (f", {kind.__name__}" if kind
+                                                                                     else f", {what}" if what else ""))
         self._end(known, Goodbye(farewell, json.dumps(values, separators=(",", ":"))))
 
+    def _pause(self, known: _Connection) -> None:
+        """It owes, or its network does: nothing more of it is read until paid."""
+        known.paused = known.pending = True
+        self._paused.add(known)
+        self._watch(known.link, known)
+
     def _keep_time(self, now: float) -> None:
-        """The hello's deadline, silence, and the door's pings; the goodbyes' lingering."""
+        """The hello's deadline, silence, and the door's pings; the goodbyes' lingering; the owing paid; once a
+        second, what waits to be sent."""
         limits = self.limits
         if self._accepting_at is not None and now >= self._accepting_at:
             self._accepting_at = None
             self._selector.register(self._listener, selectors.EVENT_READ, None)
+        for known in list(self._paused):
+            if not known.account.owing(now) and not known.network.account.owing(now):
+                known.paused = False
+                self._paused.discard(known)
+                self._watch(known.link, known)
+                if known.link.waiting or known.link.closed:
+                    self._held.add(known)          # its turn comes in the next round (or its end, if it hung up)
         for known in list(self._connections.values()):
             if not known.welcomed:
                 if now - known.opened_at > limits.hello_s:
                     self._refuse(known, Farewell.TOO_SLOW)
-            elif now - known.spoke_at > limits.silent_s:
+            elif now - known.spoke_at > limits.silent_s and not known.paused:
                 self._refuse(known, Farewell.SILENT)
             elif now >= known.next_ping:
                 known.next_ping = now + limits.ping_s
@@ -287,19 +448,75 @@ class Door:
         for link, deadline in list(self._leaving.items()):
             if now > deadline:
                 self._drop(link)
+        if now - self._looked_at >= 1.0:
+            self._looked_at = now
+            self._look_at_queues(now)
+            self._networks.forget_paid(now)
+
+    def _look_at_queues(self, now: float) -> None:
+        """Each connection's draining lately; one whose queue has not drained for `drain_s` is closed."""
+        for known in list(self._connections.values()):
+            link = known.link
+            at, sent = known.out_mark
+            if now > at:
+                known.drain = (link.bytes_out - sent) / (now - at)
+            known.out_mark = (now, link.bytes_out)
+            if link.queued and now - link.drained_at > self.limits.drain_s:
+                self._not_reading(known, "for", round(now - link.drained_at, 1))
+
+    def _shed(self, queued: int) -> None:
+        """Past `queued_total` in all: the connections that queue most and drain least are closed until the rest
+        fit in nine tenths of it."""
+        ranked = sorted((k for k in self._connections.values() if k.link.queued),
+                        key=lambda k: k.link.queued / (k.drain + 1024), reverse=True)
+        for known in ranked:
+            if queued <= self.limits.queued_total * 0.9:
+                break
+            queued -= known.link.queued
+            self._not_reading(known, "with", known.link.queued)
+
+    def _not_reading(self, known: _Connection, how: str, much: float) -> None:
+        """Closed for what waits unsent to it: the queue is dropped (all but a frame partly written, so the goodbye
+        after it is read whole, if it ever is)."""
+        self.tally.refused(known.network.name, Farewell.NOT_READING,
+                           f"connection {known.id}, {known.link.queued} bytes waiting, {how} {much}")
+        known.link.forget_queue()
+        self._end(known, Goodbye(Farewell.NOT_READING, "{}"))
 
     def _flush(self) -> None:
-        """Write what waits on each link (a leaving one's data is the link itself)."""
+        """Write what waits on each link (a leaving one's data is the link itself); past `queued_total` in all,
+        shed the worst readers."""
+        queued = 0
         waiting = [(known.link, known) for known in self._connections.values()]
         for link, data in waiting + [(link, link) for link in self._leaving]:
             if link.queued or link in self._writing:
                 link.flush()
                 if not link.closed:
                     self._watch(link, data)
+                    queued += link.queued
                 elif data is link:
                     self._drop(link)
                 else:
                     self._end(data)
+        if queued > self.limits.queued_total:
+            self._shed(queued)
+
+    def _frame(self, message: Any) -> bytes:
+        """A message's frame, made once for a message sent to many (a room's news, a snapshot shared)."""
+        key = id(message)
+        hit = self._framed.pop(key, None)
+        if hit is None or hit[0]() is not message:     # (a message gone, and its id given to another)
+            if hit is not None:
+                self._framed_bytes -= len(hit[1])
+            try:
+                hit = (weakref.ref(message), frame(self.catalogue.encode(message)))
+            except TypeError:                          # a message that cannot be watched: framed each time
+                return frame(self.catalogue.encode(message))
+            self._framed_bytes += len(hit[1])
+            while self._framed and (len(self._framed) >= _FRAMED or self._framed_bytes > _FRAMED_BYTES):
+                self._framed_bytes -= len(self._framed.pop(next(iter(self._framed)))[1])
+        self._framed[key] = hit
+        return hit[1]
 
     # --- connections' ends ----------------------------------------------------------------------------------
 
@@ -307,11 +524,9 @@ class Door:
         """A connection is over (with a goodbye said first, when given): its structures freed, its socket
         lingering or closed, its `on_gone` to come in this round (its id free after it)."""
         del self._connections[known.id]
-        left = self._per_address[known.address] - 1
-        if left:
-            self._per_address[known.address] = left
-        else:
-            del self._per_address[known.address]
+        self._held.discard(known)
+        self._paused.discard(known)
+        self._networks.closed(known.network, self.clock())
         if goodbye is not None and not known.link.closed:
             known.link.send(goodbye)
             self._linger(known.link)
@@ -340,23 +555,29 @@ class Door:
             for key, _events in self._selector.select(0.01):
                 link = key.data
                 if link in self._leaving:
-                    link.receive(self.limits.read_bytes)
+                    link.take_in(self.limits.read_bytes)
                     if link.closed:
                         self._drop(link)
 
     def _drop(self, link: Link) -> None:
         """The socket's last moment: unwatched first (its number may be given to the next one opened)."""
         self._leaving.pop(link, None)
+        self._unwatch(link)
+        link.close()
+
+    def _unwatch(self, link: Link) -> None:
         self._writing.discard(link)
         try:
             self._selector.unregister(link)
-        except KeyError:
-            pass                                 # never watched: a refused connection whose goodbye could not wait
-        link.close()
+        except (KeyError, ValueError):
+            pass                                 # never watched (a refused connection whose goodbye could not wait)
 
     def _watch(self, link: Link, data: Any) -> None:
-        """Watch a link for reading, and for room to write while it has bytes queued."""
-        events = selectors.EVENT_READ | (selectors.EVENT_WRITE if link.queued else 0)
+        """Watch a link for reading (unless it owes), and for room to write while it has bytes queued."""
+        if link.closed:
+            return
+        reading = not (isinstance(data, _Connection) and data.paused)
+        events = (selectors.EVENT_READ if reading else 0) | (selectors.EVENT_WRITE if link.queued else 0)
         if link.queued:
             self._writing.add(link)
         else:
@@ -364,9 +585,12 @@ class Door:
         try:
             key = self._selector.get_key(link)
         except KeyError:
-            self._selector.register(link, events, data)
+            if events:
+                self._selector.register(link, events, data)
             return
-        if key.events != events or key.data is not data:
+        if not events:
+            self._selector.unregister(link)
+        elif key.events != events or key.data is not data:
             self._selector.modify(link, events, data)
 
     def _tell_gone(self) -> None:

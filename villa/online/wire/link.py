@@ -5,6 +5,11 @@
     link.send(Ping()); link.flush()           # queued, then written as far as the socket takes it now
     if link.closed: say(link.why)
 
+A server reads a little at a time instead: `take_in` reads what the socket has (up to a budget), and
+`next_message` decodes one whole frame of it, so whole frames may wait for a later turn. What is queued to go is
+kept as the frames themselves (`send_framed` queues bytes framed once for many links: one copy for them all).
+The socket's bytes are read and written in `_recv_raw` and `_send_raw` only.
+
 A window dials a server with `dial`, whose `poll` each frame comes to a `Link`, a reason it failed, or None
 (still connecting). Numeric addresses and "localhost" are used as they are; any other name is looked up
 with `socket.getaddrinfo` in `dial` itself, which may wait on the system's name service (seconds, at worst).
@@ -16,10 +21,11 @@ import errno
 import select
 import socket
 import time
+from collections import deque
 from typing import Any, Callable
 
 from villa.online.wire.codec import Catalogue
-from villa.online.wire.frames import FrameBuffer, frame
+from villa.online.wire.frames import FrameBuffer, WireError, frame
 
 RECEIVE_BUDGET = 256 * 1024      # bytes read in one `receive`: one busy connection does not starve the others
 MAX_QUEUED = 4 * 1024 * 1024     # bytes waiting to be sent: beyond, the reader is not reading, and the link closes
@@ -31,7 +37,8 @@ Clock = Callable[[], float]
 class Link:
     """One connection: frames in, decoded by the catalogue; messages out, queued until the socket takes them.
     `closed` once the peer hung up, the socket failed, the queue overflowed or `close` was called; `why` says
-    which. `heard_at` is the clock's time of the last bytes received."""
+    which. `heard_at` is the clock's time of the last bytes received, `drained_at` of the last bytes the socket
+    took (or of the queue's start, if it was empty): a queue that waits long since is not being read."""
 
     def __init__(self, sock: socket.socket, catalogue: Catalogue, clock: Clock = time.monotonic) -> None:
         sock.setblocking(False)
@@ -43,10 +50,14 @@ class Link:
         self.closed = False
         self.why = ""
         self.heard_at = clock()
+        self.drained_at = self.heard_at
         self.bytes_in = 0
         self.bytes_out = 0
+        self.bytes_queued = 0          # every byte ever queued (what a request made the server send is a difference)
+        self.dry = True                # the socket was read to its end at the last `take_in`
         self._frames = FrameBuffer()
-        self._out = bytearray()
+        self._out: deque[bytes | memoryview] = deque()    # frames to go, the first perhaps partly gone already
+        self._queued = 0
         self._finishing = False
 
     def fileno(self) -> int:
@@ -55,59 +66,132 @@ class Link:
     @property
     def queued(self) -> int:
         """Bytes sent but not yet taken by the socket."""
-        return len(self._out)
+        return self._queued
 
     def receive(self, budget: int = RECEIVE_BUDGET) -> list[Any]:
         """The messages that came whole, from what the socket has now (up to `budget` bytes); a frame's start
         waits for its end in the next call. `WireError` if a frame or message is malformed (the link cannot be
         trusted after it: close it); the peer hanging up, or a failing socket, closes the link."""
+        self.take_in(budget)
         messages: list[Any] = []
+        while (message := self.next_message()) is not None:
+            messages.append(message)
+        return messages
+
+    def take_in(self, budget: int = RECEIVE_BUDGET) -> None:
+        """Read what the socket has now (up to `budget` bytes) into the link's frames; `dry` says whether that was
+        all of it. The peer hanging up, or a failing socket, closes the link."""
+        self.dry = False
         while budget > 0 and not self.closed:
             try:
-                data = self.sock.recv(min(budget, _CHUNK))
+                data = self._recv_raw(min(budget, _CHUNK))
             except (BlockingIOError, InterruptedError):
+                self.dry = True
                 break
             except OSError as error:
-                self.close(error.strerror or str(error))
+                self.close(error.strerror or str(error), keep_read=True)
                 break
             if not data:
-                self.close("hung up")
+                self.close("hung up", keep_read=True)     # what it said before hanging up is still to be read
                 break
             budget -= len(data)
             self.bytes_in += len(data)
             self.heard_at = self.clock()
-            if self._finishing:
-                continue                   # the link said goodbye: what comes now is read only to be dropped
-            for payload in self._frames.feed(data):
-                messages.append(self.catalogue.decode(payload))
-        return messages
+            if not self._finishing:        # a link that said goodbye reads what comes only to drop it
+                self._frames.add(data)
+
+    def next_message(self) -> Any | None:
+        """The next whole message read (None: none waits); `WireError` if it breaks the wire's form."""
+        if self._finishing:
+            return None
+        try:
+            payload = self._frames.take()
+            return None if payload is None else self.catalogue.decode(payload)
+        except WireError:
+            self._frames = FrameBuffer()          # nothing after it can be trusted
+            raise
+
+    @property
+    def waiting(self) -> bool:
+        """Does a whole frame read wait to be decoded?"""
+        return not self._finishing and self._frames.whole
 
     def send(self, message: Any) -> None:
         """Queue a message (written by `flush`); a link with more than `MAX_QUEUED` bytes waiting closes."""
+        if not self.closed and not self._finishing:
+            self.send_framed(frame(self.catalogue.encode(message)))
+
+    def send_framed(self, data: bytes) -> None:
+        """Queue a message already framed (the same bytes may be queued on many links)."""
         if self.closed or self._finishing:
             return
-        self._out += frame(self.catalogue.encode(message))
-        if len(self._out) > MAX_QUEUED:
+        if not self._queued:
+            self.drained_at = self.clock()        # a queue starts waiting now
+        self._out.append(data)
+        self._queued += len(data)
+        self.bytes_queued += len(data)
+        if self._queued > MAX_QUEUED:
             self.close("reader too slow")
 
     def flush(self) -> None:
         """Write what the socket takes now of the queue; once a finishing link's queue is empty, its sending
         side is shut (the peer reads to the end, then sees it hung up)."""
         while self._out and not self.closed:
+            chunk = self._gathered()
             try:
-                sent = self.sock.send(self._out)          # as much as the socket takes now
+                sent = self._send_raw(chunk)              # as much as the socket takes now
             except (BlockingIOError, InterruptedError):
                 return
             except OSError as error:
                 self.close(error.strerror or str(error))
                 return
+            if sent <= 0:
+                return
             self.bytes_out += sent
-            del self._out[:sent]
+            self._queued -= sent
+            self.drained_at = self.clock()
+            if sent < len(chunk):
+                self._out[0] = memoryview(chunk)[sent:]
+            else:
+                self._out.popleft()
         if self._finishing and not self._out and not self.closed:
             try:
                 self.sock.shutdown(socket.SHUT_WR)
             except OSError:
                 pass
+
+    def forget_queue(self) -> None:
+        """Drop what waits to be sent, but for a frame partly written already (the stream stays whole)."""
+        first = self._out[0] if self._out else None
+        self._out.clear()
+        self._queued = 0
+        if first is not None and isinstance(first, memoryview):
+            self._out.append(first)
+            self._queued = len(first)
+
+    def _gathered(self) -> bytes | memoryview:
+        """The queue's first frames joined (up to a chunk) into its first piece: one write for many small ones."""
+        first = self._out[0]
+        if len(first) >= _CHUNK or len(self._out) == 1:
+            return first
+        parts, size = [], 0
+        while self._out and size + len(self._out[0]) <= _CHUNK:
+            part = self._out.popleft()
+            parts.append(part)
+            size += len(part)
+        if not parts:
+            return first
+        joined = b"".join(parts)
+        self._out.appendleft(joined)
+        return joined
+
+    def _recv_raw(self, size: int) -> bytes:
+        """The socket's bytes, as they came (`BlockingIOError`: none now; b"": the peer hung up)."""
+        return self.sock.recv(size)
+
+    def _send_raw(self, data: bytes | memoryview) -> int:
+        """As much of `data` as the socket takes now (`BlockingIOError`: none)."""
+        return self.sock.send(data)
 
     def finish(self) -> None:
         """Say nothing more: what is queued still goes (`flush`), then the link shuts its sending side; what
@@ -115,14 +199,17 @@ class Link:
         self._finishing = True
         self.flush()
 
-    def close(self, why: str = "closed") -> None:
-        """Close the socket now (what is still queued is dropped)."""
+    def close(self, why: str = "closed", keep_read: bool = False) -> None:
+        """Close the socket now: what is still queued is dropped, and what was read unless `keep_read` (the
+        peer's last words, still to be taken; a second `close` drops them)."""
+        if not keep_read:
+            self._frames = FrameBuffer()
         if self.closed:
             return
         self.closed = True
         self.why = why
         self._out.clear()
-        self._frames = FrameBuffer()
+        self._queued = 0
         self.sock.close()
 
 
