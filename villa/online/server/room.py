@@ -23,6 +23,7 @@ from villa.online import protocol
 from villa.online.protocol import Online, OnlineError
 from villa.online.server.news import News
 from villa.online.server.seating import REJOIN_S, Seating
+from villa.online.server.snapshot import Snapshot
 from villa.online.server.turn_clock import TurnClock
 from villa.online.wire import messages as m
 
@@ -55,9 +56,7 @@ class Room:
         self.ended_at: float | None = None           # when the game's record went out
         self.record_had: set[int] = set()            # the seats whose player has the record
         self._done: dict[int, int] = {}              # client -> its requests carried out (its held piece's echo)
-        self._told: dict[str, tuple[tuple, object]] = {}   # the room as it stands, each part with what it was of
-        self._table_version = 0                      # each change of the table told
-        self._moved_at = 0                           # the last frame the villa moved in
+        self.told = Snapshot(self)                   # the room as it stands, built once per change
         if record is not None:
             self._play(Match(record.setup, record))
         else:
@@ -81,7 +80,7 @@ class Room:
         return table
 
     def state(self) -> rules.GameState:
-        return self._state_now()
+        return self.told.state()
 
     # --- who is in the room ---------------------------------------------------------------------------
 
@@ -89,49 +88,11 @@ class Room:
         """Someone entered the room (by its code): they see it as it stands, and a finished game's record. What
         they are told is built once per change and shared by everyone who enters meanwhile."""
         self.news.audience.add(client)
-        if self.computers_only:
+        if self.seating.computers_only:
             self.nobody_since = None         # watched
-        self.news.to((client,), self.as_it_stands())
+        self.news.to((client,), self.told.entering())
         if self.match is not None and self.match.over and self.ended_at is not None:
-            self.news.to((client,), self._record_told())
-
-    def as_it_stands(self) -> list:
-        """The room as one who enters is told it: its code, the table, the rules' state, and in a game the villa
-        and the hand."""
-        match, state = self.match, self._state_now()
-        told = [self._once("entered", (self.code,), lambda: m.Entered(self.code)), self._table_told(),
-                self._once("state", (state,), lambda: m.State(protocol.pack_state(state)))]
-        if match is not None:
-            poses = self._once("poses", (match.villa, self._moved_at),
-                               lambda: protocol.pack_poses(protocol.poses_of(match.villa)))
-            told.append(self._once("villa", (poses, self.tick), lambda: m.Villa(self.tick, poses)))
-            told.append(self.news.hand_message(match, self.tick, self._holder()))
-        return told
-
-    def _once(self, part: str, of: tuple, build: Callable[[], object]) -> object:
-        """A part of what the room tells, built again only when what it was built of is no longer the same (each
-        thing compared by identity, each number by value)."""
-        kept = self._told.get(part)
-        if kept is not None and all(a is b or (type(a) in (int, float, str) and a == b) for a, b in zip(kept[0], of)):
-            return kept[1]
-        made = build()
-        self._told[part] = (of, made)
-        return made
-
-    def _table_told(self) -> m.Table:
-        left = round(self.clock.left(), 1) if self.match is not None and self.clock.seconds else None
-        return self._once("table", (self._table_version, self._state_now(), left),
-                          lambda: m.Table(protocol.pack_table(self.table())))
-
-    def _state_now(self) -> rules.GameState:
-        if self.match is not None:
-            return self.match.state
-        return self._once("lobby", (self.plan,), lambda: rules.new_game(self.plan.rules_setup()))
-
-    def _record_told(self) -> list:
-        """The finished game's record in its parts, built once."""
-        record = self.match.record
-        return self._once("record", (self.match.state,), lambda: self.news.record_messages(record))
+            self.news.to((client,), self.told.record())
 
     def leave(self, client: int) -> None:
         """A connection closed, or its player left: its seats wait for their tokens."""
@@ -139,18 +100,13 @@ class Room:
         self._done.pop(client, None)
         if self.seating.leave(client):
             self._table_changed()
-        here = self.audience if self.computers_only else self.seating.anyone_here
+        here = self.audience if self.seating.computers_only else self.seating.anyone_here
         if not here and self.nobody_since is None:
             self.nobody_since = self._clock()
 
     @property
     def audience(self) -> set[int]:
         return self.news.audience
-
-    @property
-    def computers_only(self) -> bool:
-        """Nobody but computer players plays here: the game is played while someone watches it."""
-        return all(seat.is_computer for seat in self.seating.seats)
 
     # --- the table: sitting down, coming back, the host's choices ---------------------------------------
 
@@ -271,7 +227,7 @@ class Room:
             self.news.woken()     # sent again at the next pose update, with this request counted
         return reply.refusal
 
-    def _holder(self) -> tuple[int, int]:
+    def holder(self) -> tuple[int, int]:
         """The seat whose hand holds a piece (-1: none, or a computer's) and how many of its connection's
         requests the room has carried out."""
         match = self.match
@@ -321,7 +277,7 @@ class Room:
             self.keep()
             if self.match.over and self.ended_at is None:
                 self.ended_at = self._clock()
-                sent_to = self.news.to_all(*self._record_told())
+                sent_to = self.news.to_all(*self.told.record())
                 self.record_had = {seat for seat, s in self.seating.sitters.items() if s.client in sent_to}
 
     def frames(self, count: int = 1) -> None:
@@ -332,19 +288,19 @@ class Room:
                 self._table_changed()
             elif self.seating.anyone_here:
                 self.computer_plays(seat)         # the others play on (with nobody here, the room is kept instead)
-        if self.match is None or (not self.audience and self.computers_only):
+        if self.match is None or (not self.audience and self.seating.computers_only):
             return
         self.clock.keep(self.match)
         for _ in range(count):
             self.match.frame()
             self.tick += 1
             if not self.match.villa.still:
-                self._moved_at = self.tick
-            self.news.frame(self.match, self.tick, self._holder())
+                self.told.moved_at = self.tick
+            self.news.frame(self.match, self.tick, self.holder())
 
     def _table_changed(self) -> None:
-        self._table_version += 1
-        self.news.to_all(self._table_told())
+        self.told.table_version += 1
+        self.news.to_all(self.told.table())
 
     # --- the room's life ------------------------------------------------------------------------------------
 

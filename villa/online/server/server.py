@@ -359,7 +359,7 @@ class Server:
         setup = protocol.unpack_plan(message.plan)
         theirs = [room for room in self.rooms.values() if room.opened_from == visitor.address]
         if not any(not seat.is_computer for seat in setup.seats) and \
-                sum(room.computers_only for room in theirs) >= WATCHED_EACH:
+                sum(room.seating.computers_only for room in theirs) >= WATCHED_EACH:
             raise OnlineError(Online.ONE_WATCHED, rooms=WATCHED_EACH)
         code = self.place.new_code(set(self.rooms))
         if code is None:
