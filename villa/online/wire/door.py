@@ -121,7 +121,9 @@ class _Connection:
     counted_at: float
     welcomed: bool = False
     next_ping: float = 0.0
-    pending: bool = False        # bytes of it may wait unread (not caught up since `counted_at`)
+    pending: bool = False        # bytes of it may wait unread (not caught up since `caught_at`)
+    caught_at: float = 0.0       # when it was last known caught up, and the messages counted since
+    counted: int = 0
     paused: bool = False         # it owes (or its network does): not read until paid
     drain: float = 0.0           # bytes a second it took in the last second looked at
     out_mark: tuple[float, int] = field(default=(0.0, 0))
@@ -169,6 +171,60 @@ class _Networks:
             del self.known[name]
 
 
+class _Framed:
+    """Messages framed lately, kept by identity (weakly) so that one sent to many (a room's news, a snapshot
+    shared) is framed once and its bytes shared by every queue; `_FRAMED` of them and `_FRAMED_BYTES` at most."""
+
+    def __init__(self, catalogue: Catalogue) -> None:
+        self.catalogue = catalogue
+        self._kept: dict[int, tuple[weakref.ref, bytes]] = {}     # id -> (message, its frame), the latest last
+        self._bytes = 0
+
+    def __call__(self, message: Any) -> bytes:
+        key = id(message)
+        hit = self._kept.pop(key, None)
+        if hit is None or hit[0]() is not message:     # (a message gone, and its id given to another)
+            if hit is not None:
+                self._bytes -= len(hit[1])
+            try:
+                hit = (weakref.ref(message), frame(self.catalogue.encode(message)))
+            except TypeError:                          # a message that cannot be watched: framed each time
+                return frame(self.catalogue.encode(message))
+            self._bytes += len(hit[1])
+            while self._kept and (len(self._kept) >= _FRAMED or self._bytes > _FRAMED_BYTES):
+                self._bytes -= len(self._kept.pop(next(iter(self._kept)))[1])
+        self._kept[key] = hit
+        return hit[1]
+
+
+def _undrained(connections: list[_Connection], now: float, drain_s: float) -> list[_Connection]:
+    """Each connection's draining in the second past measured; those whose queue has not drained for `drain_s`."""
+    stuck = []
+    for known in connections:
+        link = known.link
+        at, sent = known.out_mark
+        if now > at:
+            known.drain = (link.bytes_out - sent) / (now - at)
+        known.out_mark = (now, link.bytes_out)
+        if link.queued and now - link.drained_at > drain_s:
+            stuck.append(known)
+    return stuck
+
+
+def _worst_readers(connections: list[_Connection], queued: int, most: int) -> list[_Connection]:
+    """Past `most` bytes queued in all: the connections that queue most and drain least, until the rest fit in
+    nine tenths of it."""
+    ranked = sorted((k for k in connections if k.link.queued), key=lambda k: k.link.queued / (k.drain + 1024),
+                    reverse=True)
+    worst = []
+    for known in ranked:
+        if queued <= most * 0.9:
+            break
+        queued -= known.link.queued
+        worst.append(known)
+    return worst
+
+
 class Door:
     """A listening socket and its connections, each known by a small id (the lowest free one)."""
 
@@ -198,8 +254,7 @@ class Door:
         self._writing: set[Link] = set()         # links watched for room to write
         self._held: set[_Connection] = set()     # whole messages read wait for the next round (their time was up)
         self._paused: set[_Connection] = set()   # owing: not read until paid
-        self._framed: dict[int, tuple[weakref.ref, bytes]] = {}   # id -> (message, its frame), the latest last
-        self._framed_bytes = 0
+        self._frame = _Framed(catalogue)
         self._accepting_at: float | None = None   # when the listener is watched again (out of file descriptors)
         self._round = 0
         self._selected_at = self._selected_before = clock()   # when the last two rounds' selects returned
@@ -225,8 +280,10 @@ class Door:
         if known is None:
             return False
         known.link.send_framed(self._frame(message))
-        if known.link.closed:              # it queued beyond its limit: the reader does not read
-            self.tally.refused(known.network.name, "reader too slow", f"connection {known.id}")
+        if known.link.closed:              # it queued beyond its limit (the reader does not read), or hung up
+            if known.link.why == "reader too slow":
+                self.tally.refused(known.network.name, Farewell.NOT_READING, f"connection {known.id}, over "
+                                                                             "what one may have waiting")
             self._end(known)
         return True
 
@@ -351,16 +408,13 @@ class Door:
             if message is None:
                 break
             if not self._counted(known, now):
-                self._refuse(known, Farewell.TOO_FAST, type(message))
+                self._refuse(known, Farewell.TOO_FAST, type(message),
+                             f"{known.counted} in {now - known.caught_at:.2f} s since caught up")
                 return
             began, queued = time.thread_time(), link.bytes_queued
             self._heard(known, message, now)
-            spent = time.thread_time() - began     # the loop's own CPU time: another process's load is not theirs
-            known.account.charge(spent, link.bytes_queued - queued)
-            network.account.charge(spent, link.bytes_queued - queued)
-            network.spent += spent
-            if known.account.owing(now) or network.account.owing(now):
-                self._pause(known)
+            # the loop's own CPU time (another process's load is not theirs), and what it queued in answer
+            if self._charge(known, time.thread_time() - began, link.bytes_queued - queued, now):
                 break
         if self._connections.get(known.id) is not known:          # closed meanwhile (by the server, or a rule)
             return
@@ -385,10 +439,12 @@ class Door:
         if not known.pending:
             caught_up = max(known.counted_at, self._selected_before)
             known.tokens = min(limits.burst, known.tokens + (caught_up - known.counted_at) * limits.rate)
-            known.counted_at = caught_up
+            known.counted_at = known.caught_at = caught_up
+            known.counted = 0
             known.pending = True
         known.tokens += (now - known.counted_at) * limits.rate - 1
         known.counted_at = now
+        known.counted += 1
         return known.tokens >= 0
 
     def _heard(self, known: _Connection, message: Any, now: float) -> None:
@@ -412,9 +468,20 @@ class Door:
 
     def _refuse(self, known: _Connection, farewell: Farewell, kind: type | None = None, what: str = "",
                 **values: Any) -> None:
-        self.tally.refused(known.network.name, farewell, f"connection {known.id}" + (f", {kind.__name__}" if kind
-                                                                                     else f", {what}" if what else ""))
+        said = ", ".join(part for part in (f"connection {known.id}", kind.__name__ if kind else "", what) if part)
+        self.tally.refused(known.network.name, farewell, said)
         self._end(known, Goodbye(farewell, json.dumps(values, separators=(",", ":"))))
+
+    def _charge(self, known: _Connection, spent: float, sent: int, now: float) -> bool:
+        """What serving a connection cost (the server's time, the bytes sent it in answer), charged to it and its
+        network; True if either owes now (it is paused: nothing more of it is read until paid)."""
+        known.account.charge(spent, sent)
+        known.network.account.charge(spent, sent)
+        known.network.spent += spent
+        if known.account.owing(now) or known.network.account.owing(now):
+            self._pause(known)
+            return True
+        return False
 
     def _pause(self, known: _Connection) -> None:
         """It owes, or its network does: nothing more of it is read until paid."""
@@ -450,36 +517,15 @@ class Door:
                 self._drop(link)
         if now - self._looked_at >= 1.0:
             self._looked_at = now
-            self._look_at_queues(now)
+            for known in _undrained(list(self._connections.values()), now, limits.drain_s):
+                self._not_reading(known, f"undrained for {now - known.link.drained_at:.1f} s")
             self._networks.forget_paid(now)
 
-    def _look_at_queues(self, now: float) -> None:
-        """Each connection's draining lately; one whose queue has not drained for `drain_s` is closed."""
-        for known in list(self._connections.values()):
-            link = known.link
-            at, sent = known.out_mark
-            if now > at:
-                known.drain = (link.bytes_out - sent) / (now - at)
-            known.out_mark = (now, link.bytes_out)
-            if link.queued and now - link.drained_at > self.limits.drain_s:
-                self._not_reading(known, "for", round(now - link.drained_at, 1))
-
-    def _shed(self, queued: int) -> None:
-        """Past `queued_total` in all: the connections that queue most and drain least are closed until the rest
-        fit in nine tenths of it."""
-        ranked = sorted((k for k in self._connections.values() if k.link.queued),
-                        key=lambda k: k.link.queued / (k.drain + 1024), reverse=True)
-        for known in ranked:
-            if queued <= self.limits.queued_total * 0.9:
-                break
-            queued -= known.link.queued
-            self._not_reading(known, "with", known.link.queued)
-
-    def _not_reading(self, known: _Connection, how: str, much: float) -> None:
+    def _not_reading(self, known: _Connection, why: str) -> None:
         """Closed for what waits unsent to it: the queue is dropped (all but a frame partly written, so the goodbye
         after it is read whole, if it ever is)."""
         self.tally.refused(known.network.name, Farewell.NOT_READING,
-                           f"connection {known.id}, {known.link.queued} bytes waiting, {how} {much}")
+                           f"connection {known.id}, {known.link.queued} bytes waiting, {why}")
         known.link.forget_queue()
         self._end(known, Goodbye(Farewell.NOT_READING, "{}"))
 
@@ -498,25 +544,9 @@ class Door:
                     self._drop(link)
                 else:
                     self._end(data)
-        if queued > self.limits.queued_total:
-            self._shed(queued)
-
-    def _frame(self, message: Any) -> bytes:
-        """A message's frame, made once for a message sent to many (a room's news, a snapshot shared)."""
-        key = id(message)
-        hit = self._framed.pop(key, None)
-        if hit is None or hit[0]() is not message:     # (a message gone, and its id given to another)
-            if hit is not None:
-                self._framed_bytes -= len(hit[1])
-            try:
-                hit = (weakref.ref(message), frame(self.catalogue.encode(message)))
-            except TypeError:                          # a message that cannot be watched: framed each time
-                return frame(self.catalogue.encode(message))
-            self._framed_bytes += len(hit[1])
-            while self._framed and (len(self._framed) >= _FRAMED or self._framed_bytes > _FRAMED_BYTES):
-                self._framed_bytes -= len(self._framed.pop(next(iter(self._framed)))[1])
-        self._framed[key] = hit
-        return hit[1]
+        if queued > self.limits.queued_total:        # past the budget: the worst readers go
+            for known in _worst_readers(list(self._connections.values()), queued, self.limits.queued_total):
+                self._not_reading(known, f"{queued} bytes waiting in all")
 
     # --- connections' ends ----------------------------------------------------------------------------------
 
