@@ -294,13 +294,12 @@ def held_follow(lag: float, aims: int) -> tuple[list[float], list[float], list[f
 
 def serve(load_rooms: int, connections: int) -> None:
     """The server's process: a room for the player (seat 1 a computer's) and `load_rooms` rooms of computer
-    players, served until its standard input closes."""
+    players (each played while watched: the caller watches them), served until its standard input closes."""
     server = Server(0, LOOPBACK, aside=True, limits=Limits(per_address=connections, total=connections))
     plan = MatchSetup((Seat("Seat 1"), Seat("Computer", Strength.EASY)), layout_named("random", 2), seed=2)
     room = server.open(Room(protocol.new_room_code(), plan, aside=True))
-    for seed in range(1, load_rooms + 1):
-        server.open(Room(protocol.new_room_code(), computers(seed), aside=True))
-    print(server.port, room.code, flush=True)
+    loads = [server.open(Room(protocol.new_room_code(), computers(seed), aside=True)) for seed in range(1, load_rooms + 1)]
+    print(server.port, room.code, *(load.code for load in loads), flush=True)
     began, spent = time.monotonic(), time.process_time()
     try:
         server.serve(until=lambda: bool(select.select([sys.stdin], [], [], 0)[0]))
@@ -325,11 +324,14 @@ def _holding(port: int, holders: int) -> list[socket.socket]:
 def trips(count: int, holders: int, load_rooms: int) -> dict:
     server = subprocess.Popen([sys.executable, __file__, "--serve", str(load_rooms), str(holders + 16)],
                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    port, code = server.stdout.readline().split()
+    port, code, *loads = server.stdout.readline().split()
     held = _holding(int(port), holders)
     anna = Player(LOOPBACK, int(port))
+    watchers = [Player(LOOPBACK, int(port)) for _ in loads]        # a room of computer players plays while watched
     try:
-        until([anna], lambda: anna.ready)
+        until([anna, *watchers], lambda: anna.ready and all(w.ready for w in watchers))
+        for watcher, load in zip(watchers, loads):
+            watcher.enter(load)
         anna.enter(code)
         anna.sit("Anna", 0)
         until([anna], lambda: anna.seats)
@@ -340,11 +342,15 @@ def trips(count: int, holders: int, load_rooms: int) -> dict:
             anna.request(rq.Pass(1))                      # not this player's seat: refused at once
             while len(anna.refusals) == refused and not anna.lost:
                 anna.poll()
+                for watcher in watchers:
+                    watcher.poll()
             if trip >= WARM:
                 times.append((time.perf_counter() - sent) * 1000)
         assert not anna.lost, anna.trouble
     finally:
         anna.close()
+        for watcher in watchers:
+            watcher.close()
         for sock in held:
             sock.close()
         server.stdin.close()

@@ -57,9 +57,10 @@ LETTING_GO = (rq.SetDown, rq.Lower, rq.GiveUp, rq.LetGo)
 
 class Player:
     def __init__(self, address: str, port: int, lag: float = 0.0, clock: Callable[[], float] = time.monotonic,
-                 timeout: float = CONNECT_S) -> None:
-        """`lag`: seconds each message is held before it goes (a slow network, simulated for measuring)."""
-        self.lag, self._clock, self._timeout = lag, clock, timeout
+                 timeout: float = CONNECT_S, source: str | None = None) -> None:
+        """`lag`: seconds each message is held before it goes (a slow network, simulated for measuring); `source`:
+        this machine's address to connect from (tests and benchmarks play from many)."""
+        self.lag, self._clock, self._timeout, self._source = lag, clock, timeout, source
         self.first = (address, port)             # where the player first went: the way back if a server is gone
         self.addresses: list[tuple[str, int]] = [self.first]    # every server known to hold the game
         self.trouble: Exception | None = None    # why the connection failed or ended (a refusal's code, or the wire's)
@@ -114,7 +115,7 @@ class Player:
     def _connect(self, host: str, port: int, timeout: float) -> None:
         self._where = (host, port)
         self.link, self.welcomed = None, False
-        self._dialling = dial(host, port, CATALOGUE, timeout)
+        self._dialling = dial(host, port, CATALOGUE, timeout, source=self._source)
         self._deadline = self._clock() + timeout   # to be welcomed by then: a server that never answers is given up
 
     @property

@@ -233,9 +233,11 @@ class Dialling:
     """A connection being made: `poll` until it gives a `Link` or a reason it failed ("refused",
     "unreachable", "timed out", "unknown host" or the system's words)."""
 
-    def __init__(self, host: str, port: int, catalogue: Catalogue, timeout: float, clock: Clock) -> None:
+    def __init__(self, host: str, port: int, catalogue: Catalogue, timeout: float, clock: Clock,
+                 source: str | None = None) -> None:
         self.catalogue = catalogue
         self.clock = clock
+        self.source = source
         self.deadline = clock() + timeout
         self.why = ""
         self._sock: socket.socket | None = None
@@ -254,7 +256,12 @@ class Dialling:
             family, address = self._addresses.pop(0)
             sock = socket.socket(family, socket.SOCK_STREAM)
             sock.setblocking(False)
-            code = sock.connect_ex(address)
+            try:
+                if self.source is not None:
+                    sock.bind((self.source, 0))      # from one of this machine's addresses (tests, benchmarks)
+                code = sock.connect_ex(address)
+            except OSError as error:
+                code = error.errno or errno.EADDRNOTAVAIL
             if code in (0, errno.EINPROGRESS, errno.EWOULDBLOCK, errno.EALREADY):
                 self._sock = sock
                 return
@@ -291,6 +298,8 @@ class Dialling:
         self._addresses = []
 
 
-def dial(host: str, port: int, catalogue: Catalogue, timeout: float = 10.0, clock: Clock = time.monotonic) -> Dialling:
-    """Start connecting to host:port without waiting; `poll` the answer each frame."""
-    return Dialling(host, port, catalogue, timeout, clock)
+def dial(host: str, port: int, catalogue: Catalogue, timeout: float = 10.0, clock: Clock = time.monotonic,
+         source: str | None = None) -> Dialling:
+    """Start connecting to host:port without waiting (from the `source` address, if given); `poll` the answer each
+    frame."""
+    return Dialling(host, port, catalogue, timeout, clock, source)
