@@ -59,6 +59,7 @@ _REST_S = 1.0          # then the door accepts nobody for this long
 SHUT_LINGER_S = 0.5    # a door shutting waits this long at most for its peers to hang up
 _FRAMED = 64           # messages framed lately, kept to be queued again without framing (one copy for many) ...
 _FRAMED_BYTES = 1 << 20   # ... and their bytes at most
+_FULL_AGAIN_S = 0.1    # a socket that was full is written to again after this long, if the selector says nothing
 _REMEMBERED = 10_000   # networks with no connection kept for what they spent, at most (the oldest forgotten)
 
 
@@ -299,6 +300,8 @@ class Door:
         self._flush()
         ready: dict[_Connection, None] = {}
         for key, events in self._selector.select(0.0 if self._held else timeout):
+            if events & selectors.EVENT_WRITE:
+                (key.data.link if isinstance(key.data, _Connection) else key.data).blocked_at = None
             if key.data is None:
                 self._accept()
             elif isinstance(key.data, _Connection):
@@ -532,18 +535,22 @@ class Door:
     def _flush(self) -> None:
         """Write what waits on each link (a leaving one's data is the link itself); past `queued_total` in all,
         shed the worst readers."""
-        queued = 0
+        queued, now = 0, self.clock()
         waiting = [(known.link, known) for known in self._connections.values()]
         for link, data in waiting + [(link, link) for link in self._leaving]:
             if link.queued or link in self._writing:
-                link.flush()
-                if not link.closed:
+                # a full socket is tried again once the selector says it has room, or a little later (a reader
+                # taking a little at a time makes room the selector does not tell)
+                if link.blocked_at is None or now - link.blocked_at >= _FULL_AGAIN_S:
+                    link.flush()
+                    if link.closed:
+                        if data is link:
+                            self._drop(link)
+                        else:
+                            self._end(data)
+                        continue
                     self._watch(link, data)
-                    queued += link.queued
-                elif data is link:
-                    self._drop(link)
-                else:
-                    self._end(data)
+                queued += link.queued
         if queued > self.limits.queued_total:        # past the budget: the worst readers go
             for known in _worst_readers(list(self._connections.values()), queued, self.limits.queued_total):
                 self._not_reading(known, f"{queued} bytes waiting in all")
@@ -582,8 +589,10 @@ class Door:
         end = time.monotonic() + seconds
         while self._leaving and time.monotonic() < end:
             self._flush()
-            for key, _events in self._selector.select(0.01):
+            for key, events in self._selector.select(0.01):
                 link = key.data
+                if events & selectors.EVENT_WRITE and isinstance(link, Link):
+                    link.blocked_at = None
                 if link in self._leaving:
                     link.take_in(self.limits.read_bytes)
                     if link.closed:

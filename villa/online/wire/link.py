@@ -55,6 +55,7 @@ class Link:
         self.bytes_out = 0
         self.bytes_queued = 0          # every byte ever queued (what a request made the server send is a difference)
         self.dry = True                # the socket was read to its end at the last `take_in`
+        self.blocked_at: float | None = None    # when the socket last took no more (it was full; None: it took all)
         self._frames = FrameBuffer()
         self._out: deque[bytes | memoryview] = deque()    # frames to go, the first perhaps partly gone already
         self._queued = 0
@@ -136,11 +137,13 @@ class Link:
     def flush(self) -> None:
         """Write what the socket takes now of the queue; once a finishing link's queue is empty, its sending
         side is shut (the peer reads to the end, then sees it hung up)."""
+        self.blocked_at = None
         while self._out and not self.closed:
             chunk = self._gathered()
             try:
                 sent = self._send_raw(chunk)              # as much as the socket takes now
             except (BlockingIOError, InterruptedError):
+                self.blocked_at = self.clock()
                 return
             except OSError as error:
                 self.close(error.strerror or str(error))
@@ -152,8 +155,9 @@ class Link:
             self.drained_at = self.clock()
             if sent < len(chunk):
                 self._out[0] = memoryview(chunk)[sent:]
-            else:
-                self._out.popleft()
+                self.blocked_at = self.clock()            # the socket is full
+                return
+            self._out.popleft()
         if self._finishing and not self._out and not self.closed:
             try:
                 self.sock.shutdown(socket.SHUT_WR)
