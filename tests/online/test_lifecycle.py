@@ -4,6 +4,9 @@ again when a player comes back with a token; whatever a connection held is freed
 
 from __future__ import annotations
 
+import gc
+import weakref
+
 from villa import rules
 from villa.match import requests as rq
 from villa.online import protocol
@@ -148,5 +151,32 @@ def test_a_room_the_server_was_started_with_waits_for_its_players_as_long_as_it_
         assert standing.code in server.rooms and hosted.code not in server.rooms
         players = joined(server, standing.code, "Anna", "Ben")
         assert run(server, lambda: standing.match is not None and all(p.state for p in players), seconds=10)
+    finally:
+        server.close()
+
+
+def test_a_room_closed_is_freed_at_once_with_its_game_and_villa():
+    """Nothing a closed room held holds it: it goes as soon as the server lets go of it, its villa's world with
+    it, without waiting for Python's collection of cycles (a server closing room after room would grow by worlds
+    until that came round)."""
+    server, clock = _server(Kept())
+    try:
+        room = server.open(Room(protocol.new_room_code(), two_seats(), keep=Kept(), clock=clock))
+        players = joined(server, room.code, "Anna", "Ben")
+        assert run(server, lambda: room.match is not None and not room.match.busy, seconds=30)
+        entered = players[0].villas
+        players[0].enter(room.code)                      # the room as it stands, built and kept
+        assert run(server, lambda: players[0].villas > entered, seconds=10)
+        for player in players:
+            player.close()
+        assert pump(server, [], lambda: not server.visitors)
+        gone = [weakref.ref(room), weakref.ref(room.match), weakref.ref(room.match.villa)]
+        del room
+        gc.disable()
+        try:
+            _looked_over(server, clock, NOBODY_S + 1)
+            assert server.rooms == {} and [ref() for ref in gone] == [None, None, None]
+        finally:
+            gc.enable()
     finally:
         server.close()

@@ -56,7 +56,7 @@ class Room:
         self.ended_at: float | None = None           # when the game's record went out
         self.record_had: set[int] = set()            # the seats whose player has the record
         self._done: dict[int, int] = {}              # client -> its requests carried out (its held piece's echo)
-        self.told = Snapshot(self)                   # the room as it stands, built once per change
+        self.told = Snapshot()                   # the room as it stands, built once per change
         if record is not None:
             self._play(Match(record.setup, record))
         else:
@@ -80,7 +80,7 @@ class Room:
         return table
 
     def state(self) -> rules.GameState:
-        return self.told.state()
+        return self.told.state(self)
 
     # --- who is in the room ---------------------------------------------------------------------------
 
@@ -90,9 +90,9 @@ class Room:
         self.news.audience.add(client)
         if self.seating.computers_only:
             self.nobody_since = None         # watched
-        self.news.to((client,), self.told.entering())
+        self.news.to((client,), self.told.entering(self))
         if self.match is not None and self.match.over and self.ended_at is not None:
-            self.news.to((client,), self.told.record())
+            self.news.to((client,), self.told.record(self))
 
     def leave(self, client: int) -> None:
         """A connection closed, or its player left: its seats wait for their tokens."""
@@ -277,7 +277,7 @@ class Room:
             self.keep()
             if self.match.over and self.ended_at is None:
                 self.ended_at = self._clock()
-                sent_to = self.news.to_all(*self.told.record())
+                sent_to = self.news.to_all(*self.told.record(self))
                 self.record_had = {seat for seat, s in self.seating.sitters.items() if s.client in sent_to}
 
     def frames(self, count: int = 1) -> None:
@@ -300,7 +300,7 @@ class Room:
 
     def _table_changed(self) -> None:
         self.told.table_version += 1
-        self.news.to_all(self.told.table())
+        self.news.to_all(self.told.table(self))
 
     # --- the room's life ------------------------------------------------------------------------------------
 

@@ -32,6 +32,7 @@ from villa.online.wire import messages as m
 from villa.online.wire.codec import Catalogue
 from villa.online.wire.costs import network_of
 from villa.online.wire.door import Door, Limits, Tries
+from villa.physics.world import give_back_free_memory
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +46,8 @@ WATCHED_EACH = 1            # rooms of computer players only opened from one net
 PLANS_EACH_MINUTE = 20      # plans one address may have read (each ~10 ms: can its villa stand?), then a pause
 MAX_BEHIND = 0.1            # s: a server that fell behind slows its villas down rather than piling up work
 LOOK_EVERY_S = 1.0          # how often the rooms' lives are looked over (done with, deserted)
+GIVE_BACK_S = 10.0          # how often the memory freed is handed back to the system (a fraction of a ms, or tens
+                            # of ms after a flood's queues were let go)
 TASK = "villa-online-server"
 
 
@@ -164,7 +167,7 @@ class Server:
         self.port = self.door.port
         self._pace = Pace(self._timed_frames, clock)
         self._times: list[tuple[float, float, int]] = []     # (wall, CPU) seconds of each run of frames, and how many
-        self._looked_at = clock()
+        self._looked_at = self._gave_back_at = clock()
         self._task = None
 
     # --- rooms ------------------------------------------------------------------------------------------
@@ -213,6 +216,9 @@ class Server:
         if self._clock() - self._looked_at >= LOOK_EVERY_S:
             self._looked_at = self._clock()
             self._look_over()
+        if self._clock() - self._gave_back_at >= GIVE_BACK_S:
+            self._gave_back_at = self._clock()
+            give_back_free_memory()     # what closed connections and rooms held: glibc would keep it for good
 
     def _timed_frames(self, count: int) -> None:
         wall, cpu = time.perf_counter(), time.process_time()
