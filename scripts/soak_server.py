@@ -399,7 +399,7 @@ class EnterFlood:
         self.said = max(self.said, due - int(FLOOD_RATE / 4))     # this process held up: no burst to catch up
         while self.said < due:
             for raw in self.links:
-                if raw is not None and not raw.closed:
+                if raw is not None and not raw.closed and not raw.link.queued:   # (none piled up unsent)
                     raw.say(m.Enter(self.code))
                     self.sent += 1
             self.said += 1
@@ -547,9 +547,9 @@ def _stats(server: subprocess.Popen) -> dict:
     return json.loads(server.stdout.readline())
 
 
-def _p99(answers: list[float]) -> float | None:
+def _percentile(answers: list[float], share: float = 0.99) -> float | None:
     answers = sorted(answers)
-    return round(answers[int(0.99 * (len(answers) - 1))], 2) if answers else None
+    return round(answers[int(share * (len(answers) - 1))], 2) if answers else None
 
 
 def soak(minutes: float, rooms: int, cycles: int, seed: int, attacking: bool = True) -> dict:
@@ -627,6 +627,7 @@ def soak(minutes: float, rooms: int, cycles: int, seed: int, attacking: bool = T
     def during(at: float) -> bool:
         return attacking and attack_from <= at <= attack_until
     quiet = [ms for at, ms in answers if not during(at)]
+    attacked = [ms for at, ms in answers if during(at)]
     asked = [g for g in games if g.asked_at is not None and during(g.asked_at - began)]
     return {"minutes": round((time.monotonic() - began) / 60, 2),
             "rooms_played": sum(g.done and not g.trouble for g in games),
@@ -637,16 +638,18 @@ def soak(minutes: float, rooms: int, cycles: int, seed: int, attacking: bool = T
             "rooms_open_at_end": len([c for c in stats["rooms"] if c != code]), "rooms_still_played": 1,
             "games_stalled": sum("stalled" in t for t in troubles),
             "visitors_at_end": stats["visitors"], "door_at_end": stats["door"], "refused": stats["refused"],
-            "slowest_answer_ms_p99": _p99([ms for at, ms in answers if during(at)]) if attacking else _p99(quiet),
-            "quiet_answer_ms_p99": _p99(quiet), "answer_ms_p50": round(statistics.median(quiet), 2) if quiet else None,
+            "slowest_answer_ms_p99": _percentile(attacked) if attacking else _percentile(quiet),
+            "quiet_answer_ms_p99": _percentile(quiet),
+            "answer_ms_p50": round(statistics.median(quiet), 2) if quiet else None,
+            "attack_answer_ms_p50_p95": [_percentile(attacked, 0.5), _percentile(attacked, 0.95)],
             "answers": len(answers), "answers_during_attack": sum(during(at) for at, _ms in answers),
             "rooms_asked_by_players_during_attack": len(asked), "rooms_opened_by_players_during_attack":
                 sum(bool(g.opened) for g in asked),
             "rss_peak_mb": round(max(peak, last[0]), 1), "rooms_most_during_attack": most_rooms,
             "attack": attack_figures,
             "server_cpu_s": round(server_cpu, 1), "soak_cpu_s": round(time.process_time(), 1),
-            "server_tracebacks": said.count("Traceback"), "server_log": str(Path(home) / "server.err"), "replays_kept": len(list(Path(home, "data",
-                                                                                        "replays").glob("*.json")))}
+            "server_tracebacks": said.count("Traceback"), "server_log": str(Path(home) / "server.err"),
+            "replays_kept": len(list(Path(home, "data", "replays").glob("*.json")))}
 
 
 def main() -> int:

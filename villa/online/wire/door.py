@@ -253,7 +253,8 @@ class Door:
         self._departed: list[int] = []           # welcomed connections ended, whose `on_gone` is still to come
         self._leaving: dict[Link, float] = {}    # links that said goodbye, until the peer hangs up (or the deadline)
         self._writing: set[Link] = set()         # links watched for room to write
-        self._held: set[_Connection] = set()     # whole messages read wait for the next round (their time was up)
+        self._held: dict[_Connection, None] = {}     # whole messages read wait for the next round (time was up),
+        self._starved: dict[_Connection, None] = {}  # these first: their turn came to nothing this round
         self._paused: set[_Connection] = set()   # owing: not read until paid
         self._frame = _Framed(catalogue)
         self._accepting_at: float | None = None   # when the listener is watched again (out of file descriptors)
@@ -298,8 +299,9 @@ class Door:
         """One round: write what waits, wait up to `timeout` for news, accept, read and pass messages on, keep
         the limits, write again, and tell of the connections that ended."""
         self._flush()
-        ready: dict[_Connection, None] = {}
-        for key, events in self._selector.select(0.0 if self._held else timeout):
+        ready = {**self._starved, **self._held}   # those whose turn ran out first: nobody waits for ever
+        self._starved, self._held = {}, {}
+        for key, events in self._selector.select(0.0 if ready else timeout):
             if events & selectors.EVENT_WRITE:
                 (key.data.link if isinstance(key.data, _Connection) else key.data).blocked_at = None
             if key.data is None:
@@ -313,8 +315,6 @@ class Door:
                     self._drop(key.data)
         self._round += 1
         self._selected_before, self._selected_at = self._selected_at, self.clock()
-        ready.update(dict.fromkeys(self._held))
-        self._held.clear()
         for known in ready:
             if self._connections.get(known.id) is known and not known.paused:
                 self._read(known)
@@ -343,7 +343,8 @@ class Door:
         has paid what it spent (the selector then watches only the listener)."""
         return {"connections": len(self._connections), "addresses": len(self._networks),
                 "free ids": len(self._free), "next id": self._next_id, "departed": len(self._departed),
-                "leaving": len(self._leaving), "writing": len(self._writing), "held": len(self._held),
+                "leaving": len(self._leaving), "writing": len(self._writing),
+                "held": len(self._held) + len(self._starved),
                 "paused": len(self._paused), "queued": sum(k.link.queued for k in self._connections.values()),
                 "watched": sum(key.data is not None for key in self._selector.get_map().values())}
 
@@ -400,6 +401,7 @@ class Door:
             link.take_in(self.limits.read_bytes)
             if link.closed:                    # hung up: unwatched now (its number may be the next one opened),
                 self._unwatch(link)            # what it said before carried out in its turn
+        carried = 0
         while self._connections.get(known.id) is known:
             if network.spent >= self.limits.slice_s:
                 break
@@ -416,6 +418,7 @@ class Door:
                 return
             began, queued = time.thread_time(), link.bytes_queued
             self._heard(known, message, now)
+            carried += 1
             # the loop's own CPU time (another process's load is not theirs), and what it queued in answer
             if self._charge(known, time.thread_time() - began, link.bytes_queued - queued, now):
                 break
@@ -424,7 +427,7 @@ class Door:
         if link.waiting:
             known.pending = True
             if not known.paused:
-                self._held.add(known)
+                (self._held if carried else self._starved)[known] = None
         elif link.closed:
             log.debug("connection %d from %s: %s", known.id, known.address, link.why)
             self._end(known)
@@ -505,7 +508,7 @@ class Door:
                 self._paused.discard(known)
                 self._watch(known.link, known)
                 if known.link.waiting or known.link.closed:
-                    self._held.add(known)          # its turn comes in the next round (or its end, if it hung up)
+                    self._starved[known] = None    # its turn comes in the next round (or its end, if it hung up)
         for known in list(self._connections.values()):
             if not known.welcomed:
                 if now - known.opened_at > limits.hello_s:
@@ -561,7 +564,8 @@ class Door:
         """A connection is over (with a goodbye said first, when given): its structures freed, its socket
         lingering or closed, its `on_gone` to come in this round (its id free after it)."""
         del self._connections[known.id]
-        self._held.discard(known)
+        self._held.pop(known, None)
+        self._starved.pop(known, None)
         self._paused.discard(known)
         self._networks.closed(known.network, self.clock())
         if goodbye is not None and not known.link.closed:
