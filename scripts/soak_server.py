@@ -363,6 +363,7 @@ class EnterFlood:
     def __init__(self, port: int) -> None:
         self.port = port
         self.host = _connected(port, self.HOST)
+        self.ping_at = time.monotonic() + 10.0
         self.links = [_connected(port, self.SOURCE) for _ in range(FLOODERS)]
         self.code: str | None = None
         self.started = False
@@ -374,6 +375,9 @@ class EnterFlood:
 
     def poll(self) -> None:
         now = time.monotonic()
+        if now >= self.ping_at:                  # the host sits and says nothing else: a window pings
+            self.host.say(m.Ping())
+            self.ping_at = now + 10.0
         for message in self.host.hear():
             if isinstance(message, m.Opened):
                 self.code = message.code

@@ -121,3 +121,19 @@ def test_an_ipv6_network_s_connections_are_counted_as_one_home(opened, caplog):
     assert fourth.goodbye() == ("full", {"per_address": 3})
     assert any("refused ::/64: full" in record.getMessage() for record in caplog.records), "named by its /64"
     assert door.held()["addresses"] == 1
+
+
+def test_connections_of_a_network_that_owes_take_turns_and_none_is_taken_for_silent(opened):
+    door, echo = opened(Limits(silent_s=1.0, hello_s=1.0, each=PLENTY,
+                               network=Budget(time_s=0.02, time_burst_s=0.004, bytes=10**9, bytes_burst=10**9)))
+    echo.work_s = 0.002                            # ten checks a second for the whole network
+    askers = welcomed(door, ["127.0.0.2"] * 8)
+    for asker in askers:
+        asker.say(*[OPEN] * 30)
+    late = Client(door.port, "127.0.0.2")          # its hello waits behind what the others cost
+    late.say(HELLO)
+    turn(door, [*askers, late], lambda: False, seconds=4.0)
+    assert not any(asker.closed for asker in askers), "what waits unread is not silence"
+    assert all(asker.kinds().count("Opened") >= 2 for asker in askers), \
+        f"each took its turn: {[asker.kinds().count('Opened') for asker in askers]}"
+    assert "Welcome" in late.kinds(), "a hello that waits unread is not too slow"

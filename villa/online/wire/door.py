@@ -126,6 +126,7 @@ class _Connection:
     caught_at: float = 0.0       # when it was last known caught up, and the messages counted since
     counted: int = 0
     paused: bool = False         # it owes (or its network does): not read until paid
+    served: int = 0              # the round in which a message of its was last carried out
     drain: float = 0.0           # bytes a second it took in the last second looked at
     out_mark: tuple[float, int] = field(default=(0.0, 0))
 
@@ -255,7 +256,7 @@ class Door:
         self._writing: set[Link] = set()         # links watched for room to write
         self._held: dict[_Connection, None] = {}     # whole messages read wait for the next round (time was up),
         self._starved: dict[_Connection, None] = {}  # these first: their turn came to nothing this round
-        self._paused: set[_Connection] = set()   # owing: not read until paid
+        self._paused: dict[_Connection, None] = {}   # owing: not read until paid
         self._frame = _Framed(catalogue)
         self._accepting_at: float | None = None   # when the listener is watched again (out of file descriptors)
         self._round = 0
@@ -419,6 +420,7 @@ class Door:
             began, queued = time.thread_time(), link.bytes_queued
             self._heard(known, message, now)
             carried += 1
+            known.served = self._round
             # the loop's own CPU time (another process's load is not theirs), and what it queued in answer
             if self._charge(known, time.thread_time() - began, link.bytes_queued - queued, now):
                 break
@@ -492,7 +494,7 @@ class Door:
     def _pause(self, known: _Connection) -> None:
         """It owes, or its network does: nothing more of it is read until paid."""
         known.paused = known.pending = True
-        self._paused.add(known)
+        self._paused[known] = None
         self._watch(known.link, known)
 
     def _keep_time(self, now: float) -> None:
@@ -502,18 +504,19 @@ class Door:
         if self._accepting_at is not None and now >= self._accepting_at:
             self._accepting_at = None
             self._selector.register(self._listener, selectors.EVENT_READ, None)
-        for known in list(self._paused):
-            if not known.account.owing(now) and not known.network.account.owing(now):
-                known.paused = False
-                self._paused.discard(known)
-                self._watch(known.link, known)
-                if known.link.waiting or known.link.closed:
-                    self._starved[known] = None    # its turn comes in the next round (or its end, if it hung up)
+        paid = [known for known in self._paused
+                if not known.account.owing(now) and not known.network.account.owing(now)]
+        for known in sorted(paid, key=lambda known: known.served):
+            known.paused = False
+            del self._paused[known]
+            self._watch(known.link, known)
+            self._starved[known] = None            # read first in the next round, those served longest ago first
         for known in list(self._connections.values()):
+            heard = not known.pending              # (what it said may wait unread: its silence would be the door's)
             if not known.welcomed:
-                if now - known.opened_at > limits.hello_s:
+                if heard and now - known.opened_at > limits.hello_s:
                     self._refuse(known, Farewell.TOO_SLOW)
-            elif now - known.spoke_at > limits.silent_s and not known.paused:
+            elif heard and now - known.spoke_at > limits.silent_s:
                 self._refuse(known, Farewell.SILENT)
             elif now >= known.next_ping:
                 known.next_ping = now + limits.ping_s
@@ -566,7 +569,7 @@ class Door:
         del self._connections[known.id]
         self._held.pop(known, None)
         self._starved.pop(known, None)
-        self._paused.discard(known)
+        self._paused.pop(known, None)
         self._networks.closed(known.network, self.clock())
         if goodbye is not None and not known.link.closed:
             known.link.send(goodbye)
