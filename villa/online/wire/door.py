@@ -486,6 +486,8 @@ class Door:
         known.account.charge(spent, sent)
         known.network.account.charge(spent, sent)
         known.network.spent += spent
+        if self._connections.get(known.id) is not known:
+            return True                            # it ended meanwhile: its network pays all the same
         if known.account.owing(now) or known.network.account.owing(now):
             self._pause(known)
             return True
