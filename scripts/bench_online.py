@@ -308,14 +308,13 @@ def held_follow(lag: float, aims: int) -> tuple[list[float], list[float], list[f
 
 def serve(load_rooms: int, connections: int, insecure: bool) -> None:
     """The server's process: a room for the player (seat 1 a computer's) and `load_rooms` rooms of computer
-    players, served until its standard input closes."""
+    players (each played while watched: the caller watches them), served until its standard input closes."""
     server = Server(0, LOOPBACK, aside=True, limits=Limits(per_address=connections, total=connections),
                     insecure=insecure)
     plan = MatchSetup((Seat("Seat 1"), Seat("Computer", Strength.EASY)), layout_named("random", 2), seed=2)
     room = server.open(Room(protocol.new_room_code(), plan, aside=True))
-    for seed in range(1, load_rooms + 1):
-        server.open(Room(protocol.new_room_code(), computers(seed), aside=True))
-    print(server.port, room.code, flush=True)
+    loads = [server.open(Room(protocol.new_room_code(), computers(seed), aside=True)) for seed in range(1, load_rooms + 1)]
+    print(server.port, room.code, *(load.code for load in loads), flush=True)
     began, spent = time.monotonic(), time.process_time()
     try:
         server.serve(until=lambda: bool(select.select([sys.stdin], [], [], 0)[0]))
@@ -339,12 +338,12 @@ def _holding(port: int, holders: int, insecure: bool) -> list[socket.socket]:
     return held
 
 
-def _serving(holders: int, load_rooms: int, insecure: bool) -> tuple[subprocess.Popen, int, str]:
+def _serving(holders: int, load_rooms: int, insecure: bool) -> tuple[subprocess.Popen, int, str, list[str]]:
     server = subprocess.Popen([sys.executable, __file__, "--serve", str(load_rooms), str(holders + 80),
                                "clear" if insecure else "tls"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                               text=True)
-    port, code = server.stdout.readline().split()
-    return server, int(port), code
+    port, code, *loads = server.stdout.readline().split()
+    return server, int(port), code, loads
 
 
 def _stopped(server: subprocess.Popen) -> float:
@@ -357,7 +356,7 @@ def _stopped(server: subprocess.Popen) -> float:
 
 def handshakes(count: int, load_rooms: int, insecure: bool = False) -> list[float]:
     """Milliseconds from dialling a server serving in its own process to its welcome, `count` times."""
-    server, port, _code = _serving(0, load_rooms, insecure)
+    server, port, _code, _loads = _serving(0, load_rooms, insecure)
     times = []
     try:
         for _ in range(count):
@@ -395,11 +394,14 @@ def handshake_cpu(count: int) -> tuple[float, float]:
 
 
 def trips(count: int, holders: int, load_rooms: int, insecure: bool = False) -> dict:
-    server, port, code = _serving(holders, load_rooms, insecure)
+    server, port, code, loads = _serving(holders, load_rooms, insecure)
     held = _holding(port, holders, insecure)
     anna = Player(LOOPBACK, port, insecure=insecure)
+    watchers = [Player(LOOPBACK, port, insecure=insecure) for _ in loads]   # computer players play while watched
     try:
-        until([anna], lambda: anna.ready)
+        until([anna, *watchers], lambda: anna.ready and all(w.ready for w in watchers))
+        for watcher, load in zip(watchers, loads):
+            watcher.enter(load)
         anna.enter(code)
         anna.sit("Anna", 0)
         until([anna], lambda: anna.seats)
@@ -410,11 +412,15 @@ def trips(count: int, holders: int, load_rooms: int, insecure: bool = False) -> 
             anna.request(rq.Pass(1))                      # not this player's seat: refused at once
             while len(anna.refusals) == refused and not anna.lost:
                 anna.poll()
+                for watcher in watchers:
+                    watcher.poll()
             if trip >= WARM:
                 times.append((time.perf_counter() - sent) * 1000)
         assert not anna.lost, anna.trouble
     finally:
         anna.close()
+        for watcher in watchers:
+            watcher.close()
         for sock in held:
             sock.close()
         server_cpu = _stopped(server)

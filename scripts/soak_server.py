@@ -11,15 +11,28 @@ over loopback, for `--minutes`:
   entered (a right code, or a wrong one), left, then one of: garbage, a frame too long, another version's hello,
   half a frame left hanging, a flood of pings, a request for a seat not held, or a window killed;
 - a player seated in a room of their own asking something each tenth of a second (refused at once): the time to
-  each answer.
+  each answer;
+- in the soak's middle half, an attack beside the games: an `Enter` flood (16 connections from one address ask 80
+  times a second each to enter a room of their own with a game in play), 16 clients that never read what they
+  are sent (each from an address of its own, asking for that room 20 times a second, connecting again whenever
+  closed), and room hoarding from 8 addresses (16 connections each, opening and sitting in every room they may,
+  and trying again every few seconds).
+
+Each game's two players come from an address of their own (127.2.x.y), as a household would.
 
     .venv/bin/python scripts/soak_server.py --json                      # 10 minutes, 200 rooms, 2000 cycles
     .venv/bin/python scripts/soak_server.py --json --minutes 1 --rooms 20 --cycles 200
+    .venv/bin/python scripts/soak_server.py --json --minutes 1 --rooms 20 --cycles 200 --no-attack
 
 Figures: `rss_growth_mb` (the server's resident memory at the end, every game over and its room closed, less
 that once the first few games were played: what stays behind), `open_files_growth` (its open files, likewise),
 `rooms_open_at_end` (rooms still open once the games ended, but the prober's own, which is still played),
-`slowest_answer_ms_p99` (the 99th percentile of the prober's answers), with the counts of what was done,
+`slowest_answer_ms_p99` (the 99th percentile of the prober's answers asked during the attack; `quiet_answer_ms_p99`
+those asked outside it, or all of them with `--no-attack`), `rooms_opened_by_players_during_attack` of
+`rooms_asked_by_players_during_attack` (the games' hosts' rooms asked for while it ran), `rss_peak_mb` (the
+server's resident memory at its highest, read every few seconds), `rooms_most_during_attack` (the server's rooms at
+their most, read likewise), what the attackers got (`attack`), with the
+counts of what was done,
 `games_broken` (a player's connection lost, or `games_stalled`: nothing happened in a game for a minute, said on
 the standard error) and `server_tracebacks` (anything the server logged as broken): none expected.
 """
@@ -28,6 +41,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import os
 import random
 import select
@@ -54,7 +68,8 @@ from villa.online.client import Player  # noqa: E402
 from villa.online.server import CATALOGUE, Room, Server  # noqa: E402
 from villa.online.wire import messages as m  # noqa: E402
 from villa.online.wire.door import Tries  # noqa: E402
-from villa.online.wire.frames import frame  # noqa: E402
+from villa.online.wire.frames import WireError, frame  # noqa: E402
+from villa.online.wire.link import Link  # noqa: E402
 
 LOOPBACK = "127.0.0.1"
 TABLES = 3            # games played at once
@@ -63,7 +78,14 @@ SHOVES = 60           # aims through the villa before giving up the column
 AIM_S = 0.03          # between two aims (the door allows 90 messages a second)
 PROBE_S = 0.1         # between the prober's questions
 STALL_S = 60.0        # a game in which nothing happened for this long is given up, and said
-DRAIN_S = 30.0        # at most, after the last game, for its room to close
+DRAIN_S = 100.0       # at most, after the last game, for the rooms to close (a stranger's, a minute after its last)
+ATTACK = (0.25, 0.75)     # the attack runs in this part of the soak
+FLOODERS, FLOOD_RATE = 16, 80.0         # connections flooding `Enter` from one address, and each one's rate
+NON_READERS, NON_READER_RATE = 16, 20.0  # clients that never read, each from an address of its own
+HOARDERS, HOARDER_CONNECTIONS = 8, 16    # addresses hoarding rooms, and each one's connections
+HOARD_AGAIN_S = 3.0       # a hoarder refused tries again after this long
+MEMORY_S = 2.0            # between two readings of the server's memory
+ATTACK_POLL_S = 0.01      # between two looks after the attackers (the hoarders every fifth)
 
 
 def _payload(message) -> bytes:
@@ -81,6 +103,7 @@ def serve() -> None:
     """The server, its rooms kept in the data folder (`VILLA_HOME`), until its standard input closes; a line
     "stats" asks it for its rooms and connections."""
     raise_open_files()
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")   # its stderr
     files = RoomFiles(rooms_dir())
     server = Server(0, LOOPBACK, store=files, aside=True)
     server.plans = Tries(per_minute=10**6)     # every game here is set up from this one machine
@@ -94,7 +117,7 @@ def serve() -> None:
         if not sys.stdin.readline():
             return True
         print(json.dumps({"rooms": sorted(server.rooms), "visitors": len(server.visitors),
-                          "door": server.door.held()}), flush=True)
+                          "door": server.door.held(), "refused": server.door.tally.counts}), flush=True)
         return False
     try:
         server.serve(until=asked)
@@ -113,7 +136,10 @@ class Game:
     def __init__(self, port: int, seed: int) -> None:
         self.plan = MatchSetup((Seat("Host"), Seat("Guest")), layout_named("random", seed), seed=seed,
                                deal_colours=True)
-        self.host, self.guest = Player(LOOPBACK, port), Player(LOOPBACK, port)
+        home = f"127.2.{seed // 250 % 250}.{seed % 250 + 1}"
+        self.host, self.guest = Player(LOOPBACK, port, source=home), Player(LOOPBACK, port, source=home)
+        self.asked_at: float | None = None     # when the host asked for a room
+        self.opened: bool | None = None        # whether it got it (None: no answer yet)
         self.players = (self.host, self.guest)
         self.step = self._open
         self.shoves = 0               # aims sent through the villa (0: no column of ours in hand)
@@ -154,10 +180,17 @@ class Game:
     def _open(self) -> None:
         if self.host.ready and self.guest.ready:
             self.host.open_room(self.plan)
+            self.asked_at = time.monotonic()
             self.step = self._sit
 
     def _sit(self) -> None:
-        if self.host.room is not None:
+        if self.host.refusals:
+            self.opened = False
+            self.trouble = f"no room: {self.host.refusals[-1]}"
+            print(f"soak: a game was refused its room: {self.host.refusals[-1]}", file=sys.stderr, flush=True)
+            self.end()
+        elif self.host.room is not None:
+            self.opened = True
             self.host.sit("Host", 0)
             self.guest.enter(self.host.room)
             self.step = self._guest_sits
@@ -252,7 +285,7 @@ class Prober:
 
     def __init__(self, port: int, code: str) -> None:
         self.player, self.code = Player(LOOPBACK, port), code
-        self.answers: list[float] = []
+        self.answers: list[tuple[float, float]] = []     # (when asked, monotonic; ms to the answer)
         self.asked_at: float | None = None
         self.next_at = 0.0
         self.entered = False
@@ -270,11 +303,245 @@ class Prober:
         if self.asked_at is not None:
             if len(player.refusals) == len(self.answers):
                 return
-            self.answers.append((now - self.asked_at) * 1000)
+            self.answers.append((self.asked_mono, (now - self.asked_at) * 1000))
             self.asked_at = None
         if now >= self.next_at:
             player.request(rq.Pass(1))           # not this player's seat: refused at once
-            self.asked_at, self.next_at = now, now + PROBE_S
+            self.asked_at, self.next_at, self.asked_mono = now, now + PROBE_S, time.monotonic()
+
+
+# --- the attack -----------------------------------------------------------------------------------------------
+
+class Raw:
+    """A connection that says what it is told, from an address of this machine, and reads what comes (unless it
+    never reads)."""
+
+    def __init__(self, port: int, source: str, receive_buffer: int = 0) -> None:
+        self.sock = socket.socket()
+        if receive_buffer:
+            self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
+        self.sock.bind((source, 0))
+        self.sock.settimeout(2.0)
+        self.sock.connect((LOOPBACK, port))
+        self.link = Link(self.sock, CATALOGUE)
+        self.heard: list = []
+
+    @property
+    def closed(self) -> bool:
+        return self.link.closed
+
+    def say(self, *messages) -> None:
+        for message in messages:
+            self.link.send(message)
+        self.link.flush()
+
+    def hear(self) -> list:
+        """What came since last asked."""
+        if self.link.closed:
+            return []
+        try:
+            news = self.link.receive()
+        except WireError:
+            self.link.close()
+            return []
+        self.link.flush()
+        return news
+
+    def close(self) -> None:
+        self.link.close()
+
+
+def _connected(port: int, source: str, receive_buffer: int = 0) -> Raw | None:
+    try:
+        raw = Raw(port, source, receive_buffer)
+    except OSError:
+        return None
+    raw.say(m.Hello(m.PROTOCOL, m.GAME))
+    return raw
+
+
+class EnterFlood:
+    """A host (127.4.0.2) opens a room (itself and a computer player) and begins its game; then sixteen connections
+    from one address (127.4.0.1) ask to enter it, `FLOOD_RATE` times a second each."""
+
+    SOURCE, HOST = "127.4.0.1", "127.4.0.2"
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.host = _connected(port, self.HOST)
+        self.ping_at = time.monotonic() + 10.0
+        self.links = [_connected(port, self.SOURCE) for _ in range(FLOODERS)]
+        self.code: str | None = None
+        self.started = False
+        self.began = time.monotonic()
+        self.said = 0                   # `Enter`s due from each connection so far
+        self.sent = self.entered = self.refused = self.closed = 0
+        self.host.say(m.OpenRoom(protocol.pack_plan(MatchSetup(
+            (Seat("Flood"), Seat("Computer", Strength.EASY)), layout_named("random", 3), seed=3))))
+
+    def poll(self) -> None:
+        now = time.monotonic()
+        if now >= self.ping_at:                  # the host sits and says nothing else: a window pings
+            self.host.say(m.Ping())
+            self.ping_at = now + 10.0
+        for message in self.host.hear():
+            if isinstance(message, m.Opened):
+                self.code = message.code
+                self.host.say(m.Enter(message.code), m.Sit("Flood", 0))
+            elif isinstance(message, m.Seated) and not self.started:
+                self.host.say(m.Begin())
+                self.started, self.began = True, now
+        for n, raw in enumerate(self.links):
+            if raw is None or raw.closed:
+                self.closed += raw is not None
+                self.links[n] = raw = _connected(self.port, self.SOURCE)
+                if raw is None:
+                    continue
+            for message in raw.hear():
+                kind = type(message)
+                if kind is m.Entered:
+                    self.entered += 1
+                elif kind is m.Refused:
+                    self.refused += 1
+        if not self.started or self.code is None:
+            return
+        due = int((now - self.began) * FLOOD_RATE)
+        self.said = max(self.said, due - int(FLOOD_RATE / 4))     # this process held up: no burst to catch up
+        while self.said < due:
+            for raw in self.links:
+                if raw is not None and not raw.closed and not raw.link.queued:   # (none piled up unsent)
+                    raw.say(m.Enter(self.code))
+                    self.sent += 1
+            self.said += 1
+
+    def close(self) -> None:
+        for raw in [self.host, *self.links]:
+            if raw is not None:
+                raw.close()
+
+
+class NonReaders:
+    """Clients that never read, each from an address of its own: each enters the flood's room and asks for it again
+    `NON_READER_RATE` times a second, reading nothing; one found closed connects again half a second later."""
+
+    def __init__(self, port: int, flood: EnterFlood) -> None:
+        self.port, self.flood = port, flood
+        self.socks: list[socket.socket | None] = [None] * NON_READERS
+        self.next_at = [0.0] * NON_READERS
+        self.closed = 0
+        self.sent = 0
+
+    def poll(self) -> None:
+        code = self.flood.code
+        if code is None:
+            return
+        now = time.monotonic()
+        enter = _payload(m.Enter(code))
+        for n in range(NON_READERS):
+            if now < self.next_at[n]:
+                continue
+            self.next_at[n] = now + 1 / NON_READER_RATE
+            sock = self.socks[n]
+            try:
+                if sock is None:
+                    sock = socket.socket()
+                    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+                    sock.bind((f"127.5.0.{n + 1}", 0))
+                    sock.settimeout(2.0)
+                    sock.connect((LOOPBACK, self.port))
+                    sock.setblocking(False)
+                    sock.send(HELLO)
+                    self.socks[n] = sock
+                sock.send(enter)
+                self.sent += 1
+            except (BlockingIOError, InterruptedError):
+                pass                              # its own sending side is full: the server stopped reading it
+            except OSError:                       # closed by the server: again, a little later
+                if sock is not None:
+                    sock.close()
+                    self.closed += 1
+                self.socks[n] = None
+                self.next_at[n] = now + 0.5
+
+    def close(self) -> None:
+        for sock in self.socks:
+            if sock is not None:
+                sock.close()
+
+
+class Hoarders:
+    """`HOARDERS` addresses with `HOARDER_CONNECTIONS` connections each, opening every room they may and sitting in
+    each; refused, a connection tries again `HOARD_AGAIN_S` later."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.links = [_connected(port, f"127.6.0.{n // HOARDER_CONNECTIONS + 1}")
+                      for n in range(HOARDERS * HOARDER_CONNECTIONS)]
+        self.asking = [False] * len(self.links)
+        self.next_at = [0.0] * len(self.links)
+        self.opened = 0
+        self.refusals: dict[str, int] = {}
+        self.plan = protocol.pack_plan(MatchSetup((Seat("Hoard"), Seat("Other")), layout_named("random", 4), seed=4))
+
+    def poll(self) -> None:
+        now = time.monotonic()
+        for n, raw in enumerate(self.links):
+            if raw is None or raw.closed:
+                continue
+            for message in raw.hear():
+                if isinstance(message, m.Opened):
+                    self.opened += 1
+                    raw.say(m.Enter(message.code), m.Sit("Hoard", 0))
+                    self.asking[n], self.next_at[n] = False, now + 0.2
+                elif isinstance(message, m.Refused) and self.asking[n]:
+                    self.refusals[message.code] = self.refusals.get(message.code, 0) + 1
+                    self.asking[n], self.next_at[n] = False, now + HOARD_AGAIN_S
+            if not self.asking[n] and now >= self.next_at[n]:
+                raw.say(m.OpenRoom(self.plan))
+                self.asking[n] = True
+
+    def close(self) -> None:
+        for raw in self.links:
+            if raw is not None:
+                raw.close()
+
+
+class Attack:
+    """The three attacks at once (looked after every `ATTACK_POLL_S`: this process's work is not the server's)."""
+
+    def __init__(self, port: int) -> None:
+        self.flood = EnterFlood(port)
+        self.non_readers = NonReaders(port, self.flood)
+        self.hoarders = Hoarders(port)
+        self.polled_at, self.polls = 0.0, 0
+
+    def poll(self) -> None:
+        now = time.monotonic()
+        if now - self.polled_at < ATTACK_POLL_S:
+            return
+        self.polled_at, self.polls = now, self.polls + 1
+        self.flood.poll()
+        self.non_readers.poll()
+        if self.polls % 5 == 0:
+            self.hoarders.poll()
+
+    def close(self) -> None:
+        self.flood.close()
+        self.non_readers.close()
+        self.hoarders.close()
+
+    def figures(self) -> dict:
+        flood, hoarders = self.flood, self.hoarders
+        return {"flood_enters_sent": flood.sent, "flood_entered": flood.entered,
+                "flood_closed": flood.closed, "non_readers_sent": self.non_readers.sent,
+                "non_readers_closed": self.non_readers.closed, "hoarded_rooms": hoarders.opened,
+                "hoarders_refused": hoarders.refusals}
+
+
+def _cpu(pid: int) -> float:
+    """The process's CPU time so far (s)."""
+    fields = Path(f"/proc/{pid}/stat").read_text(encoding="utf-8").rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _memory(pid: int) -> tuple[float, int]:
@@ -290,7 +557,12 @@ def _stats(server: subprocess.Popen) -> dict:
     return json.loads(server.stdout.readline())
 
 
-def soak(minutes: float, rooms: int, cycles: int, seed: int) -> dict:
+def _percentile(answers: list[float], share: float = 0.99) -> float | None:
+    answers = sorted(answers)
+    return round(answers[int(share * (len(answers) - 1))], 2) if answers else None
+
+
+def soak(minutes: float, rooms: int, cycles: int, seed: int, attacking: bool = True) -> dict:
     home = tempfile.mkdtemp(prefix="villa-soak-")
     log = open(Path(home) / "server.err", "w+", encoding="utf-8")
     server = subprocess.Popen([sys.executable, __file__, "--serve"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -307,8 +579,25 @@ def soak(minutes: float, rooms: int, cycles: int, seed: int) -> dict:
         first = _memory(server.pid)
         warm: tuple[float, int] | None = None
         troubles: list[str] = []
+        attack: Attack | None = None
+        attack_figures: dict = {}
+        attack_from, attack_until = (seconds * ATTACK[0], seconds * ATTACK[1]) if attacking else (None, None)
+        peak, looked_at, most_rooms = first[0], 0.0, 0
         while time.monotonic() - began < seconds or any(not g.done for g in games) or started < rooms:
             elapsed = time.monotonic() - began
+            if attack_from is not None and attack is None and not attack_figures and elapsed >= attack_from:
+                attack = Attack(port)
+            if attack is not None:
+                attack.poll()
+                if elapsed >= attack_until:
+                    attack_figures = attack.figures()
+                    attack.close()
+                    attack = None
+            if time.monotonic() - looked_at > MEMORY_S:
+                looked_at = time.monotonic()
+                peak = max(peak, _memory(server.pid)[0])
+                if attack is not None:
+                    most_rooms = max(most_rooms, len(_stats(server)["rooms"]))
             playing = [g for g in games if not g.done]
             if started < rooms and len(playing) < TABLES and started <= rooms * elapsed / seconds + TABLES:
                 games.append(Game(port, seed * 1000 + started))
@@ -326,14 +615,16 @@ def soak(minutes: float, rooms: int, cycles: int, seed: int) -> dict:
             if elapsed > seconds * 3 + 120:
                 raise TimeoutError(f"the games did not end: {[g.step.__name__ for g in playing]}")
             time.sleep(0.001)
+        if attack is not None:           # (a soak whose games ended before its attack did)
+            attack_figures = attack.figures()
+            attack.close()
         end = time.monotonic() + DRAIN_S
         while len(_stats(server)["rooms"]) > 1 and time.monotonic() < end:
             prober.poll()
             time.sleep(0.05)
         time.sleep(3.0)                   # goodbyes lingering, the writer's last files
-        last, stats = _memory(server.pid), _stats(server)
+        last, stats, server_cpu = _memory(server.pid), _stats(server), _cpu(server.pid)
         warm = warm or first
-        answers = sorted(prober.answers)
         prober.player.close()
     finally:
         server.stdin.close()
@@ -341,6 +632,13 @@ def soak(minutes: float, rooms: int, cycles: int, seed: int) -> dict:
         log.seek(0)
         said = log.read()
         log.close()
+    answers = [(at - began, ms) for at, ms in prober.answers]
+
+    def during(at: float) -> bool:
+        return attacking and attack_from <= at <= attack_until
+    quiet = [ms for at, ms in answers if not during(at)]
+    attacked = [ms for at, ms in answers if during(at)]
+    asked = [g for g in games if g.asked_at is not None and during(g.asked_at - began)]
     return {"minutes": round((time.monotonic() - began) / 60, 2),
             "rooms_played": sum(g.done and not g.trouble for g in games),
             "games_broken": len(troubles), "cycles": cycled,
@@ -349,11 +647,19 @@ def soak(minutes: float, rooms: int, cycles: int, seed: int) -> dict:
             "open_files_warm": warm[1], "open_files_end": last[1], "open_files_growth": last[1] - warm[1],
             "rooms_open_at_end": len([c for c in stats["rooms"] if c != code]), "rooms_still_played": 1,
             "games_stalled": sum("stalled" in t for t in troubles),
-            "visitors_at_end": stats["visitors"], "door_at_end": stats["door"],
-            "slowest_answer_ms_p99": round(answers[int(0.99 * (len(answers) - 1))], 2) if answers else None,
-            "answer_ms_p50": round(statistics.median(answers), 2) if answers else None, "answers": len(answers),
-            "server_tracebacks": said.count("Traceback"), "replays_kept": len(list(Path(home, "data",
-                                                                                        "replays").glob("*.json")))}
+            "visitors_at_end": stats["visitors"], "door_at_end": stats["door"], "refused": stats["refused"],
+            "slowest_answer_ms_p99": _percentile(attacked) if attacking else _percentile(quiet),
+            "quiet_answer_ms_p99": _percentile(quiet),
+            "answer_ms_p50": round(statistics.median(quiet), 2) if quiet else None,
+            "attack_answer_ms_p50_p95": [_percentile(attacked, 0.5), _percentile(attacked, 0.95)],
+            "answers": len(answers), "answers_during_attack": sum(during(at) for at, _ms in answers),
+            "rooms_asked_by_players_during_attack": len(asked), "rooms_opened_by_players_during_attack":
+                sum(bool(g.opened) for g in asked),
+            "rss_peak_mb": round(max(peak, last[0]), 1), "rooms_most_during_attack": most_rooms,
+            "attack": attack_figures,
+            "server_cpu_s": round(server_cpu, 1), "soak_cpu_s": round(time.process_time(), 1),
+            "server_tracebacks": said.count("Traceback"), "server_log": str(Path(home) / "server.err"),
+            "replays_kept": len(list(Path(home, "data", "replays").glob("*.json")))}
 
 
 def main() -> int:
@@ -363,12 +669,13 @@ def main() -> int:
     parser.add_argument("--rooms", type=int, default=200, help="games played to the end")
     parser.add_argument("--cycles", type=int, default=2000, help="connect, enter, leave and abuse cycles")
     parser.add_argument("--seed", type=int, default=34)
+    parser.add_argument("--no-attack", action="store_true", help="no attack in the soak's middle half")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
         serve()
         return 0
-    figures = soak(args.minutes, args.rooms, args.cycles, args.seed)
+    figures = soak(args.minutes, args.rooms, args.cycles, args.seed, attacking=not args.no_attack)
     if args.json:
         print(json.dumps(figures))
     else:

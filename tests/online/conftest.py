@@ -13,8 +13,10 @@ from typing import Any
 
 import pytest
 
+from villa import rules
 from villa.match import MatchSetup, Record, Seat, Strength, layout_named
 from villa.match import record as records
+from villa.match import requests as rq
 from villa.online import protocol
 from villa.online.client import Player
 from villa.online.server import CATALOGUE, Room, Server
@@ -22,6 +24,7 @@ from villa.online.wire import messages as m
 from villa.online.wire.frames import WireError, frame
 from villa.online.wire.link import Link
 from villa.online.wire.tls import client_session
+from villa.rules.state import Step
 
 LOOPBACK = "127.0.0.1"
 HELLO = m.Hello(m.PROTOCOL, m.GAME)
@@ -141,6 +144,31 @@ def killed(player: Player) -> None:
     (a window still running would look for its game again by itself)."""
     player.link.close()
     player.lost = True
+
+
+def to_the_fall(server: Server, room: Room, players) -> None:
+    """Whoever's move it is shoves a column through the villa: it falls, and the game is over."""
+    assert run(server, lambda: not room.match.busy and room.match.actor in (0, 1)
+               and room.match.state.turn.step is Step.START, seconds=60)
+    seat = room.match.actor
+    column = sorted(rules.grabbable_columns(room.match.state))[0]
+    (x, y, z), _quat = protocol.poses_of(room.match.villa)[column]
+    players[seat].request(rq.Take(seat, column, (x, y, z)))
+    for _ in range(60):
+        players[seat].request(rq.Aim(seat, (-3 * x, -3 * y, z + 40)))
+        run(server, lambda: False, frames=1)
+    assert run(server, lambda: room.match.over and room.ended_at is not None, seconds=60)
+
+
+def one_gone(server: Server, room: Room, players) -> tuple[int, str]:
+    """The player whose move it is not goes (their window killed): their seat and its token."""
+    assert run(server, lambda: not room.match.busy and room.match.actor in (0, 1)
+               and room.match.state.turn.step is Step.START, seconds=60)
+    late = 1 - room.match.actor
+    token = players[late].seats[late]
+    killed(players[late])
+    assert run(server, lambda: room.seating.connection(late) is None, seconds=10)
+    return late, token
 
 
 def refused(server: Server, player: Player, code: protocol.Online, seconds: float = 10.0) -> bool:

@@ -90,7 +90,7 @@ def test_the_dedicated_server_serves_without_a_display_and_ends_when_asked(tmp_p
         assert server.wait(10) == 128 + signal.SIGTERM
         assert players_until(lambda: anna.lost) and anna.trouble.code is Online.CLOSING
         said = (tmp_path / "data" / "villa.log").read_text(encoding="utf-8")
-        assert len([line for line in said.splitlines() if "closed: version" in line]) == 1
+        assert len([line for line in said.splitlines() if ": version (" in line]) == 1
     finally:
         _stopped(server)
 

@@ -21,6 +21,7 @@ from villa.online import protocol
 from villa.online.protocol import Online
 from villa.online.server import CATALOGUE, Room, Server
 from villa.online.wire import messages as m
+from villa.online.wire.costs import Budget
 from villa.online.wire.door import Limits, Tries
 from villa.online.wire.frames import WireError
 from villa.rules.pieces import ALL_COLUMNS
@@ -33,10 +34,11 @@ END = m.Enter("")                    # after the message fuzzed: its answer (no 
 
 @pytest.fixture
 def open_server():
-    """A server that lets one address in as often as the fuzz needs, and try any number of codes; in the clear, for
-    the bytes of each frame are the point (a frame through TLS is the same frame once decrypted)."""
-    server = Server(0, LOOPBACK, limits=Limits(per_address=4096, total=4096), tries=Tries(per_minute=10**9),
-                    insecure=True)
+    """A server that lets one address in as often as the fuzz needs, spend what it asks, and try any number of codes;
+    in the clear, for the bytes of each frame are the point (a frame through TLS is the same frame once decrypted)."""
+    spend = Budget(time_s=100.0, time_burst_s=1000.0, bytes=10**12, bytes_burst=10**12)
+    server = Server(0, LOOPBACK, limits=Limits(per_address=4096, total=4096, each=spend, network=spend),
+                    tries=Tries(per_minute=10**9), insecure=True)
     yield server
     server.close()
 

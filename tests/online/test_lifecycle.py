@@ -4,6 +4,9 @@ again when a player comes back with a token; whatever a connection held is freed
 
 from __future__ import annotations
 
+import gc
+import weakref
+
 from villa import rules
 from villa.match import requests as rq
 from villa.online import protocol
@@ -11,8 +14,9 @@ from villa.online.server import Room, Server
 from villa.online.server.room import NOBODY_S, RECORD_KEPT_S
 from villa.online.server.server import LOOK_EVERY_S
 from villa.online.wire.door import Limits
-from villa.rules.state import Step
 from tests.online.conftest import LOOPBACK, Kept, Skipping, connected, joined, killed, pump, run, two_seats
+from tests.online.conftest import one_gone as _one_gone
+from tests.online.conftest import to_the_fall as _to_the_fall
 
 PATIENT = Limits(silent_s=10 * 3600.0, hello_s=10 * 3600.0)    # the clock skips minutes: nobody is silent for that
 
@@ -20,20 +24,6 @@ PATIENT = Limits(silent_s=10 * 3600.0, hello_s=10 * 3600.0)    # the clock skips
 def _server(store=None) -> tuple[Server, Skipping]:
     clock = Skipping()
     return Server(0, LOOPBACK, store=store, limits=PATIENT, clock=clock), clock
-
-
-def _to_the_fall(server: Server, room: Room, players) -> None:
-    """Whoever's move it is shoves a column through the villa: it falls, and the game is over."""
-    assert run(server, lambda: not room.match.busy and room.match.actor in (0, 1)
-               and room.match.state.turn.step is Step.START, seconds=60)
-    seat = room.match.actor
-    column = sorted(rules.grabbable_columns(room.match.state))[0]
-    (x, y, z), _quat = protocol.poses_of(room.match.villa)[column]
-    players[seat].request(rq.Take(seat, column, (x, y, z)))
-    for _ in range(60):
-        players[seat].request(rq.Aim(seat, (-3 * x, -3 * y, z + 40)))
-        run(server, lambda: False, frames=1)
-    assert run(server, lambda: room.match.over and room.ended_at is not None, seconds=60)
 
 
 def _looked_over(server: Server, clock: Skipping, seconds: float = 0.0) -> None:
@@ -54,17 +44,6 @@ def test_a_finished_room_closes_once_every_player_has_its_record():
         assert all(p.ready for p in players), "the players stay, to leave when they like"
     finally:
         server.close()
-
-
-def _one_gone(server: Server, room: Room, players) -> tuple[int, str]:
-    """The player whose move it is not goes (their window killed): their seat and its token."""
-    assert run(server, lambda: not room.match.busy and room.match.actor in (0, 1)
-               and room.match.state.turn.step is Step.START, seconds=60)
-    late = 1 - room.match.actor
-    token = players[late].seats[late]
-    killed(players[late])
-    assert run(server, lambda: room.seating.connection(late) is None, seconds=10)
-    return late, token
 
 
 def test_a_finished_room_waits_ten_minutes_for_a_late_player_who_gets_the_record_on_coming_back():
@@ -172,5 +151,32 @@ def test_a_room_the_server_was_started_with_waits_for_its_players_as_long_as_it_
         assert standing.code in server.rooms and hosted.code not in server.rooms
         players = joined(server, standing.code, "Anna", "Ben")
         assert run(server, lambda: standing.match is not None and all(p.state for p in players), seconds=10)
+    finally:
+        server.close()
+
+
+def test_a_room_closed_is_freed_at_once_with_its_game_and_villa():
+    """Nothing a closed room held holds it: it goes as soon as the server lets go of it, its villa's world with
+    it, without waiting for Python's collection of cycles (a server closing room after room would grow by worlds
+    until that came round)."""
+    server, clock = _server(Kept())
+    try:
+        room = server.open(Room(protocol.new_room_code(), two_seats(), keep=Kept(), clock=clock))
+        players = joined(server, room.code, "Anna", "Ben")
+        assert run(server, lambda: room.match is not None and not room.match.busy, seconds=30)
+        entered = players[0].villas
+        players[0].enter(room.code)                      # the room as it stands, built and kept
+        assert run(server, lambda: players[0].villas > entered, seconds=10)
+        for player in players:
+            player.close()
+        assert pump(server, [], lambda: not server.visitors)
+        gone = [weakref.ref(room), weakref.ref(room.match), weakref.ref(room.match.villa)]
+        del room
+        gc.disable()
+        try:
+            _looked_over(server, clock, NOBODY_S + 1)
+            assert server.rooms == {} and [ref() for ref in gone] == [None, None, None]
+        finally:
+            gc.enable()
     finally:
         server.close()

@@ -1,6 +1,8 @@
 """A tiny seeded sample of `scripts/soak_server.py`: a server in a process of its own plays games to the end
 through its lobby while connections come, enter, leave and misbehave, and afterwards nothing is left open but
-the room still played (the full ten minutes are run by hand, and their figures are in docs/online.md)."""
+the room still played; behind `-m slow`, a short one with its attack beside the games (an `Enter` flood, clients
+that never read, rooms hoarded from eight addresses), after which the rooms of strangers have closed too (the full
+ten minutes are run by hand, and their figures are in docs/online.md)."""
 
 from __future__ import annotations
 
@@ -9,12 +11,15 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_a_short_soak_leaves_nothing_behind():
     done = subprocess.run([sys.executable, "scripts/soak_server.py", "--json", "--minutes", "0.05", "--rooms", "2",
-                           "--cycles", "21", "--seed", "7"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+                           "--cycles", "21", "--seed", "7", "--no-attack"], cwd=ROOT, capture_output=True, text=True,
+                          timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     figures = json.loads(done.stdout.strip().splitlines()[-1])
     assert figures["rooms_played"] == 2 and figures["games_broken"] == 0 and figures["replays_kept"] == 2, figures
@@ -23,3 +28,18 @@ def test_a_short_soak_leaves_nothing_behind():
     assert figures["door_at_end"]["connections"] == 1 and figures["door_at_end"]["leaving"] == 0, figures
     assert figures["open_files_growth"] <= 2 and figures["answers"] > 0, figures   # (a file being written, maybe)
     assert {"rss_growth_mb", "slowest_answer_ms_p99"} <= figures.keys()
+
+
+@pytest.mark.slow
+def test_a_short_soak_under_attack_leaves_nothing_behind_and_every_player_gets_a_room():
+    done = subprocess.run([sys.executable, "scripts/soak_server.py", "--json", "--minutes", "0.5", "--rooms", "8",
+                           "--cycles", "40", "--seed", "8"], cwd=ROOT, capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr[-2000:]
+    figures = json.loads(done.stdout.strip().splitlines()[-1])
+    assert figures["games_broken"] == 0 and figures["server_tracebacks"] == 0, figures
+    assert figures["rooms_opened_by_players_during_attack"] == figures["rooms_asked_by_players_during_attack"], figures
+    attack = figures["attack"]
+    assert attack["flood_entered"] > 0 and attack["hoarded_rooms"] > 0, figures
+    assert figures["rooms_most_during_attack"] <= 8 * 10 + 3 + 1 + 1, "ten rooms an address, the games', the " \
+                                                                      "flood's and the prober's"
+    assert figures["rooms_open_at_end"] == 0 and figures["door_at_end"]["connections"] == 1, figures

@@ -64,6 +64,9 @@ class Online(StrEnum):
     EMPTY_SEATS = "empty seats"          # someone's seat is still empty: sit there, or give it to a computer
     BAD_PLAN = "bad plan"                # a plan that is not a game this server plays (`why` says what is wrong)
     SERVER_FULL = "server full"          # the server holds as many rooms as it may (or this connection opened its share)
+    ROOMS_HERE = "rooms here"            # this address (network) holds its share of the server's rooms (`rooms`)
+    ROOMS_WAITING = "rooms waiting"      # rooms opened from this address that nobody sat in yet: as many as it may
+    ONE_WATCHED = "one watched"          # a room of computer players only, opened from this address, is open already
     OWN_SEAT = "own seat"                # the host gives away their own seat: leave instead
     # why a connection is closed (`Goodbye`)
     VERSION = "version"                  # another version of the game or of the wire (`protocol`, `game`)
@@ -73,6 +76,7 @@ class Online(StrEnum):
     SILENT = "silent"                    # nothing heard for too long
     MALFORMED = "malformed"              # a message that is not one, or that a player may not send
     TOO_FAST = "too fast"                # more messages than a player sends
+    NOT_READING = "not reading"          # what the server sent waited unread too long, or was the most of all
     ROOM_FAILED = "room failed"          # the room broke down: its game is saved, the others play on
     SENT_AWAY = "sent away"              # the host took this player out of the room
     SEAT_GIVEN = "seat given"            # the host gave this player's seat to a computer player

@@ -562,6 +562,12 @@ REFUSALS: dict[Rule | Refusal | Online, dict[Said, str]] = {
     Online.BAD_PLAN: {Said.ALOUD: N_("That is not a game this server can play.")},
     Online.SERVER_FULL: {Said.ALOUD: N_("The server has no room for another table now.")},
     Online.OWN_SEAT: {Said.ALOUD: N_("That is your own seat: leave the room instead.")},
+    Online.ROOMS_HERE: {Said.ALOUD: N_("Tables opened from your address are open on this server already ({rooms}), "
+                                       "and it keeps the others for other players: finish or leave one first.")},
+    Online.ROOMS_WAITING: {Said.ALOUD: N_("Tables opened from your address still wait for someone to sit down "
+                                          "({rooms}): sit at one of them, or wait a minute for them to close.")},
+    Online.ONE_WATCHED: {Said.ALOUD: N_("A game of computer players opened from your address is open already: watch "
+                                        "that one, or leave it and wait a minute for it to close.")},
     Online.VERSION: {Said.ALOUD: N_("The server plays another version of the game ({game}): both must have the "
                                     "same version.")},
     Online.HELLO_FIRST: {Said.ALOUD: N_("The server did not understand this game.")},
@@ -571,6 +577,8 @@ REFUSALS: dict[Rule | Refusal | Online, dict[Said, str]] = {
     Online.MALFORMED: {Said.ALOUD: N_("A message between the game and the server was garbled, and the "
                                       "connection closed.")},
     Online.TOO_FAST: {Said.ALOUD: N_("The game sent the server more than it takes, and the connection closed.")},
+    Online.NOT_READING: {Said.ALOUD: N_("This game did not take in what the server sent it for too long, and the "
+                                        "connection closed.")},
     Online.ROOM_FAILED: {Said.ALOUD: N_("The room broke down on the server. Its game is kept: rejoin it "
                                         "later.")},
     Online.SENT_AWAY: {Said.ALOUD: N_("The host took you out of the room.")},

@@ -22,13 +22,15 @@ HELLO = messages.Hello(messages.PROTOCOL, messages.GAME)
 
 
 class Echo:
-    """The server's side for the tests: answers each `Enter` with `Entered`, and notes what it was told."""
+    """The server's side for the tests: answers each `Enter` with `Entered`, and each `OpenRoom` with `Opened`
+    after spending `work_s` of its CPU time on it (a plan's check), and notes what it was told."""
 
     def __init__(self) -> None:
         self.door: Door | None = None
         self.welcomed: list[int] = []
         self.heard: list[tuple[int, Any]] = []
         self.gone: list[int] = []
+        self.work_s = 0.002
 
     def welcome(self, connection: int) -> None:
         self.welcomed.append(connection)
@@ -37,14 +39,19 @@ class Echo:
         self.heard.append((connection, message))
         if isinstance(message, messages.Enter):
             self.door.send(connection, messages.Entered(message.code))
+        elif isinstance(message, messages.OpenRoom):
+            began = time.thread_time()
+            while time.thread_time() - began < self.work_s:
+                pass
+            self.door.send(connection, messages.Opened("ABCDE"))
 
     def on_gone(self, connection: int) -> None:
         self.gone.append(connection)
 
 
-def open_door(limits: Limits = Limits(), address: str = LOOPBACK) -> tuple[Door, Echo]:
+def open_door(limits: Limits = Limits(), address: str = LOOPBACK, clock=time.monotonic) -> tuple[Door, Echo]:
     echo = Echo()
-    echo.door = Door(address, 0, CATALOGUE, echo.welcome, echo.on_message, echo.on_gone, limits)
+    echo.door = Door(address, 0, CATALOGUE, echo.welcome, echo.on_message, echo.on_gone, limits, clock)
     return echo.door, echo
 
 
@@ -53,11 +60,13 @@ class Client:
 
     made: list[Client] = []      # closed after each test
 
-    def __init__(self, port: int, source: str = LOOPBACK) -> None:
-        sock = socket.socket()
+    def __init__(self, port: int, source: str = LOOPBACK, receive_buffer: int = 0) -> None:
+        sock = socket.socket(socket.AF_INET6 if ":" in source else socket.AF_INET)
         sock.settimeout(5)
+        if receive_buffer:                # a reader that takes little at a time (set before connecting)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
         sock.bind((source, 0))
-        sock.connect((LOOPBACK, port))
+        sock.connect(("::1" if ":" in source else LOOPBACK, port))
         self.link = Link(sock, CATALOGUE)
         self.heard: list[Any] = []
         self.error: str | None = None
@@ -112,8 +121,8 @@ def opened():
     """A door opener whose doors and clients are all closed after the test."""
     doors: list[Door] = []
 
-    def opener(limits: Limits = Limits()) -> tuple[Door, Echo]:
-        door, echo = open_door(limits)
+    def opener(limits: Limits = Limits(), address: str = LOOPBACK, clock=time.monotonic) -> tuple[Door, Echo]:
+        door, echo = open_door(limits, address, clock)
         doors.append(door)
         return door, echo
     yield opener

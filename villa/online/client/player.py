@@ -72,11 +72,12 @@ LETTING_GO = (rq.SetDown, rq.Lower, rq.GiveUp, rq.LetGo)
 class Player:
     def __init__(self, address: str, port: int, lag: float = 0.0, clock: Callable[[], float] = time.monotonic,
                  timeout: float = CONNECT_S, pin: str | None = None, insecure: bool = False,
-                 trust: Trust | None = None) -> None:
+                 trust: Trust | None = None, source: str | None = None) -> None:
         """`lag`: seconds each message is held before it goes (a slow network, simulated for measuring); `pin`:
         the fingerprint the server's certificate must have (an invite's); `insecure`: no TLS (a server started
-        with --insecure); `trust`: how servers are checked, and what is remembered of them."""
-        self.lag, self._clock, self._timeout = lag, clock, timeout
+        with --insecure); `trust`: how servers are checked, and what is remembered of them; `source`: this
+        machine's address to connect from (tests and benchmarks play from many)."""
+        self.lag, self._clock, self._timeout, self._source = lag, clock, timeout, source
         self.insecure = insecure
         self.trust = trust if trust is not None else Trust()
         self.first = (address, port)             # where the player first went: the way back if a server is gone
@@ -143,7 +144,7 @@ class Player:
             self.trust.check(host, port, pin, chain)
             self.fingerprint = fingerprint(chain[0])
         tls = None if self.insecure else (lambda: client_session(host, check))
-        self._dialling = dial(host, port, CATALOGUE, timeout, tls=tls)
+        self._dialling = dial(host, port, CATALOGUE, timeout, tls=tls, source=self._source)
         self._deadline = self._clock() + timeout   # to be welcomed by then: a server that never answers is given up
 
     @property

@@ -32,27 +32,19 @@ class News:
         self._still = None                    # the villa, if it was at rest when its poses were last looked at
         self._hand: tuple | None = None       # the hand as last sent (None: send it again)
 
-    def to(self, clients: Iterable[int], message) -> None:
+    def to(self, clients: Iterable[int], messages) -> None:
+        """The same messages (the very objects: framed once for them all) to each of these connections."""
         for client in list(clients):
-            self._send(client, message)
+            for message in messages:
+                self._send(client, message)
 
-    def to_all(self, message) -> None:
-        self.to(self.audience, message)
+    def to_all(self, *messages) -> set[int]:
+        """To everyone here; returns who it went to."""
+        told = set(self.audience)
+        self.to(told, messages)
+        return told
 
     # --- whole ---
-
-    def everything(self, client: int, code: str, table: dict, state: rules.GameState, match, tick: int,
-                   holder: tuple[int, int]) -> None:
-        """Someone new in the room: the room as it stands."""
-        self._send(client, m.Entered(code))
-        self._send(client, m.Table(protocol.pack_table(table)))
-        self._send(client, m.State(protocol.pack_state(state)))
-        if match is not None:
-            self._send(client, m.Villa(tick, protocol.pack_poses(protocol.poses_of(match.villa))))
-            self._send(client, self._hand_message(match, tick, holder))
-
-    def table(self, table: dict) -> None:
-        self.to_all(m.Table(protocol.pack_table(table)))
 
     def state(self, state: rules.GameState) -> None:
         self.to_all(m.State(protocol.pack_state(state)))
@@ -90,7 +82,7 @@ class News:
             if moved:
                 self._sent.update(moved)
                 self.to_all(m.Poses(tick, *holder, protocol.pack_poses(moved)))
-        message = self._hand_message(match, tick, holder)
+        message = self.hand_message(match, tick, holder)
         key = (message.holder, message.done, message.grip, message.strain, message.steadied, message.touching,
                message.tilt)
         if key != self._hand:
@@ -98,23 +90,17 @@ class News:
             self.to_all(message)
 
     @staticmethod
-    def _hand_message(match, tick: int, holder: tuple[int, int]) -> m.Hand:
+    def hand_message(match, tick: int, holder: tuple[int, int]) -> m.Hand:
         news = protocol.hand_news(match.hand)
         level = protocol.level_of_floor(news.steadied) if news.steadied else 0
         return m.Hand(tick, *holder, news.grip, news.strain, level or 0, protocol.pack_touching(news.touching),
                       news.tilt)
 
-    def record(self, record) -> set[int]:
-        """The finished game to everyone here, so each player keeps its replay; returns who it went to."""
+    @staticmethod
+    def record_messages(record) -> list[m.Record]:
+        """The finished game, as everyone here is sent it (each player keeps its replay)."""
         parts = protocol.record_parts(record)
-        for number, part in enumerate(parts):
-            self.to_all(m.Record(number, len(parts), part))
-        return set(self.audience)
-
-    def record_to(self, client: int, record) -> None:
-        parts = protocol.record_parts(record)
-        for number, part in enumerate(parts):
-            self._send(client, m.Record(number, len(parts), part))
+        return [m.Record(number, len(parts), part) for number, part in enumerate(parts)]
 
 
 def _moved(before: protocol.Pose | None, after: protocol.Pose) -> bool:

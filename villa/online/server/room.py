@@ -23,6 +23,7 @@ from villa.online import protocol
 from villa.online.protocol import Online, OnlineError
 from villa.online.server.news import News
 from villa.online.server.seating import REJOIN_S, Seating
+from villa.online.server.snapshot import Snapshot
 from villa.online.server.turn_clock import TurnClock
 from villa.online.wire import messages as m
 
@@ -30,6 +31,8 @@ log = logging.getLogger(__name__)
 
 RECORD_KEPT_S = 600.0     # a finished game waits this long for a player who has not had its record
 NOBODY_S = 600.0          # a room with nobody here this long is kept on disk and closed
+ALONE_S = 60.0            # a room a player opened that only one person (or nobody) ever sat in, or of computer
+                          # players only, closes after this long with nobody here (nobody watching)
 
 Keep = Callable[["Room"], None]    # writes the room's autosave (the app's files); may raise OSError
 
@@ -43,6 +46,7 @@ class Room:
         soon as every seat is sat; `aside`: computer players think in a worker process."""
         self.code, self.plan, self._keep, self._clock, self._aside = code, plan, keep, clock, aside
         self.waits_for_host = waits_for_host
+        self.opened_from: str | None = None          # the network of whoever opened it (None: the server did)
         self.seating = seating or Seating((record.setup if record else plan).seats, clock=clock)
         self.news = News(lambda client, message: None)
         self.clock = TurnClock(turn_seconds, clock, aside)
@@ -52,6 +56,7 @@ class Room:
         self.ended_at: float | None = None           # when the game's record went out
         self.record_had: set[int] = set()            # the seats whose player has the record
         self._done: dict[int, int] = {}              # client -> its requests carried out (its held piece's echo)
+        self.told = Snapshot()                   # the room as it stands, built once per change
         if record is not None:
             self._play(Match(record.setup, record))
         else:
@@ -75,16 +80,19 @@ class Room:
         return table
 
     def state(self) -> rules.GameState:
-        return self.match.state if self.match else rules.new_game(self.plan.rules_setup())
+        return self.told.state(self)
 
     # --- who is in the room ---------------------------------------------------------------------------
 
     def enter(self, client: int) -> None:
-        """Someone entered the room (by its code): they see it as it stands."""
+        """Someone entered the room (by its code): they see it as it stands, and a finished game's record. What
+        they are told is built once per change and shared by everyone who enters meanwhile."""
         self.news.audience.add(client)
-        self.news.everything(client, self.code, self.table(), self.state(), self.match, self.tick, self._holder())
+        if self.seating.computers_only:
+            self.nobody_since = None         # watched
+        self.news.to((client,), self.told.entering(self))
         if self.match is not None and self.match.over and self.ended_at is not None:
-            self.news.record_to(client, self.match.record)
+            self.news.to((client,), self.told.record(self))
 
     def leave(self, client: int) -> None:
         """A connection closed, or its player left: its seats wait for their tokens."""
@@ -92,7 +100,8 @@ class Room:
         self._done.pop(client, None)
         if self.seating.leave(client):
             self._table_changed()
-        if not self.seating.anyone_here and self.nobody_since is None:
+        here = self.audience if self.seating.computers_only else self.seating.anyone_here
+        if not here and self.nobody_since is None:
             self.nobody_since = self._clock()
 
     @property
@@ -114,7 +123,7 @@ class Room:
 
     def _seated(self, client: int, seat: int) -> None:
         self.nobody_since = None
-        self.news.to((client,), m.Seated(seat, self.seating.sitters[seat].token))
+        self.news.to((client,), [m.Seated(seat, self.seating.sitters[seat].token)])
         self._table_changed()
         self.keep()     # a game under way keeps its seats' new tokens at once
 
@@ -218,7 +227,7 @@ class Room:
             self.news.woken()     # sent again at the next pose update, with this request counted
         return reply.refusal
 
-    def _holder(self) -> tuple[int, int]:
+    def holder(self) -> tuple[int, int]:
         """The seat whose hand holds a piece (-1: none, or a computer's) and how many of its connection's
         requests the room has carried out."""
         match = self.match
@@ -268,7 +277,7 @@ class Room:
             self.keep()
             if self.match.over and self.ended_at is None:
                 self.ended_at = self._clock()
-                sent_to = self.news.record(self.match.record)
+                sent_to = self.news.to_all(*self.told.record(self))
                 self.record_had = {seat for seat, s in self.seating.sitters.items() if s.client in sent_to}
 
     def frames(self, count: int = 1) -> None:
@@ -279,23 +288,27 @@ class Room:
                 self._table_changed()
             elif self.seating.anyone_here:
                 self.computer_plays(seat)         # the others play on (with nobody here, the room is kept instead)
-        if self.match is None:
+        if self.match is None or (not self.audience and self.seating.computers_only):
             return
         self.clock.keep(self.match)
         for _ in range(count):
             self.match.frame()
             self.tick += 1
-            self.news.frame(self.match, self.tick, self._holder())
+            if not self.match.villa.still:
+                self.told.moved_at = self.tick
+            self.news.frame(self.match, self.tick, self.holder())
 
     def _table_changed(self) -> None:
-        self.news.table(self.table())
+        self.told.table_version += 1
+        self.news.to_all(self.told.table(self))
 
     # --- the room's life ------------------------------------------------------------------------------------
 
     @property
     def closable(self) -> bool:
         """Done with: a finished game every player has the record of (or that waited long enough for a late one), a
-        game nobody has been at for a while, or a room opened for a host nobody came back to. (A room the server was
+        game nobody has been at for a while, or a room opened for a host nobody came back to (after a minute, if only
+        one person, or nobody, ever sat in it, or nobody watches its computer players). (A room the server was
         started with, which has no host to wait for, waits for its players as long as the server runs.)"""
         now = self._clock()
         if self.ended_at is not None:
@@ -304,6 +317,8 @@ class Room:
             return people <= self.record_had or now - self.ended_at > RECORD_KEPT_S
         if self.nobody_since is None or (self.match is None and not self.waits_for_host):
             return False
+        if self.waits_for_host and len(self.seating.sitters) <= 1:
+            return now - self.nobody_since > ALONE_S         # a stranger's room: only one ever sat here, or nobody
         return now - self.nobody_since > (REJOIN_S if self.match is None else NOBODY_S)
 
     def keep(self) -> None:

@@ -113,6 +113,11 @@ class Seating:
         return any(s.client is not None for s in self.sitters.values())
 
     @property
+    def computers_only(self) -> bool:
+        """Nobody but computer players plays at this table (their game is played while someone watches it)."""
+        return all(seat.is_computer for seat in self.seats)
+
+    @property
     def host_seat(self) -> int | None:
         """The host's seat: the person here at the lowest seat (who opened the room sits first, so at the top)."""
         here = sorted(n for n, s in self.sitters.items() if s.client is not None)

@@ -15,7 +15,6 @@ players are told, and every other room plays on.
 
 from __future__ import annotations
 
-import ipaddress
 import json
 import logging
 import time
@@ -33,17 +32,25 @@ from villa.online.server.room import Room
 from villa.online.wire import messages as m
 from villa.online.wire.codec import Catalogue
 from villa.online.wire.certificates import Identity, make_identity
+from villa.online.wire.costs import network_of
 from villa.online.wire.door import Door, Limits, Tries
 from villa.online.wire.tls import ServerTls
+from villa.physics.world import give_back_free_memory
 
 log = logging.getLogger(__name__)
 
 CATALOGUE = Catalogue(m.KINDS)
 MAX_ROOMS = 200             # rooms a server plays at once (every one a villa in Bullet)
 OPENED_EACH = 4             # rooms one connection may open
+ROOMS_EACH = MAX_ROOMS // 20   # rooms opened from one network (an address, an IPv6 /64) open at once ...
+RESERVED = MAX_ROOMS // 10  # ... and the last of them only for networks holding none: later players find a table
+WAITING_EACH = 3            # rooms opened from one network that nobody has sat in yet
+WATCHED_EACH = 1            # rooms of computer players only opened from one network (each plays while watched)
 PLANS_EACH_MINUTE = 20      # plans one address may have read (each ~10 ms: can its villa stand?), then a pause
 MAX_BEHIND = 0.1            # s: a server that fell behind slows its villas down rather than piling up work
 LOOK_EVERY_S = 1.0          # how often the rooms' lives are looked over (done with, deserted)
+GIVE_BACK_S = 10.0          # how often the memory freed is handed back to the system (a fraction of a ms, or tens
+                            # of ms after a flood's queues were let go)
 TASK = "villa-online-server"
 
 
@@ -117,20 +124,6 @@ class Visitor:
     opened: int = 0
 
 
-def network_of(address: str) -> str:
-    """Where a connection comes from, as tries are counted: an IPv6 address's /64 (a home or a server is given a
-    whole one, to change addresses in at will), an IPv4 address as it is."""
-    try:
-        ip = ipaddress.ip_address(address)
-    except ValueError:
-        return address
-    if ip.version == 4:
-        return str(ip)
-    if ip.ipv4_mapped is not None:
-        return str(ip.ipv4_mapped)
-    return str(ipaddress.ip_network(f"{ip}/64", strict=False))
-
-
 class Pace:
     """The rooms' villas step in whole frames of 1/60 s of real time; a server that fell behind slows them down
     (at most `MAX_BEHIND` is made up) rather than piling up work."""
@@ -181,7 +174,7 @@ class Server:
         self.port = self.door.port
         self._pace = Pace(self._timed_frames, clock)
         self._times: list[tuple[float, float, int]] = []     # (wall, CPU) seconds of each run of frames, and how many
-        self._looked_at = clock()
+        self._looked_at = self._gave_back_at = clock()
         self._task = None
 
     # --- rooms ------------------------------------------------------------------------------------------
@@ -230,6 +223,9 @@ class Server:
         if self._clock() - self._looked_at >= LOOK_EVERY_S:
             self._looked_at = self._clock()
             self._look_over()
+        if self._clock() - self._gave_back_at >= GIVE_BACK_S:
+            self._gave_back_at = self._clock()
+            give_back_free_memory()     # what closed connections and rooms held: glibc would keep it for good
 
     def _timed_frames(self, count: int) -> None:
         wall, cpu = time.perf_counter(), time.process_time()
@@ -344,6 +340,8 @@ class Server:
         try:
             handler(self, client, visitor, message)
         except (OnlineError, rules.RuleError) as refusal:
+            if isinstance(refusal, OnlineError):
+                self.door.tally.refused(visitor.address, refusal.code, f"connection {client}, {type(message).__name__}")
             self.door.send(client, m.Refused(*protocol.refusal_parts(refusal)))
         except Exception:  # noqa: BLE001 - the server's own fault on a message it should have refused: that one ends
             log.exception("a %s from connection %d could not be carried out", type(message).__name__, client)
@@ -369,16 +367,32 @@ class Server:
 
     def _open_room(self, client: int, visitor: Visitor, message: m.OpenRoom) -> None:
         """A room opened for the asker, its game waiting for its host (who sits first) to begin."""
-        if len(self.rooms) >= MAX_ROOMS or visitor.opened >= OPENED_EACH:
-            raise OnlineError(Online.SERVER_FULL)
+        self._may_open(visitor)
         self._plan_read(visitor)
         setup = protocol.unpack_plan(message.plan)
+        theirs = [room for room in self.rooms.values() if room.opened_from == visitor.address]
+        if not any(not seat.is_computer for seat in setup.seats) and \
+                sum(room.seating.computers_only for room in theirs) >= WATCHED_EACH:
+            raise OnlineError(Online.ONE_WATCHED, rooms=WATCHED_EACH)
         code = self.place.new_code(set(self.rooms))
         if code is None:
             raise OnlineError(Online.SERVER_FULL)
-        self.open(Room(code, setup, keep=self.place, aside=self.aside, waits_for_host=True, clock=self._clock))
+        room = Room(code, setup, keep=self.place, aside=self.aside, waits_for_host=True, clock=self._clock)
+        room.opened_from = visitor.address
+        self.open(room)
         visitor.opened += 1
         self.door.send(client, m.Opened(code))
+
+    def _may_open(self, visitor: Visitor) -> None:
+        """A room may be opened from here: the server has room for it, this connection opened few, and its network
+        holds its share at most (the last rooms only for networks that hold none) with few nobody sat in."""
+        if len(self.rooms) >= MAX_ROOMS or visitor.opened >= OPENED_EACH:
+            raise OnlineError(Online.SERVER_FULL)
+        theirs = [room for room in self.rooms.values() if room.opened_from == visitor.address]
+        if len(theirs) >= ROOMS_EACH or (theirs and len(self.rooms) >= MAX_ROOMS - RESERVED):
+            raise OnlineError(Online.ROOMS_HERE, rooms=len(theirs))
+        if sum(room.match is None and not room.seating.sitters for room in theirs) >= WAITING_EACH:
+            raise OnlineError(Online.ROOMS_WAITING, rooms=WAITING_EACH)
 
     def _enter(self, client: int, visitor: Visitor, message: m.Enter) -> Room:
         """Into the room with this code: a wrong code costs a try, and an address out of tries waits."""
