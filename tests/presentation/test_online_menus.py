@@ -16,16 +16,11 @@ import pytest
 
 from villa.match import MatchSetup, Seat, Strength, layout_named
 from villa.presentation.preferences import Settings
+from tests.servers import free_port
 
 pytestmark = pytest.mark.gui
 
 LOOPBACK = "127.0.0.1"
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind((LOOPBACK, 0))
-        return probe.getsockname()[1]
 
 
 @pytest.fixture
@@ -127,7 +122,7 @@ def served(stage):
     """A server on a loopback port with one open room for two people, run from the window's loop."""
     from villa.online import protocol
     from villa.online.server import Room, Server
-    server = Server(free_port(), LOOPBACK)
+    server = Server(0, LOOPBACK)
     server.start(stage.task_mgr)
     room = Room(protocol.new_room_code(), MatchSetup((Seat("Seat 1"), Seat("Seat 2")), layout_named("rings")))
     server.open(room)
@@ -263,8 +258,14 @@ class Liar:
         from villa.online.wire.frames import frame
         from villa.online.wire.link import Link
         from villa.online.server import CATALOGUE
-        self.listener.settimeout(10)
-        conn, _ = self.listener.accept()
+        self.listener.settimeout(0.1)    # the window connects once the menus are clicked through, however long
+        while True:                      # that takes on a busy machine
+            try:
+                conn, _ = self.listener.accept()
+                break
+            except TimeoutError:
+                if self.stop.is_set():
+                    return
         link = Link(conn, CATALOGUE)
         table = {"seats": [{"name": "Seat 1", "computer": None, "taken": False, "here": False}], "started": False}
         while not self.stop.is_set() and not link.closed:
