@@ -9,6 +9,9 @@ source "$(dirname "${BASH_SOURCE[0]}")/_env.sh"
 ensure_venv "test"
 ensure_debian_packages
 cd "$ROOT"
+# Every worker, window and server the tests start is a Python process of its own: they share compiled
+# modules (in __pycache__, which git ignores) even where the environment asks Python to write none.
+unset PYTHONDONTWRITEBYTECODE
 workers=(-n auto --dist worksteal)
 for arg in "$@"; do
     case "$arg" in

@@ -5,6 +5,7 @@ and fill (`redis_server`). Ports are never fixed numbers (tests/servers.py)."""
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import tempfile
@@ -72,6 +73,26 @@ def villa_home(tmp_path_factory, monkeypatch) -> Path:
     home = Path(tempfile.mkdtemp(dir=homes))
     monkeypatch.setenv("VILLA_HOME", str(home))
     return home
+
+
+@pytest.fixture(scope="session")
+def made_once(tmp_path_factory):
+    """`made_once(name, make)`: the text `make()` returns, made by the first worker of the run to ask and read
+    from a file by the others (a game played headless, say, that tests in several workers start from)."""
+    folder = tmp_path_factory.getbasetemp()
+    if IN_A_WORKER:
+        folder = folder.parent          # the run's folder, which holds every worker's
+
+    def get(name: str, make) -> str:
+        path = folder / f"made-once-{name}.txt"
+        with open(folder / f"made-once-{name}.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if not path.exists():
+                part = path.with_suffix(".part")
+                part.write_text(make(), encoding="utf-8")
+                os.replace(part, path)
+        return path.read_text(encoding="utf-8")
+    return get
 
 
 def _needs_redis_server() -> None:
