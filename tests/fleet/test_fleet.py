@@ -70,8 +70,8 @@ def test_a_server_stopped_in_order_hands_its_rooms_over_at_once(fleet):
     code = a.codes[0]
     player = _watching(a, code)
     a.signal(signal.SIGTERM)
-    assert a.process.wait(10) == 128 + signal.SIGTERM
-    assert poll_until([player], lambda: player.came_back == 1 and player.room == code, 10), player.trouble
+    assert a.process.wait(60) == 128 + signal.SIGTERM    # a bound for a hang: a busy machine's server takes its time
+    assert poll_until([player], lambda: player.came_back == 1 and player.room == code, 30), player.trouble
     assert player.port == b.port
     assert _moves_on(player)
 

@@ -249,7 +249,8 @@ class Liar:
         self.listener.listen(1)
         self.port = self.listener.getsockname()[1]
         self.stop = threading.Event()
-        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.lobby_shown = threading.Event()    # set by the test: a slow window would never show a lobby that
+        self.thread = threading.Thread(target=self._serve, daemon=True)   # had closed before its next frame
         self.thread.start()
 
     def _serve(self) -> None:
@@ -278,8 +279,10 @@ class Liar:
                     link.send(m.Entered(message.code))
                     link.send(m.Table(protocol.pack_table(table)))
                     link.flush()
-                    time.sleep(0.3)                  # the lobby opens; then the server misbehaves
-                    if self.how == "garbled":
+                    while not self.lobby_shown.wait(0.2) and not self.stop.is_set():
+                        link.send(m.Ping())          # a server still there, until the window shows the lobby
+                        link.flush()
+                    if self.how == "garbled":        # then it misbehaves
                         conn.sendall(frame(b"\xff"))
                     elif self.how == "failed":
                         link.send(m.Goodbye("room failed", "{}"))
@@ -289,6 +292,7 @@ class Liar:
 
     def close(self) -> None:
         self.stop.set()
+        self.lobby_shown.set()
         self.thread.join(5)
         self.listener.close()
 
@@ -313,6 +317,7 @@ def test_a_server_that_misbehaves_leaves_the_window_on_the_menu_saying_why(front
             assert until(frames, lambda: notice(front) == said, 10) and front.menu is form
         else:
             assert until(frames, lambda: isinstance(front.menu, LobbyScreen), 10)
+            liar.lobby_shown.set()
             assert until(frames, lambda: isinstance(front.menu, OnlineMenu), 10)
         assert notice(front) == said and front.online_play.player is None
     finally:
