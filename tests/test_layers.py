@@ -5,6 +5,7 @@ window; and no import of the game's own modules hidden inside a function."""
 from __future__ import annotations
 
 import ast
+from functools import cache
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "villa"
@@ -37,6 +38,7 @@ def _resolve(module: str, node: ast.ImportFrom | ast.Import) -> list[str]:
     return found
 
 
+@cache
 def _imports(module: str) -> tuple[set[str], list[tuple[int, str]], list[tuple[int, str]]]:
     """(the game's modules it imports at its top, those imported inside functions, third-party imports anywhere)."""
     tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
@@ -59,7 +61,10 @@ def _imports(module: str) -> tuple[set[str], list[tuple[int, str]], list[tuple[i
     return top, hidden, foreign
 
 
-GRAPH = {module: _imports(module)[0] for module in MODULES}
+@cache
+def _graph() -> dict[str, set[str]]:
+    """Every module's imports of the game's own at its top (read when a test asks, not as the suite gathers)."""
+    return {module: _imports(module)[0] for module in MODULES}
 
 
 def _layer(module: str) -> int | None:
@@ -75,7 +80,7 @@ def test_every_layer_folder_exists_and_holds_the_game():
 
 def test_no_import_runs_back_up_a_layer():
     upward = [f"{module} ({LAYERS[_layer(module)]}) imports {target} ({LAYERS[_layer(target)]})"
-              for module, targets in GRAPH.items() for target in targets
+              for module, targets in _graph().items() for target in targets
               if _layer(module) is not None and _layer(target) is not None and _layer(target) > _layer(module)]
     assert upward == []
 
@@ -86,7 +91,7 @@ def test_no_import_circle_between_files():
 
     def visit(module: str, path: list[str]) -> None:
         state[module] = 1
-        for target in sorted(GRAPH.get(module, ())):
+        for target in sorted(_graph().get(module, ())):
             if target == module or target not in MODULES:
                 continue
             if state.get(target) == 1:
@@ -111,7 +116,7 @@ def test_the_match_needs_no_window():
     for module in (m for m in MODULES if _layer(m) == LAYERS.index("match")):
         _top, _hidden, foreign = _imports(module)
         assert not [name for _line, name in foreign if name.split(".")[0] == "direct"], module
-        assert not [t for t in GRAPH[module] if _layer(t) is not None and _layer(t) > LAYERS.index("match")], module
+        assert not [t for t in _graph()[module] if _layer(t) is not None and _layer(t) > LAYERS.index("match")], module
 
 
 def test_the_online_game_opens_no_window():

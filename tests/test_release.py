@@ -14,7 +14,6 @@ import os
 import plistlib
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tarfile
@@ -33,7 +32,7 @@ from villa.online.client import Player
 from villa.online.fleet import redis_keys as keys
 from villa.online.protocol import Online
 from villa.presentation import assets
-from tests.fleet.conftest import RedisServer
+from tests.servers import RedisServer, free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -662,7 +661,7 @@ def _a_player_sits_down(port: int, room: str, pin: str | None = None) -> Player 
 def _serve(game: Path, env: dict, *args: str) -> tuple[subprocess.Popen, list[str]]:
     """The built server started from the unpacked archive on a free loopback port, and what it printed up to
     its last line of a room's (its fleet's line after that, when it joined one)."""
-    port = _free_port()
+    port = free_port()
     server = subprocess.Popen([str(game / frozen.SERVER_PROGRAM), "--port", str(port), "--address", "127.0.0.1",
                                "--people", "2", *args], cwd=env["HOME"], env=env, stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, text=True)
@@ -675,12 +674,6 @@ def _serve(game: Path, env: dict, *args: str) -> tuple[subprocess.Popen, list[st
             pytest.fail(f"the built server did not start: {lines} {server.stderr.read()[-2000:]}")
         lines.append(line)
     return server, lines
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def _seats_a_player_and_stops_on_sigterm(server: subprocess.Popen, lines: list[str], farewell: Online,
@@ -781,7 +774,7 @@ def test_the_built_server_joins_a_fleet_on_redis(unpacked, tmp_path):
     game, env = unpacked
     store = RedisServer(tmp_path)
     try:
-        port = _free_port()
+        port = free_port()
         server, lines = _serve(game, env, "--redis", store.url, "--public", f"127.0.0.1:{port}", "--new-room")
         kept = redis.Redis.from_url(store.url, decode_responses=True)
 

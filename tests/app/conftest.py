@@ -24,9 +24,15 @@ def run_villa(*args: str, home: Path, timeout: float = 120) -> subprocess.Comple
 
 
 @pytest.fixture(scope="session")
-def recorded_game():
-    """A whole game of computer players, played once: its `Record` at the end, read back from its document."""
-    from villa.app import headless, saves
+def recorded_game(made_once):
+    """A whole game of computer players, played once for the run: its `Record` at the end, read back from its
+    document."""
+    from villa.app import saves
+    return saves.from_text(made_once("recorded-game", _play_a_recorded_game))
+
+
+def _play_a_recorded_game() -> str:
+    from villa.app import headless
     from villa.match import Match, MatchSetup, Seat, layout_named
     from villa.match import record as records
     match = Match(MatchSetup(tuple(Seat(n) for n in ("Anna", "Ben", "Cleo", "Dario")), layout_named("rings"),
@@ -37,7 +43,7 @@ def recorded_game():
         match.villa.body(f"floor-{match.state.top_level}").setLinearVelocity(Vec3(80, 0, 0))
         headless.play(match, 1)
     assert match.turn >= 3 and match.over
-    return saves.from_text(records.dumps(match.record, "replay"))
+    return records.dumps(match.record, "replay")
 
 
 @pytest.fixture(scope="session")

@@ -10,17 +10,11 @@ from villa.match import MatchSetup, Seat, Strength, layout_named
 from villa.online import protocol
 from villa.online.server import Room, Server
 from villa.presentation.stage import NoDisplay
+from tests.servers import free_port
 
 from .conftest import run_villa
 
 LOOPBACK = "127.0.0.1"
-
-
-def free_port() -> int:
-    import socket
-    with socket.socket() as probe:
-        probe.bind((LOOPBACK, 0))
-        return probe.getsockname()[1]
 
 
 @pytest.mark.parametrize("args, words", [
@@ -108,7 +102,7 @@ def test_a_join_with_no_display_says_so_before_it_takes_a_seat(monkeypatch):
     if stage.is_open:
         pytest.skip("this test session's window is open already: there is a display")
     monkeypatch.delenv("DISPLAY", raising=False)
-    server = Server(free_port(), LOOPBACK)
+    server = Server(0, LOOPBACK)
     room = Room(protocol.new_room_code(), MatchSetup((Seat("Seat 1"), Seat("Seat 2")), layout_named("rings")))
     server.open(room)                          # not even run: no connection is made without a display
     try:

@@ -30,12 +30,6 @@ LOOPBACK = "127.0.0.1"
 HELLO = m.Hello(m.PROTOCOL, m.GAME)
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind((LOOPBACK, 0))
-        return probe.getsockname()[1]
-
-
 def three_seats(seed: int = 3) -> MatchSetup:
     """Two people's seats and a computer player's; the colours dealt (the seat with the computer starts)."""
     return MatchSetup((Seat("Seat 1"), Seat("Seat 2"), Seat("Computer", Strength.EASY)), layout_named("random", seed),

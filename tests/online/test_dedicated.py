@@ -22,7 +22,8 @@ from villa.online.client import Player
 from villa.online.protocol import Online
 from villa.online.wire import messages as m
 from villa.rules.state import Step
-from tests.online.conftest import LOOPBACK, free_port, players_until
+from tests.online.conftest import LOOPBACK, players_until
+from tests.servers import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -16,16 +16,11 @@ import pytest
 
 from villa.match import MatchSetup, Seat, Strength, layout_named
 from villa.presentation.preferences import Settings
+from tests.servers import free_port
 
 pytestmark = pytest.mark.gui
 
 LOOPBACK = "127.0.0.1"
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind((LOOPBACK, 0))
-        return probe.getsockname()[1]
 
 
 @pytest.fixture
@@ -130,7 +125,7 @@ def served(stage):
     """A server on a loopback port with one open room for two people, run from the window's loop."""
     from villa.online import protocol
     from villa.online.server import Room, Server
-    server = Server(free_port(), LOOPBACK)
+    server = Server(0, LOOPBACK)
     server.start(stage.task_mgr)
     room = Room(protocol.new_room_code(), MatchSetup((Seat("Seat 1"), Seat("Seat 2")), layout_named("rings")))
     server.open(room)
@@ -257,7 +252,8 @@ class Liar:
         self.listener.listen(1)
         self.port = self.listener.getsockname()[1]
         self.stop = threading.Event()
-        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.lobby_shown = threading.Event()    # set by the test: a slow window would never show a lobby that
+        self.thread = threading.Thread(target=self._serve, daemon=True)   # had closed before its next frame
         self.thread.start()
 
     def _serve(self) -> None:
@@ -268,8 +264,14 @@ class Liar:
         from villa.online.wire.link import Link
         from villa.online.wire.tls import ServerTls
         from villa.online.server import CATALOGUE
-        self.listener.settimeout(10)
-        conn, _ = self.listener.accept()
+        self.listener.settimeout(0.1)    # the window connects once the menus are clicked through, however long
+        while True:                      # that takes on a busy machine
+            try:
+                conn, _ = self.listener.accept()
+                break
+            except TimeoutError:
+                if self.stop.is_set():
+                    return
         link = Link(conn, CATALOGUE, tls=ServerTls(make_identity()).session())
         table = {"seats": [{"name": "Seat 1", "computer": None, "taken": False, "here": False}], "started": False}
         while not self.stop.is_set() and not link.closed:
@@ -282,8 +284,10 @@ class Liar:
                     link.send(m.Entered(message.code))
                     link.send(m.Table(protocol.pack_table(table)))
                     link.flush()
-                    time.sleep(0.3)                  # the lobby opens; then the server misbehaves
-                    if self.how == "garbled":
+                    while not self.lobby_shown.wait(0.2) and not self.stop.is_set():
+                        link.send(m.Ping())          # a server still there, until the window shows the lobby
+                        link.flush()
+                    if self.how == "garbled":        # then it misbehaves
                         link.tls.put_out(frame(b"\xff"))
                         conn.sendall(link.tls.sealed())
                     elif self.how == "failed":
@@ -294,6 +298,7 @@ class Liar:
 
     def close(self) -> None:
         self.stop.set()
+        self.lobby_shown.set()
         self.thread.join(5)
         self.listener.close()
 
@@ -318,6 +323,7 @@ def test_a_server_that_misbehaves_leaves_the_window_on_the_menu_saying_why(front
             assert until(frames, lambda: notice(front) == said, 10) and front.menu is form
         else:
             assert until(frames, lambda: isinstance(front.menu, LobbyScreen), 10)
+            liar.lobby_shown.set()
             assert until(frames, lambda: isinstance(front.menu, OnlineMenu), 10)
         assert notice(front) == said and front.online_play.player is None
     finally:

@@ -26,12 +26,15 @@ VARIANTS = ("two_supports_from_orange", "floors_inside_base", "proposer_moves_co
 ENDING_TURNS = 80     # a game steered toward its ending that has not ended by then never will
 
 
-def setups(count: int, first_seed: int = 1, strength: Strength | None = None) -> Iterator[MatchSetup]:
+def setups(count: int, first_seed: int = 1, strength: Strength | None = None, every: int = 1) -> Iterator[MatchSetup]:
     """`count` games going round every player count, layout and rule set (with its variants); the computer
-    players' strengths go round too, unless one `strength` is asked for."""
+    players' strengths go round too, unless one `strength` is asked for. With `every`, only the first game of
+    each `every` is made (a sample of the same round, without building the villas of the others)."""
     kinds = itertools.cycle(itertools.product((2, 3, 4), LAYOUT_NAMES, sorted(rules.RULE_SETS)))
     for number in range(count):
         players, layout, ruleset = next(kinds)
+        if number % every:
+            continue
         seed = first_seed + number
         seats = tuple(Seat(f"Computer {i + 1}", strength or STRENGTHS[(seed + i) % 3]) for i in range(players))
         yield MatchSetup(seats, layout_named(layout, seed), rules.RULE_SETS[ruleset], seed)
