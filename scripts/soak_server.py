@@ -62,6 +62,7 @@ AIM_S = 0.03          # between two aims (the door allows 90 messages a second)
 PROBE_S = 0.1         # between the prober's questions
 STALL_S = 60.0        # a game in which nothing happened for this long is given up, and said
 DRAIN_S = 30.0        # at most, after the last game, for its room to close
+SAMPLE_GAMES = 20     # the server's memory is read after every this many games
 
 
 def _payload(message) -> bytes:
@@ -77,6 +78,9 @@ def serve() -> None:
     """The server, its rooms kept in the data folder (`VILLA_HOME`), until its standard input closes; a line
     "stats" asks it for its rooms and connections."""
     raise_open_files()
+    if os.environ.get("VILLA_SOAK_TRACE"):
+        import tracemalloc
+        tracemalloc.start(int(os.environ["VILLA_SOAK_TRACE"]))
     files = RoomFiles(rooms_dir())
     server = Server(0, LOOPBACK, store=files, aside=True)
     server.plans = Tries(per_minute=10**6)     # every game here is set up from this one machine
@@ -84,11 +88,17 @@ def serve() -> None:
     probed = server.open(Room(protocol.new_room_code(), plan, keep=files, aside=True))
     print(server.port, probed.code, flush=True)
 
+    snapshots = {}
+
     def asked() -> bool:
         if not select.select([sys.stdin], [], [], 0)[0]:
             return False
-        if not sys.stdin.readline():
+        line = sys.stdin.readline()
+        if not line:
             return True
+        if line.startswith("trace"):
+            print(json.dumps(_trace(snapshots, line.split()[1])), flush=True)
+            return False
         print(json.dumps({"rooms": sorted(server.rooms), "visitors": len(server.visitors),
                           "door": server.door.held()}), flush=True)
         return False
@@ -98,6 +108,24 @@ def serve() -> None:
         server.close()
         files.flush()
         close_thinking()
+
+
+def _trace(snapshots: dict, name: str) -> dict:
+    """A `tracemalloc` snapshot named `name`; at "end", where the Python heap grew since "warm" (the biggest
+    growths by the line that allocated them, with the lines that called it)."""
+    import gc
+    import tracemalloc
+    gc.collect()
+    snapshots[name] = tracemalloc.take_snapshot().filter_traces(
+        (tracemalloc.Filter(False, tracemalloc.__file__),))
+    if name != "end" or "warm" not in snapshots:
+        return {"traced_mb": round(tracemalloc.get_traced_memory()[0] / 2**20, 2)}
+    grown = snapshots["end"].compare_to(snapshots["warm"], "traceback")
+    return {"traced_mb": round(tracemalloc.get_traced_memory()[0] / 2**20, 2),
+            "grown": [{"kb": round(stat.size_diff / 1024, 1), "count": stat.count_diff,
+                       "where": [f"{frame.filename.split('villa-paletti/')[-1]}:{frame.lineno}"
+                                 for frame in stat.traceback[-6:]]}
+                      for stat in grown[:25] if stat.size_diff > 0]}
 
 
 # --- what this process does to it ---------------------------------------------------------------------------
@@ -278,17 +306,20 @@ def _memory(pid: int) -> tuple[float, int]:
     return rss / 1024, len(os.listdir(f"/proc/{pid}/fd"))
 
 
-def _stats(server: subprocess.Popen) -> dict:
-    server.stdin.write("stats\n")
+def _stats(server: subprocess.Popen, ask: str = "stats") -> dict:
+    server.stdin.write(ask + "\n")
     server.stdin.flush()
     return json.loads(server.stdout.readline())
 
 
-def soak(minutes: float, rooms: int, cycles: int, seed: int) -> dict:
+def soak(minutes: float, rooms: int, cycles: int, seed: int, trace: int = 0) -> dict:
     home = tempfile.mkdtemp(prefix="villa-soak-")
     log = open(Path(home) / "server.err", "w+", encoding="utf-8")
+    env = {**os.environ, "VILLA_HOME": home, **({"VILLA_SOAK_TRACE": str(trace)} if trace else {})}
     server = subprocess.Popen([sys.executable, __file__, "--serve"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                              stderr=log, text=True, env={**os.environ, "VILLA_HOME": home})
+                              stderr=log, text=True, env=env)
+    samples: list[tuple[int, float]] = []
+    traced: dict = {}
     dice = random.Random(seed)
     try:
         port, code = server.stdout.readline().split()
@@ -315,8 +346,13 @@ def soak(minutes: float, rooms: int, cycles: int, seed: int) -> dict:
                 cycle(port, cycled, [g.host.room for g in playing if g.host.room], dice)
                 cycled += 1
             prober.poll()
-            if warm is None and sum(g.done for g in games) >= min(WARM_GAMES, rooms):
+            finished = sum(g.done for g in games)
+            if warm is None and finished >= min(WARM_GAMES, rooms):
                 warm = _memory(server.pid)
+                if trace:
+                    traced["warm"] = _stats(server, "trace warm")
+            if warm is not None and (not samples or finished >= samples[-1][0] + SAMPLE_GAMES):
+                samples.append((finished, _memory(server.pid)[0]))
             if elapsed > seconds * 3 + 120:
                 raise TimeoutError(f"the games did not end: {[g.step.__name__ for g in playing]}")
             time.sleep(0.001)
@@ -325,6 +361,8 @@ def soak(minutes: float, rooms: int, cycles: int, seed: int) -> dict:
             prober.poll()
             time.sleep(0.05)
         time.sleep(3.0)                   # goodbyes lingering, the writer's last files
+        if trace:
+            traced["end"] = _stats(server, "trace end")
         last, stats = _memory(server.pid), _stats(server)
         warm = warm or first
         answers = sorted(prober.answers)
@@ -347,7 +385,9 @@ def soak(minutes: float, rooms: int, cycles: int, seed: int) -> dict:
             "slowest_answer_ms_p99": round(answers[int(0.99 * (len(answers) - 1))], 2) if answers else None,
             "answer_ms_p50": round(statistics.median(answers), 2) if answers else None, "answers": len(answers),
             "server_tracebacks": said.count("Traceback"), "replays_kept": len(list(Path(home, "data",
-                                                                                        "replays").glob("*.json")))}
+                                                                                        "replays").glob("*.json"))),
+            "rss_by_games": [[n, round(mb, 1)] for n, mb in samples + [(len(games), last[0])]],
+            **({"traced": traced} if trace else {})}
 
 
 def main() -> int:
@@ -357,12 +397,15 @@ def main() -> int:
     parser.add_argument("--rooms", type=int, default=200, help="games played to the end")
     parser.add_argument("--cycles", type=int, default=2000, help="connect, enter, leave and abuse cycles")
     parser.add_argument("--seed", type=int, default=34)
+    parser.add_argument("--trace", type=int, default=0, metavar="FRAMES",
+                        help="trace the server's Python heap (tracemalloc, this many frames deep) and say where it grew "
+                             "between the warm point and the end")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
         serve()
         return 0
-    figures = soak(args.minutes, args.rooms, args.cycles, args.seed)
+    figures = soak(args.minutes, args.rooms, args.cycles, args.seed, args.trace)
     if args.json:
         print(json.dumps(figures))
     else:

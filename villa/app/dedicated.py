@@ -18,6 +18,7 @@ so when even the hard limit is short of them.
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 from pathlib import Path
 
@@ -35,6 +36,9 @@ from villa.online import protocol
 from villa.online.fleet import Fleet, Timings
 from villa.online.server import Room, Server
 from villa.online.wire.door import Limits
+from villa.presentation import words
+
+log = logging.getLogger(__name__)
 
 FILES_BESIDE = 64          # files open besides the connections: the listener, room files, the log, the worker's pipes
 
@@ -135,7 +139,7 @@ def _serve(args) -> int:
             rooms = files.under_way(aside=True) if fleet is None else []
             if args.new_room or (not rooms and fleet is None):
                 for number in range(args.rooms):
-                    code = server.place.new_code({room.code for room in rooms})
+                    code = server.place.code_now({room.code for room in rooms})
                     if code is None:
                         raise PlayerError(f"no room could be opened: the fleet's Redis at {args.redis} does not answer")
                     rooms.append(Room(code, new_plan(args, number), keep=server.place, aside=True))
@@ -147,6 +151,11 @@ def _serve(args) -> int:
             if fleet is None:
                 print(f"autosaves go to {shown_path(files.folder)}", flush=True)
             else:
+                fleet.present_now()
+                for code, values in fleet.warnings():
+                    said = words.fleet_warning(code, values)
+                    log.warning(said)
+                    print(said, flush=True)
                 print(f"in the fleet of {args.redis} as {args.public} (server {fleet.id})", flush=True)
             server.serve(stats=args.stats)
         finally:
@@ -158,7 +167,8 @@ def _serve(args) -> int:
 def _fleet(args) -> Fleet:
     lease = args.lease
     return Fleet(args.redis, args.public, Timings(refresh_s=lease / 3, presence_s=lease, lease_s=lease, reap_s=lease / 3,
-                                                  redis_s=min(0.25, lease / 4)))
+                                                  redis_s=min(0.25, lease / 4), dormant_s=args.keep_days * 86400),
+                 aside=True)
 
 
 if __name__ == "__main__":   # the standalone build's console program

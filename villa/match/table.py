@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
-from typing import Protocol
+from typing import Callable, Protocol
 
 from villa import rules
 from villa.match import events as ev
@@ -82,6 +82,7 @@ class Match:
         self._collapse_seen = False
         self._fell_at = 0.0
         self._carrying_out = CarryingOut(self, self._apply)
+        self.heard: Callable[[rq.Request], None] | None = None   # told of every request before it is carried out
         if record is None:
             self.start = self.state = opening_state(setup)
             self.villa = self._build_villa()
@@ -155,6 +156,8 @@ class Match:
         """A seat's request (`villa.match.requests`), from a person's window, a computer player, a lesson's
         script or the server: carried out, or refused with the referee's or the wood's code. A seat the rules
         do not ask now is refused as the referee refuses a move out of turn."""
+        if self.heard is not None:
+            self.heard(request)         # (an online room writes it ahead, to be played again elsewhere)
         if request.seat != rules.acting_player(self.state):
             refusal = rq.not_now(self.state, type(request).__name__)
         else:

@@ -65,6 +65,10 @@ class Online(StrEnum):
     BAD_PLAN = "bad plan"                # a plan that is not a game this server plays (`why` says what is wrong)
     SERVER_FULL = "server full"          # the server holds as many rooms as it may (or this connection opened its share)
     OWN_SEAT = "own seat"                # the host gives away their own seat: leave instead
+    FLEET_BUSY = "fleet busy"            # the fleet cannot take a new game now (its Redis is away or full)
+    ROOM_MOVING = "room moving"          # the room is between servers of a fleet: ask again in a moment (no try spent)
+    PAUSED = "paused"                    # the room's server lost touch with the fleet (`seconds` ago): the game waits
+    MOVE_LOST = "move lost"              # a move sent as the room's server went never reached the game: make it again
     # why a connection is closed (`Goodbye`)
     VERSION = "version"                  # another version of the game or of the wire (`protocol`, `game`)
     HELLO_FIRST = "hello first"          # a connection must say hello first

@@ -93,6 +93,10 @@ class Player:
         self.pose_updates = 0
         self.villas = 0                          # whole villas heard: on entering, at the start, each round built anew
         self.asked = 0                           # requests sent (the server echoes how many it carried out)
+        self.sent: dict[int, int] = {}           # seat -> its requests the room has had, counting those sent since
+        self._refused_base = 0                   # the room's refusals of this player's seats' requests, when counted
+        self._refused_heard = 0                  # and those heard since
+        self.paused_at: float | None = None      # since when the room's server has lost touch with its fleet
         self.news: deque = deque()               # ("moves", before, move, after), ("event", e), ("refused", e) ...
         self._held_piece: str | None = None
 
@@ -113,6 +117,7 @@ class Player:
 
     def _connect(self, host: str, port: int, timeout: float) -> None:
         self._where = (host, port)
+        self.paused_at = None
         self.link, self.welcomed = None, False
         self._dialling = dial(host, port, CATALOGUE, timeout)
         self._deadline = self._clock() + timeout   # to be welcomed by then: a server that never answers is given up
@@ -124,6 +129,11 @@ class Player:
     @property
     def code(self) -> str:
         return self.room_code
+
+    @property
+    def paused_for(self) -> float | None:
+        """Seconds since the room's server lost touch with its fleet, while the game waits for it (None: it plays)."""
+        return None if self.paused_at is None else self._clock() - self.paused_at
 
     def poll(self) -> None:
         """What the network has: the connection's progress, the messages heard, the messages to go. Whatever the
@@ -224,6 +234,34 @@ class Player:
         log.info("the game was found again on %s:%s", self.address, self.port)
         self.rejoining = None
         self.came_back += 1
+        self._moves_in_flight()
+
+    def _moves_in_flight(self) -> None:
+        """Back with the game after its server went: a request sent that the game never had is refused now, in words
+        (it is not sent again); one it had and refused, whose refusal never came, is told now. Each once."""
+        asked = {seat: _asked(self.table, seat) for seat in self.seats}
+        lost = sum(self.sent.get(seat, count) - count for seat, (count, _refused, _last) in asked.items())
+        missed = sum(refused for _count, refused, _last in asked.values()) - self._refused_base - self._refused_heard
+        refusal = None
+        if lost > 0:
+            refusal = OnlineError(Online.MOVE_LOST)
+        elif missed > 0:
+            last = next((last for _count, _refused, last in asked.values() if last), None)
+            try:
+                refusal = protocol.refusal_from(*last) if last else None
+            except WireError:
+                refusal = None
+        if refusal is not None:
+            self.refusals.append(refusal)
+            self.news.append(("refused", refusal))
+        self._count_from(asked)
+
+    def _count_from(self, asked: dict) -> None:
+        """The room's counts of this player's seats' requests, taken as they are."""
+        for seat, (count, _refused, _last) in asked.items():
+            self.sent[seat] = count
+        self._refused_base = sum(refused for _count, refused, _last in asked.values())
+        self._refused_heard = 0
 
     def close(self) -> None:
         """Let the connection go (the server hears the player leave: their seat waits for the token)."""
@@ -300,6 +338,7 @@ class Player:
         """A seat's request to the room's match; this player's own piece is drawn at the pointer meanwhile."""
         self._send(request)
         self.asked += 1
+        self.sent[request.seat] = self.sent.get(request.seat, 0) + 1
         now, kind = self._clock(), type(request)
         if kind is rq.Take:
             self._held_piece = request.column
@@ -354,6 +393,8 @@ def _refused(player: Player, message: m.Refused) -> None:
     if player.rejoining is not None:
         player._end(refusal)       # not here (yet): the next server known, in a moment
         return
+    if message.kind in ("rules", "wood") or message.code == Online.NOT_ON_TABLE.value:
+        player._refused_heard += 1     # a request of this player's refused by the game
     player.refusals.append(refusal)
     player.smoothing.let_go(player._clock())    # a hand refused (or not as we thought): the server's word
     player.news.append(("refused", refusal))
@@ -399,8 +440,23 @@ def _servers(player: Player, message: m.Servers) -> None:
 def _seated(player: Player, message: m.Seated) -> None:
     player.seats[message.seat] = message.token
     player._to_reseat.discard(message.seat)
-    if player.rejoining is not None and not player._to_reseat:
-        player._came_back()
+    if player.rejoining is not None:
+        if not player._to_reseat:
+            player._came_back()
+    else:
+        player._count_from({seat: _asked(player.table, seat) for seat in player.seats})
+
+
+def _asked(table: dict, seat: int) -> tuple[int, int, list | None]:
+    """How the room says a seat's requests went: how many it had, how many it refused, the last refusal."""
+    value = table.get("asked", {}).get(str(seat)) if isinstance(table.get("asked"), dict) else None
+    if isinstance(value, list) and len(value) == 3 and all(isinstance(n, int) for n in value[:2]):
+        return value[0], value[1], value[2] if isinstance(value[2], list) and len(value[2]) == 3 else None
+    return 0, 0, None
+
+
+def _paused(player: Player, message: m.Paused) -> None:
+    player.paused_at = player._clock() - message.seconds if message.paused else None
 
 
 def _table(player: Player, message: m.Table) -> None:
@@ -482,5 +538,5 @@ _HEARD: dict[type, Callable] = {
     m.Welcome: _welcome, m.Goodbye: _goodbye, m.Ping: _ping, m.Refused: _refused, m.Opened: _opened,
     m.Entered: _entered, m.Redirect: _redirect, m.Seated: _seated, m.Table: _table, m.State: _state,
     m.Moves: _moves, m.Event: _event, m.Villa: _villa, m.Poses: _poses, m.Hand: _hand, m.Record: _record,
-    m.Servers: _servers,
+    m.Servers: _servers, m.Paused: _paused,
 }

@@ -1,0 +1,161 @@
+"""The fleet's line to Redis: a thread and a connection of its own, so that no frame of any room ever waits on
+Redis, however slow, hung, full or gone it is.
+
+The server's frame loop hands the line a batch of calls (`send`) and later picks up what came of each (`done`):
+a batch goes to Redis as one pipeline, one round trip; a call's answer is its value, or the error Redis gave for
+it (out of memory, read-only, loading, no such script, moved ...), or the error that broke the whole batch (the
+connection, a timeout, a refused password). Nothing here raises into the frame loop.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import queue
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import redis
+
+from villa.online.fleet import redis_keys as keys
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Call:
+    """One call of a batch: a script of `redis_keys` by name, or a plain command (`script` None, `args` the command).
+    `read`, in the line's thread, turns Redis' answer into what `then` gets on the frame loop."""
+
+    script: str | None
+    keys: list
+    args: list
+    then: Callable[[object], None]
+    read: Callable[[object], object] | None = None
+    answer: object = None
+
+
+@dataclass
+class Batch:
+    calls: list[Call] = field(default_factory=list)
+    sent_at: float = 0.0            # the line's clock when the batch went (leases count from then)
+    error: Exception | None = None  # what broke the whole batch
+    writes: list = field(default_factory=list)    # the rooms' writes among the calls (the fleet's bookkeeping)
+    finished: threading.Event = field(default_factory=threading.Event)
+
+    def add(self, call: Call) -> Call:
+        self.calls.append(call)
+        return call
+
+
+class Line:
+    def __init__(self, url: str, timeout: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self.redis = redis.Redis.from_url(url, socket_timeout=timeout, socket_connect_timeout=timeout,
+                                          retry_on_timeout=False, health_check_interval=0)
+        self._old: bool | None = None    # an older Redis than 7, with scripts that know no flags
+        self._shas = {name: _sha(text) for name, text in keys.SCRIPTS.items()}
+        self._todo: queue.SimpleQueue = queue.SimpleQueue()
+        self._done: deque[Batch] = deque()
+        self.rounds = 0                  # batches sent (for measuring)
+        self.calls = 0
+        self._thread = threading.Thread(target=self._run, name="villa-fleet-line", daemon=True)
+        self._thread.start()
+
+    def send(self, batch: Batch) -> None:
+        self._todo.put(batch)
+
+    def done(self) -> list[Batch]:
+        found = []
+        while self._done:
+            found.append(self._done.popleft())
+        return found
+
+    def now(self, batch: Batch, timeout: float) -> bool:
+        """Send the batch and wait for it (a server starting or stopping, never the frame loop); False: it took
+        longer than `timeout`, and its answers will come through `done` as any other's."""
+        self.send(batch)
+        if batch.finished.wait(timeout):
+            self._done.remove(batch)
+            return True
+        return False
+
+    def close(self, timeout: float = 2.0) -> None:
+        self._todo.put(None)
+        self._thread.join(timeout)
+        self.redis.close()
+
+    # --- the line's thread ----------------------------------------------------------------------------------
+
+    def _run(self) -> None:
+        while True:
+            batch = self._todo.get()
+            if batch is None:
+                return
+            try:
+                self._carry(batch)
+            except Exception as error:  # noqa: BLE001 - the line never dies: the batch failed, the next may not
+                log.exception("the fleet's line to Redis failed on a batch")
+                batch.error = error
+            self.rounds += 1
+            self.calls += len(batch.calls)
+            self._done.append(batch)
+            batch.finished.set()
+
+    def _carry(self, batch: Batch) -> None:
+        if self._old is None:
+            self._learn()
+        batch.sent_at = self._clock()
+        try:
+            answers = self._pipeline(batch.calls)
+            missing = [n for n, answer in enumerate(answers) if isinstance(answer, redis.exceptions.NoScriptError)]
+            if missing:           # Redis restarted, or its scripts were flushed: load them, and those calls again
+                for name, text in self._texts().items():
+                    self.redis.script_load(text)
+                for n, answer in zip(missing, self._pipeline([batch.calls[n] for n in missing])):
+                    answers[n] = answer
+        except (redis.RedisError, OSError) as error:
+            batch.error = error
+            return
+        for call, answer in zip(batch.calls, answers):
+            if call.read is not None and not isinstance(answer, Exception):
+                try:
+                    answer = call.read(answer)
+                except Exception as error:  # noqa: BLE001 - what does not read is that call's answer
+                    answer = error
+            call.answer = answer
+
+    def _pipeline(self, calls: list[Call]) -> list:
+        pipe = self.redis.pipeline(transaction=False)
+        for call in calls:
+            if call.script is None:
+                pipe.execute_command(*call.args)
+            else:
+                pipe.evalsha(self._shas[call.script], len(call.keys), *call.keys, *call.args)
+        return pipe.execute(raise_on_error=False)
+
+    def _texts(self) -> dict[str, str]:
+        if self._old:
+            return {name: keys.without_flags(text) for name, text in keys.SCRIPTS.items()}
+        return dict(keys.SCRIPTS)
+
+    def _learn(self) -> None:
+        """Redis' version, once it answers: before 7, the scripts go without their flags."""
+        try:
+            version = str(self.redis.info("server").get("redis_version", "7"))
+        except redis.ResponseError:
+            version = "7"       # INFO refused (a managed Redis): take it to be a new one
+        except (redis.RedisError, OSError):
+            return              # away: the batch fails as it will, and the next asks again
+        self._old = int(version.split(".")[0]) < 7
+        if self._old:
+            log.warning("Redis %s knows no script flags: under a full Redis the rooms' leases cannot be renewed "
+                        "(Redis 7 or later can)", version)
+        self._shas = {name: _sha(text) for name, text in self._texts().items()}
+
+
+def _sha(text: str) -> str:
+    return hashlib.sha1(text.encode()).hexdigest()
