@@ -3,16 +3,19 @@ processes of their own (so they can be killed, stopped and woken), and players i
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
 import pytest
+import redis
 
 from villa.online.client import Player
 
@@ -27,19 +30,35 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-class RedisServer:
-    """A redis-server with an append-only file in a folder of the test's, to stop and start again."""
+def free_cluster_port() -> int:
+    """A free port whose Cluster bus port (10 000 on) is free too."""
+    while True:
+        port = free_port()
+        if port + 10000 < 65536:
+            with socket.socket() as probe:
+                try:
+                    probe.bind((LOOPBACK, port + 10000))
+                    return port
+                except OSError:
+                    pass
 
-    def __init__(self, folder: Path) -> None:
-        self.folder, self.port = folder, free_port()
+
+class RedisServer:
+    """A redis-server with an append-only file in a folder of the test's, to stop and start again (`persistent`
+    False: nothing kept on disk, so a restart loses everything)."""
+
+    def __init__(self, folder: Path, *options: str, port: int | None = None) -> None:
+        self.folder, self.port = folder, port or free_port()
         self.url = f"redis://{LOOPBACK}:{self.port}/0"
+        self.options = options
         self.process: subprocess.Popen | None = None
         self.start()
 
-    def start(self) -> None:
+    def start(self, persistent: bool = True) -> None:
         self.process = subprocess.Popen(
-            ["redis-server", "--port", str(self.port), "--bind", LOOPBACK, "--save", "", "--appendonly", "yes",
-             "--dir", str(self.folder), "--protected-mode", "no"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            ["redis-server", "--port", str(self.port), "--bind", LOOPBACK, "--save", "",
+             "--appendonly", "yes" if persistent else "no", "--dir", str(self.folder), "--protected-mode", "no",
+             *self.options], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         end = time.monotonic() + 10
         while time.monotonic() < end:
             try:
@@ -53,9 +72,78 @@ class RedisServer:
 
     def stop(self) -> None:
         if self.process is not None:
+            self.process.send_signal(signal.SIGCONT)
             self.process.terminate()
             self.process.wait(10)
             self.process = None
+
+    def client(self) -> redis.Redis:
+        return redis.Redis(host=LOOPBACK, port=self.port)
+
+
+class RedisCluster:
+    """Three redis-servers made one Redis Cluster (no replicas), each in a folder of the test's."""
+
+    def __init__(self, folder: Path) -> None:
+        self.nodes = []
+        for n in range(3):
+            (folder / f"node-{n}").mkdir()
+            self.nodes.append(RedisServer(folder / f"node-{n}", "--cluster-enabled", "yes", "--cluster-config-file",
+                                          "nodes.conf", port=free_cluster_port()))
+        made = subprocess.run(["redis-cli", "--cluster", "create", *(f"{LOOPBACK}:{n.port}" for n in self.nodes),
+                               "--cluster-replicas", "0", "--cluster-yes"], capture_output=True, text=True, timeout=30)
+        assert made.returncode == 0, made.stdout + made.stderr
+        end = time.monotonic() + 10
+        while b"cluster_state:ok" not in self.nodes[0].client().execute_command("CLUSTER", "INFO"):
+            assert time.monotonic() < end, "the cluster did not come up"
+            time.sleep(0.1)
+        self.url = "redis+cluster://" + ",".join(f"{LOOPBACK}:{n.port}" for n in self.nodes)
+
+    def stop(self) -> None:
+        for node in self.nodes:
+            node.stop()
+
+
+class SentinelRedis:
+    """A primary, its replica and a Sentinel watching them (quick to call the primary down), each of the test's."""
+
+    def __init__(self, folder: Path) -> None:
+        (folder / "primary").mkdir()
+        (folder / "replica").mkdir()
+        self.primary = RedisServer(folder / "primary")
+        self.replica = RedisServer(folder / "replica")
+        self.replica.client().execute_command("REPLICAOF", LOOPBACK, self.primary.port)
+        self.port = free_port()
+        config = folder / "sentinel.conf"
+        config.write_text(f"port {self.port}\nbind {LOOPBACK}\nprotected-mode no\n"
+                          f"sentinel monitor villa {LOOPBACK} {self.primary.port} 1\n"
+                          "sentinel down-after-milliseconds villa 1000\nsentinel failover-timeout villa 5000\n")
+        self.sentinel = subprocess.Popen(["redis-server", str(config), "--sentinel"], stdout=subprocess.DEVNULL,
+                                         stderr=subprocess.DEVNULL)
+        end = time.monotonic() + 10
+        while True:
+            try:
+                if redis.Redis(host=LOOPBACK, port=self.port).execute_command(
+                        "SENTINEL", "GET-MASTER-ADDR-BY-NAME", "villa"):
+                    break
+            except redis.RedisError:
+                pass
+            assert time.monotonic() < end, "the sentinel did not come up"
+            time.sleep(0.1)
+        self.url = f"redis+sentinel://{LOOPBACK}:{self.port}/villa/0"
+
+    def failover(self) -> None:
+        redis.Redis(host=LOOPBACK, port=self.port).execute_command("SENTINEL", "FAILOVER", "villa")
+
+    def primary_port(self) -> int:
+        return int(redis.Redis(host=LOOPBACK, port=self.port).execute_command(
+            "SENTINEL", "GET-MASTER-ADDR-BY-NAME", "villa")[1])
+
+    def stop(self) -> None:
+        self.sentinel.terminate()
+        self.sentinel.wait(10)
+        self.primary.stop()
+        self.replica.stop()
 
 
 class FleetServer:
@@ -69,15 +157,29 @@ class FleetServer:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "villa.app.dedicated", "--port", str(self.port), "--address", LOOPBACK,
              "--redis", redis_url, "--public", self.address, "--lease", str(LEASE), *extra],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
+            stdout=subprocess.PIPE, stderr=self._errors(data), text=True, env=env, cwd=ROOT)
         self.lines: list[str] = []
         while True:
             line = self.process.stdout.readline()
             if not line:
-                raise RuntimeError(f"the server did not start: {self.process.stderr.read()}")
+                raise RuntimeError(f"the server did not start: {(data / 'stderr').read_text()[-3000:]}")
             self.lines.append(line.strip())
             if line.startswith("in the fleet"):
                 break
+        self.stats: list[dict] = []          # its `--stats` lines, as they come
+        threading.Thread(target=self._read_on, daemon=True).start()
+
+    @staticmethod
+    def _errors(data: Path):
+        data.mkdir(parents=True, exist_ok=True)
+        return open(data / "stderr", "w", encoding="utf-8")
+
+    def _read_on(self) -> None:
+        for line in self.process.stdout:
+            if line.startswith("{"):
+                self.stats.append(json.loads(line))
+            else:
+                self.lines.append(line.strip())
 
     @property
     def codes(self) -> list[str]:

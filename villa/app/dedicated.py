@@ -81,7 +81,7 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     if not args.keep_days > 0:
         parser.error(f"--keep-days is a number of days above 0, not {args.keep_days}")
     if args.redis is not None:
-        if not args.redis.startswith(("redis://", "rediss://", "unix://")):
+        if not args.redis.startswith(("redis://", "rediss://", "unix://", "redis+sentinel://", "redis+cluster://")):
             parser.error(f"--redis takes a Redis URL such as redis://10.0.0.5:6379/0, not {args.redis}")
         host, _colon, port = (args.public or "").rpartition(":")
         if not host or not port.isdigit() or not 0 < int(port) < 65536:
@@ -151,7 +151,7 @@ def _serve(args) -> int:
             if fleet is None:
                 print(f"autosaves go to {shown_path(files.folder)}", flush=True)
             else:
-                fleet.present_now()
+                fleet.presence.now()
                 for code, values in fleet.warnings():
                     said = words.fleet_warning(code, values)
                     log.warning(said)

@@ -32,6 +32,7 @@ from villa import rules
 from villa.match import MatchSetup, Record, RecordError
 from villa.match import requests as rq
 from villa.online import protocol
+from villa.online.client.in_flight import InFlight
 from villa.online.client.smoothing import Smoothing
 from villa.online.protocol import Online, OnlineError
 from villa.online.wire import messages as m
@@ -47,7 +48,8 @@ PING_S = 15.0              # s between the player's pings while it has nothing e
 SILENT_S = 15.0            # s without a word from the server (which pings each second): it is gone; a host's
                            # window that hosts the server may stall for seconds opening its game screen
 REDIRECTS = 3              # a room played elsewhere is followed this many times at most
-RETRY_S = 0.5              # s between tries to find the game again, server after server
+RETRY_S = 0.5              # s between tries to find the game again, server after server ...
+RETRY_FIRST_S = 0.1        # ... but the first time round the servers known, the one that went last
 REJOIN_S = 60.0            # s a player whose server went looks for its game before giving up
 ANSWER_S = 3.0             # s a server tried while looking for the game has to answer
 
@@ -73,7 +75,7 @@ class Player:
         self._redirects = 0
         self._room_asked: list = []              # what asked for the room (an Enter, or Rejoins): asked again if sent on
         self._to_reseat: set[int] = set()        # seats still to be taken back while looking for the game
-        self._next_try, self._tried = 0.0, 0
+        self._next_try, self._tried, self._first_round = 0.0, 0, 0
         self._lost_why: Exception | None = None    # why the game's server was lost, while looking for it again
         self._connect(address, port, timeout)
         # what was heard
@@ -93,10 +95,9 @@ class Player:
         self.pose_updates = 0
         self.villas = 0                          # whole villas heard: on entering, at the start, each round built anew
         self.asked = 0                           # requests sent (the server echoes how many it carried out)
-        self.sent: dict[int, int] = {}           # seat -> its requests the room has had, counting those sent since
-        self._refused_base = 0                   # the room's refusals of this player's seats' requests, when counted
-        self._refused_heard = 0                  # and those heard since
+        self.in_flight = InFlight()              # its requests counted: what became of those in flight if its server goes
         self.paused_at: float | None = None      # since when the room's server has lost touch with its fleet
+        self.fences: dict[str, int] = {}         # room -> the highest fencing number a server held it by, as heard
         self.news: deque = deque()               # ("moves", before, move, after), ("event", e), ("refused", e) ...
         self._held_piece: str | None = None
 
@@ -199,11 +200,14 @@ class Player:
         self.smoothing.let_go(self._clock())
         if self.rejoining is None and self._may_come_back(trouble):
             log.info("the game's server was lost (%s): looking for the game again", trouble)
-            self.rejoining, self._tried, self._next_try = self._clock(), 0, 0.0
+            where = (self.address, self.port)
+            self._tried = self.addresses.index(where) + 1 if where in self.addresses else 0    # the others first
+            self.rejoining, self._next_try, self._first_round = self._clock(), 0.0, len(self.addresses)
             self.room, self._lost_why = None, trouble
             return
         if self.rejoining is not None and self._clock() - self.rejoining < REJOIN_S:
-            self._next_try = max(self._next_try, self._clock() + RETRY_S)     # not there: the next, in a moment
+            wait = RETRY_FIRST_S if self._first_round > 0 else RETRY_S
+            self._next_try = max(self._next_try, self._clock() + wait)         # not there: the next, in a moment
             return
         if self.trouble is None:
             self.trouble = self._lost_why if self.rejoining is not None else trouble
@@ -223,6 +227,7 @@ class Player:
             return
         host, port = self.addresses[self._tried % len(self.addresses)]
         self._tried += 1
+        self._first_round -= 1
         self._redirects = 0
         self._room_asked = [m.Rejoin(self.room_code, token) for _seat, token in sorted(self.seats.items())] \
             or [m.Enter(self.room_code)]
@@ -234,34 +239,10 @@ class Player:
         log.info("the game was found again on %s:%s", self.address, self.port)
         self.rejoining = None
         self.came_back += 1
-        self._moves_in_flight()
-
-    def _moves_in_flight(self) -> None:
-        """Back with the game after its server went: a request sent that the game never had is refused now, in words
-        (it is not sent again); one it had and refused, whose refusal never came, is told now. Each once."""
-        asked = {seat: _asked(self.table, seat) for seat in self.seats}
-        lost = sum(self.sent.get(seat, count) - count for seat, (count, _refused, _last) in asked.items())
-        missed = sum(refused for _count, refused, _last in asked.values()) - self._refused_base - self._refused_heard
-        refusal = None
-        if lost > 0:
-            refusal = OnlineError(Online.MOVE_LOST)
-        elif missed > 0:
-            last = next((last for _count, _refused, last in asked.values() if last), None)
-            try:
-                refusal = protocol.refusal_from(*last) if last else None
-            except WireError:
-                refusal = None
-        if refusal is not None:
+        refusal = self.in_flight.back(self.table, self.seats)
+        if refusal is not None:        # a move in flight when the server went: told once
             self.refusals.append(refusal)
             self.news.append(("refused", refusal))
-        self._count_from(asked)
-
-    def _count_from(self, asked: dict) -> None:
-        """The room's counts of this player's seats' requests, taken as they are."""
-        for seat, (count, _refused, _last) in asked.items():
-            self.sent[seat] = count
-        self._refused_base = sum(refused for _count, refused, _last in asked.values())
-        self._refused_heard = 0
 
     def close(self) -> None:
         """Let the connection go (the server hears the player leave: their seat waits for the token)."""
@@ -338,7 +319,7 @@ class Player:
         """A seat's request to the room's match; this player's own piece is drawn at the pointer meanwhile."""
         self._send(request)
         self.asked += 1
-        self.sent[request.seat] = self.sent.get(request.seat, 0) + 1
+        self.in_flight.sent_one(request.seat)
         now, kind = self._clock(), type(request)
         if kind is rq.Take:
             self._held_piece = request.column
@@ -393,8 +374,7 @@ def _refused(player: Player, message: m.Refused) -> None:
     if player.rejoining is not None:
         player._end(refusal)       # not here (yet): the next server known, in a moment
         return
-    if message.kind in ("rules", "wood") or message.code == Online.NOT_ON_TABLE.value:
-        player._refused_heard += 1     # a request of this player's refused by the game
+    player.in_flight.refused(message.kind, message.code)
     player.refusals.append(refusal)
     player.smoothing.let_go(player._clock())    # a hand refused (or not as we thought): the server's word
     player.news.append(("refused", refusal))
@@ -444,15 +424,7 @@ def _seated(player: Player, message: m.Seated) -> None:
         if not player._to_reseat:
             player._came_back()
     else:
-        player._count_from({seat: _asked(player.table, seat) for seat in player.seats})
-
-
-def _asked(table: dict, seat: int) -> tuple[int, int, list | None]:
-    """How the room says a seat's requests went: how many it had, how many it refused, the last refusal."""
-    value = table.get("asked", {}).get(str(seat)) if isinstance(table.get("asked"), dict) else None
-    if isinstance(value, list) and len(value) == 3 and all(isinstance(n, int) for n in value[:2]):
-        return value[0], value[1], value[2] if isinstance(value[2], list) and len(value[2]) == 3 else None
-    return 0, 0, None
+        player.in_flight.seated(player.table, player.seats)
 
 
 def _paused(player: Player, message: m.Paused) -> None:
@@ -460,7 +432,14 @@ def _paused(player: Player, message: m.Paused) -> None:
 
 
 def _table(player: Player, message: m.Table) -> None:
-    player.table = protocol.unpack_table(message.table)
+    table = protocol.unpack_table(message.table)
+    fence = table.get("fence")
+    if isinstance(fence, int) and not isinstance(fence, bool):
+        if fence < player.fences.get(player.room_code, 0):     # a server that lost the room and does not know it yet
+            player._end(OnlineError(Online.MOVED))
+            return
+        player.fences[player.room_code] = fence
+    player.table = table
 
 
 def _state(player: Player, message: m.State) -> None:

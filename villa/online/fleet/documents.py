@@ -35,11 +35,13 @@ def game_document(record: Record) -> bytes:
                    "plan": records.plan_to_json(record.setup), "start": rules.state_to_json(record.start)})
 
 
-def seats_document(seats: dict, players) -> bytes:
-    """Who sits where with their tokens (`Room.kept`'s seats), and who plays each seat now (a person's seat may
-    have gone to a computer player)."""
-    return _dumps({**seats, "players": [{"name": s.name, "computer": s.computer.value if s.computer else None}
-                                        for s in players]})
+def seats_document(room) -> bytes:
+    """Who sits where in the room with their tokens, the turn clock, and who plays each seat now (a person's seat
+    may have gone to a computer player)."""
+    players = room.match.setup.seats if room.match is not None else room.plan.seats
+    return _dumps({"room": room.code, "seats": room.seating.to_json(), "clock": room.clock.seconds,
+                   "players": [{"name": s.name, "computer": s.computer.value if s.computer else None}
+                               for s in players]})
 
 
 def turn_entry(turn: TurnRecord, log: tuple, since: int, previous: int | None, asked: dict) -> bytes:

@@ -1,6 +1,13 @@
 """The fleet's line to Redis: a thread and a connection of its own, so that no frame of any room ever waits on
 Redis, however slow, hung, full or gone it is.
 
+    redis://[:password@]host:port/db, rediss://..., unix://...        one Redis (with `appendonly yes`)
+    redis+sentinel://[:password@]host:port[,host:port...]/name[/db]   the primary the Sentinels name `name`, followed
+                                                                      through each failover
+    redis+cluster://[:password@]host:port[,host:port...]              a Redis Cluster: each batch goes as one pipeline
+                                                                      to each node that holds some of its keys (a
+                                                                      room's keys are in one slot: `redis_keys`)
+
 The server's frame loop hands the line a batch of calls (`send`) and later picks up what came of each (`done`):
 a batch goes to Redis as one pipeline, one round trip; a call's answer is its value, or the error Redis gave for
 it (out of memory, read-only, loading, no such script, moved ...), or the error that broke the whole batch (the
@@ -19,6 +26,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import redis
+
+from redis.cluster import ClusterNode, RedisCluster
+from redis.sentinel import Sentinel
 
 from villa.online.fleet import redis_keys as keys
 
@@ -54,8 +64,8 @@ class Batch:
 class Line:
     def __init__(self, url: str, timeout: float, clock: Callable[[], float] = time.monotonic) -> None:
         self._clock = clock
-        self.redis = redis.Redis.from_url(url, socket_timeout=timeout, socket_connect_timeout=timeout,
-                                          retry_on_timeout=False, health_check_interval=0)
+        self.redis = connect(url, timeout)
+        self.cluster = isinstance(self.redis, RedisCluster)
         self._old: bool | None = None    # an older Redis than 7, with scripts that know no flags
         self._shas = {name: _sha(text) for name, text in keys.SCRIPTS.items()}
         self._todo: queue.SimpleQueue = queue.SimpleQueue()
@@ -113,10 +123,14 @@ class Line:
             answers = self._pipeline(batch.calls)
             missing = [n for n, answer in enumerate(answers) if isinstance(answer, redis.exceptions.NoScriptError)]
             if missing:           # Redis restarted, or its scripts were flushed: load them, and those calls again
-                for name, text in self._texts().items():
-                    self.redis.script_load(text)
+                for client in self._clients():
+                    for text in self._texts().values():
+                        client.script_load(text)
                 for n, answer in zip(missing, self._pipeline([batch.calls[n] for n in missing])):
                     answers[n] = answer
+            if self.cluster and any(isinstance(a, (redis.exceptions.MovedError, redis.exceptions.AskError))
+                                    for a in answers):
+                self.redis.nodes_manager.initialize()     # the Cluster moved slots: its map again, for the next batch
         except (redis.RedisError, OSError) as error:
             batch.error = error
             return
@@ -129,7 +143,29 @@ class Line:
             call.answer = answer
 
     def _pipeline(self, calls: list[Call]) -> list:
-        pipe = self.redis.pipeline(transaction=False)
+        if not self.cluster:
+            return self._through(self.redis, calls)
+        nodes: dict[str, tuple] = {}
+        for n, call in enumerate(calls):       # each call to the node of its first key (a room's all in one slot)
+            node = self.redis.get_node_from_key(call.keys[0] if call.keys else call.args[1])
+            nodes.setdefault(node.name, (node, []))[1].append(n)
+        answers: list = [None] * len(calls)
+        for node, numbers in nodes.values():
+            try:
+                found = self._through(self.redis.get_redis_connection(node), [calls[n] for n in numbers])
+            except (redis.RedisError, OSError) as error:    # that node away: its calls failed, the others' went
+                found = [error] * len(numbers)
+            for n, answer in zip(numbers, found):
+                answers[n] = answer
+        return answers
+
+    def _clients(self) -> list:
+        if not self.cluster:
+            return [self.redis]
+        return [self.redis.get_redis_connection(node) for node in self.redis.get_primaries()]
+
+    def _through(self, client, calls: list[Call]) -> list:
+        pipe = client.pipeline(transaction=False)
         for call in calls:
             if call.script is None:
                 pipe.execute_command(*call.args)
@@ -145,7 +181,8 @@ class Line:
     def _learn(self) -> None:
         """Redis' version, once it answers: before 7, the scripts go without their flags."""
         try:
-            version = str(self.redis.info("server").get("redis_version", "7"))
+            info = self._clients()[0].info("server")
+            version = str(info.get("redis_version", "7"))
         except redis.ResponseError:
             version = "7"       # INFO refused (a managed Redis): take it to be a new one
         except (redis.RedisError, OSError):
@@ -159,3 +196,25 @@ class Line:
 
 def _sha(text: str) -> str:
     return hashlib.sha1(text.encode()).hexdigest()
+
+
+def connect(url: str, timeout: float):
+    """The client for a fleet's Redis URL (see above): one Redis, the primary its Sentinels name, or a Cluster."""
+    options = {"socket_timeout": timeout, "socket_connect_timeout": timeout, "retry_on_timeout": False}
+    for scheme in ("redis+sentinel://", "redis+cluster://"):
+        if url.startswith(scheme):
+            rest = url[len(scheme):]
+            netloc, _slash, path = rest.partition("/")
+            password = None
+            if "@" in netloc:
+                auth, netloc = netloc.rsplit("@", 1)
+                password = auth.partition(":")[2] or None
+            hosts = [(host, int(port)) for host, _colon, port in (item.rpartition(":") for item in netloc.split(","))]
+            if scheme == "redis+cluster://":
+                return RedisCluster(startup_nodes=[ClusterNode(host, port) for host, port in hosts], password=password,
+                                    **options)
+            name, _slash, db = path.partition("/")
+            sentinel = Sentinel(hosts, sentinel_kwargs={"socket_timeout": timeout, "password": password},
+                                **options)
+            return sentinel.master_for(name, password=password, db=int(db or 0), **options)
+    return redis.Redis.from_url(url, health_check_interval=0, **options)

@@ -54,13 +54,14 @@ def room_keys(code: str) -> list[str]:
     return [part(code, name) for name in PARTS]
 
 
-# 1: the lease and the fencing number are the writer's; -2: the lease lapsed (renew it first); 0: another's
+# 1: the lease and the fencing number are the writer's; -2: the lease lapsed, or the fence key was lost (the renewal
+# takes it back, or says another server has it); 0: another server's
 _HOLDS = """
 local mine = ARGV[1] .. ':' .. ARGV[2]
 local function holds()
-  local lease = redis.call('GET', KEYS[2])
-  if lease == mine and redis.call('GET', KEYS[3]) == ARGV[2] then return 1 end
-  if not lease then return -2 end
+  local lease, fence = redis.call('GET', KEYS[2]), redis.call('GET', KEYS[3])
+  if lease == mine and fence == ARGV[2] then return 1 end
+  if (not lease or lease == mine) and not fence or not lease and fence == ARGV[2] then return -2 end
   return 0
 end
 """

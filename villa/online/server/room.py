@@ -23,9 +23,9 @@ from villa.match.computer import reseat_computers, seat_computers
 from villa.match.record import state_at
 from villa.online import protocol
 from villa.online.protocol import Online, OnlineError
-from villa.online.server.gate import Gate
-from villa.online.server.journal import PERSON, Entry, Journal, play_up_to
+from villa.online.server.journal import Entry, Journal
 from villa.online.server.news import News
+from villa.online.server.scribe import Ahead, Scribe
 from villa.online.server.seating import REJOIN_S, Seating
 from villa.online.server.turn_clock import TurnClock
 from villa.online.wire import messages as m
@@ -37,7 +37,6 @@ NOBODY_S = 600.0          # a room with nobody here this long is kept on disk an
 
 Keep = Callable[["Room"], int | None]    # writes the room's autosave (the app's files, a fleet); may raise OSError;
                                          # in a fleet, the write's ticket (its news waits for it)
-Ahead = Callable[["Room", Entry], int]   # a journal entry written ahead: the write's ticket
 
 
 class Room:
@@ -52,12 +51,10 @@ class Room:
         self.code, self.plan, self._keep, self._clock, self._aside = code, plan, keep, clock, aside
         self.waits_for_host = waits_for_host
         self.seating = seating or Seating((record.setup if record else plan).seats, clock=clock)
-        self.gate = Gate(lambda client, message: None)
-        self.news = News(self.gate.send)
-        self.journal = journal or Journal()
-        self._ahead: Ahead | None = None
-        self._person = False                         # a person's request is being carried out (journalled already)
-        self._replaying = False
+        self.scribe = Scribe(journal or Journal())   # the requests written ahead, the news held until they are
+        self.journal = self.scribe.journal
+        self.news = News(self.scribe.gate.send)
+        self.fence: int | None = None                # in a fleet: the fencing number this server holds the room by
         self.clock = TurnClock(turn_seconds, clock, aside)
         self.match: Match | None = None
         self.tick = 0
@@ -68,7 +65,9 @@ class Room:
         if record is not None:
             match = Match(record.setup, record)
             if entries:
-                self._replay(match, entries)
+                self.scribe.replay(match, entries, self._heard)
+                if match.over:
+                    self.ended_at = clock()          # its record goes to whoever comes back
             self._play(match)
         else:
             self._start_when_full()     # computer players only: at once
@@ -76,13 +75,8 @@ class Room:
     def attach(self, send: Callable[[int, object], None], ahead: Ahead | None = None) -> None:
         """The server's way to each connection; `ahead`: where the journal's entries are written before the news
         after them goes out (a fleet)."""
-        self.gate = Gate(send)
-        self.news = News(self.gate.send)
-        self._ahead = ahead
-
-    def written(self, ticket: int) -> None:
-        """The room's writes up to `ticket` are done: the news that waited for them goes out."""
-        self.gate.written(ticket)
+        self.scribe.attach(self, send, ahead)
+        self.news = News(self.scribe.gate.send)
 
     def table(self) -> dict:
         """The table as its people see it: who sits where, who hosts, the game (its plan) and the clock, with the
@@ -91,6 +85,8 @@ class Room:
         table = {"seats": self.seating.rows(), "started": self.match is not None, "game": setup.game,
                  "host": self.seating.host_seat, "plan": protocol.plan_json(setup), "clock": self.clock.seconds,
                  "turn": self.match.turn if self.match else 0}
+        if self.fence is not None:
+            table["fence"] = self.fence
         if self.match is not None:
             table["asked"] = {str(seat): asked.to_json() for seat, asked in sorted(self.journal.asked.items())}
         if self.match is not None and self.clock.seconds:
@@ -235,62 +231,10 @@ class Room:
         if self.match is None:
             raise OnlineError(Online.NOT_STARTED)
         self._done[client] = self._done.get(client, 0) + 1
-        self._write(self.journal.request(self.match, request, person=True))
-        refusal = self._carry_out(request)
+        refusal = self.scribe.person(self.match, request)
         if type(request) in rq.HAND_REQUESTS:
             self.news.woken()     # sent again at the next pose update, with this request counted
         return refusal
-
-    def _carry_out(self, request) -> Exception | None:
-        """A person's request to the match (written ahead already), and how it went for their seat."""
-        refusal = None
-        for point in (getattr(request, "point", None), getattr(request, "grip", None)):
-            if point is not None and not protocol.on_table(*point):
-                refusal = OnlineError(Online.NOT_ON_TABLE)
-        if refusal is None:
-            self._person = True
-            try:
-                refusal = self.match.request(request).refusal
-            finally:
-                self._person = False
-        self.journal.verdict(request.seat, refusal)
-        return refusal
-
-    def _heard_request(self, request) -> None:
-        """A request the match was given by a computer player or the turn clock: written ahead as a person's is."""
-        if not self._person and not self._replaying:
-            self._write(self.journal.request(self.match, request, person=False))
-
-    def _write(self, entry: Entry | None) -> None:
-        if entry is not None and self._ahead is not None:
-            self.gate.wait_for(self._ahead(self, entry))
-
-    def _mark(self) -> None:
-        """The room tells of something that came at a place no request did: the place is written ahead too, so
-        that a room played again elsewhere gets as far."""
-        if self._ahead is not None:
-            self._write(self.journal.mark(self.match))
-
-    def _replay(self, match: Match, entries: tuple[Entry, ...]) -> None:
-        """The journal's entries played again over the settled turn the match was taken up at, each at its place:
-        the same game to the last place its people heard of (no computer player acts meanwhile: what they did is
-        among the entries)."""
-        self.match = match
-        self._replaying = True
-        stop = match.events.subscribe(None, self._heard)
-        try:
-            for entry in entries:
-                play_up_to(match, entry.place)
-                self.journal.adopt(entry)
-                if entry.kind == PERSON:
-                    self._carry_out(entry.request)
-                elif entry.request is not None:
-                    match.request(entry.request)
-        finally:
-            self._replaying = False
-            stop()
-        if match.over:
-            self.ended_at = self._clock()       # its record goes to whoever comes back
 
     def _holder(self) -> tuple[int, int]:
         """The seat whose hand holds a piece (-1: none, or a computer's) and how many of its connection's
@@ -327,24 +271,24 @@ class Room:
         self.seating.seats = match.setup.seats
         seat_computers(match, aside=self._aside)
         match.events.subscribe(None, self._heard)
-        match.heard = self._heard_request
+        match.heard = lambda request: self.scribe.heard(match, request)
         self.clock.watch(match.state)
 
     def _heard(self, event) -> None:
         """The match's news, passed on in the order it came."""
         if isinstance(event, TurnSettled):
             self.journal.settled()
-        if self._replaying:
+        if self.scribe.replaying:
             return
         if isinstance(event, Accepted):
-            self._mark()
+            self.scribe.mark(self.match)
             at = len(event.before.log)
             self.news.moves(at, event.after.log[at:])
             return
         if isinstance(event, TurnSettled):
             self.keep()
         else:
-            self._mark()
+            self.scribe.mark(self.match)
         if isinstance(event, RoundStarted):
             self.news.villa(self.match, self.tick)     # the villa built anew comes before its round
         self.news.event(event)
@@ -395,7 +339,7 @@ class Room:
         if self._keep is None or self.match is None:
             return
         try:
-            self.gate.wait_for(self._keep(self))
+            self.scribe.wait_for(self._keep(self))
         except OSError as error:
             log.warning("room %s: could not write its autosave: %s", self.code, error)
 
@@ -407,11 +351,8 @@ class Room:
         settled = record.turns[-1]
         if settled.actions != len(record.state.log):
             record = replace(record, state=state_at(record, settled))
-        return record, {**self.seats_kept(), "asked": self.journal.asked_settled}
-
-    def seats_kept(self) -> dict:
-        """Who sits where with their tokens, and the turn clock."""
-        return {"room": self.code, "seats": self.seating.to_json(), "clock": self.clock.seconds}
+        return record, {"room": self.code, "seats": self.seating.to_json(), "clock": self.clock.seconds,
+                        "asked": self.journal.asked_settled}
 
     @classmethod
     def taken_up(cls, record: Record, seats: dict, keep: Keep | None = None, entries: tuple[Entry, ...] = (),

@@ -28,6 +28,7 @@ from villa.match import FRAME
 from villa.match import requests as rq
 from villa.online import protocol
 from villa.online.protocol import Online, OnlineError
+from villa.online.server.herald import Herald
 from villa.online.server.room import Room
 from villa.online.wire import messages as m
 from villa.online.wire.codec import Catalogue
@@ -205,8 +206,7 @@ class Server:
         self._pace = Pace(self._timed_frames, clock)
         self._times: list[tuple[float, float, int]] = []     # (wall, CPU) seconds of each run of frames, and how many
         self._looked_at = clock()
-        self._paused: set[str] = set()                        # rooms whose people were told the game pauses
-        self._told: list[str] = []                            # the fleet's addresses as its players last heard them
+        self.herald = Herald(self.door, self.place)          # what the rooms' people are told of the fleet
         self._task = None
 
     # --- rooms ------------------------------------------------------------------------------------------
@@ -220,7 +220,7 @@ class Server:
     def _close_room(self, room: Room, why: Online | None = None) -> None:
         """A room is done with (or broke down: `why`): its people are let go, its match closed."""
         self.rooms.pop(room.code, None)
-        self._paused.discard(room.code)
+        self.herald.paused.discard(room.code)
         for client in list(room.audience):
             visitor = self.visitors.get(client)
             if visitor is not None and visitor.room == room.code:
@@ -249,10 +249,9 @@ class Server:
         self._fleet_news()
         for room in list(self.rooms.values()):
             if not self.place.may_play(room.code):
-                self._pause(room)
+                self.herald.pause(room)
                 continue        # its hold on the room lapsed: nothing is played until it is renewed
-            if room.code in self._paused:
-                self._pause(room, False)
+            self.herald.pause(room, False)
             try:
                 room.frames(count)
             except Exception:
@@ -288,34 +287,7 @@ class Server:
             if room.code not in self.rooms:
                 self.open(room)
                 log.info("room %s taken up at turn %s", room.code, room.match.turn if room.match else 0)
-        self._tell_addresses()
-
-    def _tell_addresses(self) -> None:
-        """The fleet changed: its players learn where else to look for their rooms."""
-        addresses = self.place.addresses()
-        if addresses != self._told:
-            self._told = addresses
-            told = m.Servers(json.dumps(addresses[:16]))
-            for room in self.rooms.values():
-                for client in room.audience:
-                    self.door.send(client, told)
-
-    def _pause(self, room: Room, paused: bool = True) -> None:
-        """The room's people told once that its game waits (this server lost touch with the fleet), or goes on."""
-        if paused == (room.code in self._paused):
-            return
-        if paused:
-            self._paused.add(room.code)
-            log.warning("room %s pauses: this server lost touch with the fleet", room.code)
-        else:
-            self._paused.discard(room.code)
-            log.info("room %s goes on", room.code)
-        for client in room.audience:
-            self.door.send(client, self._pause_news(room))
-
-    def _pause_news(self, room: Room) -> m.Paused:
-        seconds = self.place.paused_for(room.code)
-        return m.Paused(seconds is not None, round(seconds or 0))
+        self.herald.addresses(self.rooms.values())
 
     def poll(self, timeout: float = 0.0) -> None:
         """The network: what came in is carried out, what is to go goes."""
@@ -373,7 +345,7 @@ class Server:
             if room.match is not None and not room.match.over:
                 room.keep()
         self.place.stopping(rooms)
-        self._tell_addresses()
+        self.herald.addresses(rooms)
         for room in rooms:
             self._close_room(room, Online.MOVED if self.place.addresses() else Online.CLOSING)
         self.door.shut()
@@ -439,14 +411,11 @@ class Server:
         """The new room's code came (None: the fleet cannot take a new game now)."""
         if code is None:
             visitor.opened -= 1
-            self._refuse(client, OnlineError(Online.FLEET_BUSY))
+            self.door.send(client, m.Refused(*protocol.refusal_parts(OnlineError(Online.FLEET_BUSY))))
             return
         self.open(Room(code, setup, keep=self.place, aside=self.aside, waits_for_host=True, clock=self._clock))
         if self.visitors.get(client) is visitor:
             self.door.send(client, m.Opened(code))
-
-    def _refuse(self, client: int, refusal: Exception) -> None:
-        self.door.send(client, m.Refused(*protocol.refusal_parts(refusal)))
 
     def _enter(self, client: int, visitor: Visitor, message: m.Enter, then: Callable[[Room], object] | None = None
                ) -> None:
@@ -483,17 +452,14 @@ class Server:
             else:
                 self._into(client, visitor, found, then)
         except (OnlineError, rules.RuleError) as refusal:
-            self._refuse(client, refusal)
+            self.door.send(client, m.Refused(*protocol.refusal_parts(refusal)))
 
     def _into(self, client: int, visitor: Visitor, room: Room, then) -> None:
-        self._leave(client, visitor)
-        visitor.room = room.code
-        self._in_room(room, lambda: room.enter(client))
-        addresses = self.place.addresses()
-        if addresses:
-            self.door.send(client, m.Servers(json.dumps(addresses[:16])))
-        if room.code in self._paused:
-            self.door.send(client, self._pause_news(room))
+        if visitor.room != room.code or client not in room.audience:     # (a window taking back two seats: in once)
+            self._leave(client, visitor)
+            visitor.room = room.code
+            self._in_room(room, lambda: room.enter(client))
+            self.herald.entered(client, room)
         if then is not None and self.rooms.get(room.code) is room:
             then(room)
 
