@@ -213,7 +213,7 @@ def directory(url: str, folder: Path, rooms: int, seconds: float, lease: float) 
     each real server's share of its loop on fleet work, and Redis' commands and CPU per held room."""
     redis_cli = redis.Redis.from_url(url)
     redis_cli.flushdb()
-    timings = Timings(refresh_s=lease / 3, presence_s=lease, lease_s=lease, reap_s=lease / 3, redis_s=0.25)
+    timings = Timings(refresh_s=lease / 3, presence_s=lease, lease_s=lease, reap_s=lease / 3, redis_s=2.0)
     idle = [Fleet(url, f"{LOOPBACK}:{9000 + n}", timings) for n in range(3)]
     held_idle = rooms // 4
     for n in range(held_idle):                        # rooms in their lobbies, held and renewed

@@ -128,7 +128,8 @@ def test_a_finished_online_game_is_kept_as_a_replay_tried_again_when_the_disk_re
     match.close()
 
 
-def test_room_files_left_longer_than_the_days_kept_are_pruned(tmp_path):
+def test_room_files_left_longer_than_the_days_kept_are_pruned(tmp_path, monkeypatch):
+    monkeypatch.setenv("VILLA_HOME", str(tmp_path / "home"))
     files = RoomFiles(tmp_path)
     old, fresh = tmp_path / "QQQQQ.room.json", tmp_path / "WWWWW.room.json"
     for path in (old, fresh):
@@ -137,3 +138,28 @@ def test_room_files_left_longer_than_the_days_kept_are_pruned(tmp_path):
     os.utime(old, (month_ago, month_ago))
     assert files.prune(30) == 1 and not old.exists() and fresh.exists()
     assert RoomFiles(tmp_path / "nowhere").prune(30) == 0
+
+
+def test_a_server_that_runs_for_months_prunes_its_room_files_and_replays_every_hour(tmp_path, monkeypatch):
+    """Its replays too (a busy server keeps thousands a day), on the writer's thread, as the rooms hand it their
+    autosaves: the disk a server takes is bounded by the days it keeps."""
+    monkeypatch.setenv("VILLA_HOME", str(tmp_path / "home"))
+    files = RoomFiles(tmp_path / "online", keep_days=2)
+    replays = saves.replays_dir()
+    replays.mkdir(parents=True, exist_ok=True)
+    old, fresh = replays / "20260101-000000-old.json", replays / "20260101-000000-fresh.json"
+    for path in (old, fresh):
+        path.write_text("{}", encoding="utf-8")
+    three_days_ago = time.time() - 3 * 86400
+    os.utime(old, (three_days_ago, three_days_ago))
+    match = Match(three_seats())
+    room = _room(files, match)
+    monkeypatch.setattr(files, "_pruned_at", time.monotonic() - room_files.PRUNE_EVERY_S - 1)
+    room.keep()                                     # an hour since the last: the writer prunes
+    end = time.monotonic() + 10
+    while old.exists() and time.monotonic() < end:
+        time.sleep(0.01)
+    assert not old.exists() and fresh.exists()
+    assert files.flush()
+    room.close()
+    match.close()

@@ -63,7 +63,8 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--stats", type=float, default=0.0, metavar="SECONDS",
                         help="print a line of JSON this often: rooms, frames, frame times (for measuring)")
     parser.add_argument("--keep-days", type=float, default=KEEP_DAYS,
-                        help=f"room files not written for this many days are pruned at start (default {KEEP_DAYS})")
+                        help=f"room files and replays not written for this many days are pruned at start and every "
+                             f"hour (default {KEEP_DAYS}); in a fleet, rooms left in Redis expire after as long")
     fleet = parser.add_argument_group("a fleet of servers sharing their rooms (docs/online.md)")
     fleet.add_argument("--redis", metavar="URL", help="join the fleet whose rooms are kept in this Redis, such as "
                                                       "redis://10.0.0.5:6379/0")
@@ -125,10 +126,10 @@ def _serve(args) -> int:
     files_open = raise_open_files()
     if files_open is not None and files_open < Limits().total + FILES_BESIDE:
         print(f"only {files_open} files may be open: fewer than {Limits().total} connections fit", flush=True)
-    files = RoomFiles(rooms_dir())
+    files = RoomFiles(rooms_dir(), keep_days=args.keep_days)
     pruned = files.prune(args.keep_days)
     if pruned:
-        print(f"pruned {pruned} room files older than {args.keep_days:g} days", flush=True)
+        print(f"pruned {pruned} room files and replays older than {args.keep_days:g} days", flush=True)
     fleet = _fleet(args) if args.redis else None
     with ends.listening():
         try:   # computers think off the frames (`aside`)

@@ -136,13 +136,20 @@ class Fleet:
 
     def code_now(self, taken: set[str]) -> str | None:
         """`new_code`, waited for (a server starting, before its loop runs)."""
-        found: list = []
-        self.new_code(taken, found.append)
-        end = self.now() + max(2.0, 8 * self.timings.redis_s)
-        while not found and self.now() < end:
-            self.tick()
-            time.sleep(0.005)
-        return found[0] if found else None
+        end = self.now() + max(10.0, 8 * self.timings.redis_s)
+        while self.now() < end:
+            found: list = []
+            self.new_code(taken, found.append)
+            while not found:
+                self.tick()
+                time.sleep(0.005)
+            if found[0] is not None:
+                return found[0]
+            again = self.now() + 0.2        # Redis not answering yet (starting, loading, a loaded machine): again
+            while self.now() < again:
+                self.tick()
+                time.sleep(0.01)
+        return None
 
     def find(self, code: str, answer: Callable, full: bool = False, **options) -> None:
         self._timed(self.directory.find, code, answer, full)
@@ -194,6 +201,10 @@ class Fleet:
         self.held[code] = Held(fence, valid_until(sent_at, self.timings.lease_s), sent_at)
         self.asks.append(Call("deadlines", [keys.LEASES], [self.timings.lease_ms, code], ignore))
 
+    def _renewals(self, rooms: list[tuple[str, Held]], answers, sent_at: float) -> None:
+        for n, (code, held) in enumerate(rooms):
+            self._renewed(code, held, answers[n] if isinstance(answers, list) else answers, sent_at)
+
     def _renewed(self, code: str, held: Held, answer, sent_at: float) -> None:
         if self.held.get(code) is not held:
             return
@@ -232,10 +243,14 @@ class Fleet:
         if now - self._refreshed >= timings.refresh_s:
             self._refreshed = now
             batch.add(self.presence.call())
-            for code, held in self.held.items():
-                batch.add(Call("renew", keys.room_keys(code), [self.id, held.fence, timings.lease_ms, self.public,
-                                                               "1" if held.begun else "0"],
-                               lambda answer, sent_at, c=code, h=held: self._renewed(c, h, answer, sent_at)))
+            if self.held:                   # every lease in one call
+                held = list(self.held.items())
+                batch.add(Call("renew", [k for code, _h in held for k in keys.room_keys(code)],
+                               [self.id, timings.lease_ms, self.public,
+                                *(a for _c, h in held for a in (h.fence, "1" if h.begun else "0", h.acked_seq,
+                                                                h.acked_turns))],
+                               lambda answer, sent_at, held=held: self._renewals(held, answer, sent_at),
+                               spread=(len(keys.PARTS), 3, 4)))
             codes = [code for code, held in self.held.items() if held.closing is None]
             for start in range(0, len(codes), 1000):
                 batch.add(Call("deadlines", [keys.LEASES], [timings.lease_ms, *codes[start:start + 1000]], ignore))

@@ -37,5 +37,7 @@ class Held:
     actions: int = 0         # moves those entries hold
     seats: bytes | None = None
     tickets: int = 0         # writes asked for
+    acked_seq: int = 0       # the last journal entry Redis acknowledged, and its turn entries (a Redis that has fewer
+    acked_turns: int = 0     # lost writes: a replica promoted, a restart): written whole again
     queue: deque[Op] = field(default_factory=deque)
     closing: str | None = None     # released as this ("finished", "dormant", "handover") once its writes are done

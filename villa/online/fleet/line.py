@@ -46,6 +46,8 @@ class Call:
     then: Callable[[object], None]
     read: Callable[[object], object] | None = None
     answer: object = None
+    spread: tuple[int, int, int] | None = None   # a call for many rooms: keys per room, args shared, args per room
+                                                 # (on a Cluster it goes to each node for the rooms it holds)
 
 
 @dataclass
@@ -146,18 +148,42 @@ class Line:
         if not self.cluster:
             return self._through(self.redis, calls)
         nodes: dict[str, tuple] = {}
+        parts: list[tuple[int, list[int]]] = []     # a call for many rooms: its part for each node, and which rooms
         for n, call in enumerate(calls):       # each call to the node of its first key (a room's all in one slot)
-            node = self.redis.get_node_from_key(call.keys[0] if call.keys else call.args[1])
-            nodes.setdefault(node.name, (node, []))[1].append(n)
-        answers: list = [None] * len(calls)
-        for node, numbers in nodes.values():
+            if call.spread is None:
+                node = self.redis.get_node_from_key(call.keys[0] if call.keys else call.args[1])
+                nodes.setdefault(node.name, (node, []))[1].append((n, call))
+                continue
+            per_keys, shared, per_args = call.spread
+            rooms: dict[str, list[int]] = {}
+            for room in range(len(call.keys) // per_keys):
+                node = self.redis.get_node_from_key(call.keys[room * per_keys])
+                rooms.setdefault(node.name, []).append(room)
+                nodes.setdefault(node.name, (node, []))
+            for name, numbers in rooms.items():
+                part = Call(call.script, [k for r in numbers for k in call.keys[r * per_keys:(r + 1) * per_keys]],
+                            [*call.args[:shared], *(a for r in numbers for a in
+                                                    call.args[shared + r * per_args:shared + (r + 1) * per_args])],
+                            call.then)
+                nodes[name][1].append((len(calls) + len(parts), part))
+                parts.append((n, numbers))
+        answers: list = [None] * (len(calls) + len(parts))
+        for node, numbered in nodes.values():
+            if not numbered:
+                continue
             try:
-                found = self._through(self.redis.get_redis_connection(node), [calls[n] for n in numbers])
+                found = self._through(self.redis.get_redis_connection(node), [call for _n, call in numbered])
             except (redis.RedisError, OSError) as error:    # that node away: its calls failed, the others' went
-                found = [error] * len(numbers)
-            for n, answer in zip(numbers, found):
+                found = [error] * len(numbered)
+            for (n, _call), answer in zip(numbered, found):
                 answers[n] = answer
-        return answers
+        for number, (n, rooms) in enumerate(parts):         # the parts' answers put back in their rooms' order
+            whole = answers[n] if isinstance(answers[n], list) else [None] * (len(calls[n].keys) // calls[n].spread[0])
+            got = answers[len(calls) + number]
+            for room, answer in zip(rooms, got if isinstance(got, list) else [got] * len(rooms)):
+                whole[room] = answer
+            answers[n] = whole
+        return answers[:len(calls)]
 
     def _clients(self) -> list:
         if not self.cluster:

@@ -76,39 +76,53 @@ redis.call('SET', KEYS[2], ARGV[1] .. ':' .. f, 'PX', ARGV[3])
 return f
 """
 
-# ARGV: server id, fencing number, lease ms, address, "1" if the game has begun.
-# Returns 1 (renewed), 2 (renewed, but Redis lost part of the room: write it whole again), 0 (another server holds
-# it, or it was let go). A lease that lapsed while Redis was away or hung is taken back if nobody took the room
-# meanwhile; keys lost with Redis' data (a restart without persistence, FLUSHALL, eviction) are put back.
-RENEW = """#!lua flags=allow-oom
-local mine = ARGV[1] .. ':' .. ARGV[2]
-local lease = redis.call('GET', KEYS[2])
-local fence = redis.call('GET', KEYS[3])
-local entry = redis.call('HMGET', KEYS[1], 'owner', 'fence', 'state', 'seq', 'base', 'turns')
-if lease ~= mine then
-  if lease then return 0 end
-  if entry[1] and (entry[1] ~= ARGV[1] or entry[2] ~= ARGV[2]) then return 0 end
-  if entry[3] and entry[3] ~= 'play' then return 0 end
-end
-if fence and fence ~= ARGV[2] then return 0 end
-local whole = 1
-if not fence then
-  redis.call('SET', KEYS[3], ARGV[2])
-  whole = 2
-end
-if not entry[1] then
-  redis.call('HSET', KEYS[1], 'owner', ARGV[1], 'address', ARGV[4], 'fence', ARGV[2], 'state', 'play')
-  whole = 2
-end
-if ARGV[5] == '1' then
-  local seq, base, turns = tonumber(entry[4]), tonumber(entry[5]), tonumber(entry[6])
-  if redis.call('EXISTS', KEYS[4]) == 0 or redis.call('EXISTS', KEYS[5]) == 0 or not seq or not base or not turns
-      or redis.call('LLEN', KEYS[6]) ~= turns or redis.call('LLEN', KEYS[7]) ~= seq - base then
+# Every room a server holds, renewed in one call. KEYS: each room's seven keys, room after room; ARGV: server id,
+# lease ms, address, then for each room its fencing number, "1" if its game has begun, and the last journal entry
+# and the number of turns Redis acknowledged to its holder (a replica promoted may have missed some). Returns each
+# room's answer:
+# 1 (renewed), 2 (renewed, but Redis lost part of the room: write it whole again), 0 (another server holds it, or it
+# was let go). A lease that lapsed while Redis was away or hung is taken back if nobody took the room meanwhile; keys
+# lost with Redis' data (a restart without persistence, FLUSHALL, eviction) are put back. (On a Cluster the line
+# sends each node the rooms it holds.)
+RENEW = """#!lua flags=allow-oom,allow-cross-slot-keys
+local id, ms, address = ARGV[1], ARGV[2], ARGV[3]
+local function renew(k, f, begun, acked_seq, acked_turns)
+  local mine = id .. ':' .. f
+  local lease = redis.call('GET', KEYS[k + 2])
+  local fence = redis.call('GET', KEYS[k + 3])
+  local entry = redis.call('HMGET', KEYS[k + 1], 'owner', 'fence', 'state', 'seq', 'base', 'turns')
+  if lease ~= mine then
+    if lease then return 0 end
+    if entry[1] and (entry[1] ~= id or entry[2] ~= f) then return 0 end
+    if entry[3] and entry[3] ~= 'play' then return 0 end
+  end
+  if fence and fence ~= f then return 0 end
+  local whole = 1
+  if not fence then
+    redis.call('SET', KEYS[k + 3], f)
     whole = 2
   end
+  if not entry[1] then
+    redis.call('HSET', KEYS[k + 1], 'owner', id, 'address', address, 'fence', f, 'state', 'play')
+    whole = 2
+  end
+  if begun == '1' then
+    local seq, base, turns = tonumber(entry[4]), tonumber(entry[5]), tonumber(entry[6])
+    if redis.call('EXISTS', KEYS[k + 4]) == 0 or redis.call('EXISTS', KEYS[k + 5]) == 0 or not seq or not base
+        or not turns or redis.call('LLEN', KEYS[k + 6]) ~= turns or redis.call('LLEN', KEYS[k + 7]) ~= seq - base
+        or seq < tonumber(acked_seq) or turns < tonumber(acked_turns) then
+      whole = 2
+    end
+  end
+  redis.call('SET', KEYS[k + 2], mine, 'PX', ms)
+  return whole
 end
-redis.call('SET', KEYS[2], mine, 'PX', ARGV[3])
-return whole
+local answers = {}
+for i = 0, #KEYS / 7 - 1 do
+  local a = 4 + i * 4
+  answers[i + 1] = renew(i * 7, ARGV[a], ARGV[a + 1], ARGV[a + 2], ARGV[a + 3])
+end
+return answers
 """
 
 # ARGV: server id, fencing number, the first entry's number, the entries. Returns 1 (written, or already there),

@@ -91,7 +91,7 @@ class Writes:
         """The room's writes for this batch, in order: its journal's entries one after another in one call."""
         if held.whole:
             call = self._whole(code, held)
-            return [] if call is None else [(call, [Op(held.tickets, "whole", [])])]
+            return [] if call is None else [(call, [Op(held.tickets, "whole", [room_seq(held), held.turns])])]
         calls: list[tuple[Call, list[Op]]] = []
         queue = held.queue
         while queue:
@@ -137,7 +137,8 @@ class Writes:
             answer = error or call.answer
             if answer == 1 or (answer == 0 and ops[-1].script == "release"):
                 done = ops[-1].ticket
-                held.begun = held.begun or ops[-1].script == "whole"
+                if answer == 1:
+                    _acknowledged(held, ops)
                 if ops[-1].script == "release":
                     self._released(code, held)
                     return
@@ -172,3 +173,19 @@ class Writes:
             del fleet.held[code]
         command = ["ZADD", keys.LEASES, 0, code] if held.closing == "handover" else ["ZREM", keys.LEASES, code]
         fleet.asks.append(Call(None, [], command, ignore))
+
+
+def room_seq(held: Held) -> int:
+    return held.room.journal.seq if held.room is not None else 0
+
+
+def _acknowledged(held: Held, ops: list[Op]) -> None:
+    """What Redis now holds of the room, as it said (checked at each renewal)."""
+    last = ops[-1]
+    if last.script == "append":
+        held.acked_seq = max(held.acked_seq, last.args[0])
+    elif last.script == "turn":
+        held.acked_turns = max(held.acked_turns, last.args[0] + 1)
+    elif last.script == "whole":
+        held.begun = True
+        held.acked_seq, held.acked_turns = last.args
