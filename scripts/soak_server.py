@@ -26,6 +26,7 @@ the standard error) and `server_tracebacks` (anything the server logged as broke
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import random
@@ -37,6 +38,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import tracemalloc
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -47,8 +49,10 @@ from villa.app.room_files import RoomFiles  # noqa: E402
 from villa.match import MatchSetup, Seat, Strength, layout_named  # noqa: E402
 from villa.match import requests as rq  # noqa: E402
 from villa.match.computer import close_thinking  # noqa: E402
+from villa.physics.world import give_back_free_memory  # noqa: E402
 from villa.online import protocol  # noqa: E402
 from villa.online.client import Player  # noqa: E402
+from villa.online.fleet import Fleet  # noqa: E402
 from villa.online.server import CATALOGUE, Room, Server  # noqa: E402
 from villa.online.wire import messages as m  # noqa: E402
 from villa.online.wire.door import Tries  # noqa: E402
@@ -79,13 +83,14 @@ def serve() -> None:
     "stats" asks it for its rooms and connections."""
     raise_open_files()
     if os.environ.get("VILLA_SOAK_TRACE"):
-        import tracemalloc
         tracemalloc.start(int(os.environ["VILLA_SOAK_TRACE"]))
     files = RoomFiles(rooms_dir())
-    server = Server(0, LOOPBACK, store=files, aside=True)
+    url = os.environ.get("VILLA_SOAK_REDIS")
+    fleet = Fleet(url, f"{LOOPBACK}:1", aside=True) if url else None       # (its public address: never followed)
+    server = Server(0, LOOPBACK, store=files, aside=True, fleet=fleet)
     server.plans = Tries(per_minute=10**6)     # every game here is set up from this one machine
     plan = MatchSetup((Seat("Prober"), Seat("Computer", Strength.EASY)), layout_named("random", 7), seed=7)
-    probed = server.open(Room(protocol.new_room_code(), plan, keep=files, aside=True))
+    probed = server.open(Room(server.place.code_now(set()), plan, keep=server.place, aside=True))
     print(server.port, probed.code, flush=True)
 
     snapshots = {}
@@ -98,6 +103,11 @@ def serve() -> None:
             return True
         if line.startswith("trace"):
             print(json.dumps(_trace(snapshots, line.split()[1])), flush=True)
+            return False
+        if line.startswith("trim"):            # what the C library holds freed, handed back: the rest is in use
+            gc.collect()
+            give_back_free_memory()
+            print(json.dumps({"trimmed": True}), flush=True)
             return False
         print(json.dumps({"rooms": sorted(server.rooms), "visitors": len(server.visitors),
                           "door": server.door.held()}), flush=True)
@@ -113,8 +123,6 @@ def serve() -> None:
 def _trace(snapshots: dict, name: str) -> dict:
     """A `tracemalloc` snapshot named `name`; at "end", where the Python heap grew since "warm" (the biggest
     growths by the line that allocated them, with the lines that called it)."""
-    import gc
-    import tracemalloc
     gc.collect()
     snapshots[name] = tracemalloc.take_snapshot().filter_traces(
         (tracemalloc.Filter(False, tracemalloc.__file__),))
@@ -312,10 +320,13 @@ def _stats(server: subprocess.Popen, ask: str = "stats") -> dict:
     return json.loads(server.stdout.readline())
 
 
-def soak(minutes: float, rooms: int, cycles: int, seed: int, trace: int = 0) -> dict:
+def soak(minutes: float, rooms: int, cycles: int, seed: int, trace: int = 0, fleet: bool = False) -> dict:
     home = tempfile.mkdtemp(prefix="villa-soak-")
     log = open(Path(home) / "server.err", "w+", encoding="utf-8")
     env = {**os.environ, "VILLA_HOME": home, **({"VILLA_SOAK_TRACE": str(trace)} if trace else {})}
+    redis_server = _redis(Path(home)) if fleet else None
+    if redis_server is not None:
+        env["VILLA_SOAK_REDIS"] = redis_server.url
     server = subprocess.Popen([sys.executable, __file__, "--serve"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                               stderr=log, text=True, env=env)
     samples: list[tuple[int, float]] = []
@@ -364,12 +375,16 @@ def soak(minutes: float, rooms: int, cycles: int, seed: int, trace: int = 0) -> 
         if trace:
             traced["end"] = _stats(server, "trace end")
         last, stats = _memory(server.pid), _stats(server)
+        _stats(server, "trim")
+        trimmed = _memory(server.pid)
         warm = warm or first
         answers = sorted(prober.answers)
         prober.player.close()
     finally:
         server.stdin.close()
         server.wait(60)
+        if redis_server is not None:
+            redis_server.stop()
         log.seek(0)
         said = log.read()
         log.close()
@@ -377,7 +392,7 @@ def soak(minutes: float, rooms: int, cycles: int, seed: int, trace: int = 0) -> 
             "rooms_played": sum(g.done and not g.trouble for g in games),
             "games_broken": len(troubles), "cycles": cycled,
             "rss_first_mb": round(first[0], 1), "rss_warm_mb": round(warm[0], 1), "rss_end_mb": round(last[0], 1),
-            "rss_growth_mb": round(last[0] - warm[0], 1),
+            "rss_growth_mb": round(last[0] - warm[0], 1), "rss_end_trimmed_mb": round(trimmed[0], 1),
             "open_files_warm": warm[1], "open_files_end": last[1], "open_files_growth": last[1] - warm[1],
             "rooms_open_at_end": len([c for c in stats["rooms"] if c != code]), "rooms_still_played": 1,
             "games_stalled": sum("stalled" in t for t in troubles),
@@ -390,6 +405,34 @@ def soak(minutes: float, rooms: int, cycles: int, seed: int, trace: int = 0) -> 
             **({"traced": traced} if trace else {})}
 
 
+class _Redis:
+    def __init__(self, process: subprocess.Popen, url: str) -> None:
+        self.process, self.url = process, url
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.wait(10)
+
+
+def _redis(folder: Path) -> _Redis:
+    """A redis-server of the soak's own (`--fleet`), on a free loopback port."""
+    with socket.socket() as probe:
+        probe.bind((LOOPBACK, 0))
+        port = probe.getsockname()[1]
+    process = subprocess.Popen(["redis-server", "--port", str(port), "--bind", LOOPBACK, "--save", "", "--appendonly",
+                                "yes", "--dir", str(folder)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    end = time.monotonic() + 10
+    while time.monotonic() < end:
+        try:
+            with socket.create_connection((LOOPBACK, port), timeout=0.2) as link:
+                link.sendall(b"PING\r\n")
+                if link.recv(16).startswith(b"+PONG"):
+                    return _Redis(process, f"redis://{LOOPBACK}:{port}/0")
+        except OSError:
+            time.sleep(0.05)
+    raise SystemExit("redis-server did not start")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--json", action="store_true", help="one JSON line")
@@ -400,12 +443,14 @@ def main() -> int:
     parser.add_argument("--trace", type=int, default=0, metavar="FRAMES",
                         help="trace the server's Python heap (tracemalloc, this many frames deep) and say where it grew "
                              "between the warm point and the end")
+    parser.add_argument("--fleet", action="store_true",
+                        help="the server in a fleet, on a redis-server of the soak's own (needs redis-server)")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
         serve()
         return 0
-    figures = soak(args.minutes, args.rooms, args.cycles, args.seed, args.trace)
+    figures = soak(args.minutes, args.rooms, args.cycles, args.seed, args.trace, args.fleet)
     if args.json:
         print(json.dumps(figures))
     else:

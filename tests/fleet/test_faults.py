@@ -199,6 +199,31 @@ def test_a_server_killed_right_after_an_accepted_action_loses_nothing_anyone_hea
     w.check("SIGKILL right after an accepted action", back_s=round(back, 2))
 
 
+def test_a_window_looking_for_its_game_while_the_fleet_cannot_answer_spends_none_of_its_tries(world):
+    """Its server killed while Redis hangs: each server the window asks meanwhile says not now, a dozen times and
+    more; none of it costs the address's ten wrong-code tries, so a fresh room code typed there afterwards is
+    answered as a code, not with "too many tries"."""
+    w = world()
+    a = w.start(*COMPUTERS)
+    b = w.start()
+    code = a.codes[0]
+    player = w.watcher(a, code)
+    assert w.plays_on(code)
+    w.redis.process.send_signal(signal.SIGSTOP)
+    a.signal(signal.SIGKILL)
+    asked = player._tried
+    assert w.history.until(lambda: player._tried >= asked + 24, 40), "the window asked b a dozen times and more"
+    w.redis.process.send_signal(signal.SIGCONT)
+    assert player.rejoining is not None
+    assert w.history.until(lambda: player.came_back == 1, 30), player.trouble
+    assert player.port == b.port and w.plays_on(code)
+    stranger = w.history.follow(Player(LOOPBACK, b.port))        # the same address, a code that names no room
+    stranger.enter("ZZZZZ" if code != "ZZZZZ" else "YYYYY")
+    assert w.history.until(lambda: stranger.refusals, 10)
+    assert stranger.refusals[-1].code is Online.WRONG_ROOM, stranger.refusals
+    w.check("rejoins while Redis hangs", asked=player._tried - asked)
+
+
 # --- the grid (`-m fleet`) ---------------------------------------------------------------------------------------
 
 @pytest.mark.fleet

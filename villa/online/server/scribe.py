@@ -32,7 +32,8 @@ class Scribe:
 
     def person(self, match: Match, request) -> Exception | None:
         """A person's request: written ahead, carried out, and counted for its seat; its refusal, if any."""
-        self._write(self.journal.request(match, request, person=True))
+        if self._ahead is not None:       # (a room on its own keeps no journal: it only counts)
+            self._write(self.journal.request(match, request, person=True))
         return self._carry_out(match, request)
 
     def _carry_out(self, match: Match, request) -> Exception | None:
@@ -52,7 +53,7 @@ class Scribe:
     def heard(self, match: Match, request) -> None:
         """A request the match was given by a computer player or the turn clock (the match's `heard`): written ahead
         as a person's is."""
-        if not self._person and not self.replaying:
+        if not self._person and not self.replaying and self._ahead is not None:
             self._write(self.journal.request(match, request, person=False))
 
     def mark(self, match: Match) -> None:
