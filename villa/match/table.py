@@ -20,6 +20,7 @@ carried out in `villa.match.carrying_out`). The window calls `advance` once per 
 from __future__ import annotations
 
 import random
+import weakref
 from dataclasses import replace
 from typing import Callable, Protocol
 
@@ -81,7 +82,8 @@ class Match:
         self._settling_since: float | None = None
         self._collapse_seen = False
         self._fell_at = 0.0
-        self._carrying_out = CarryingOut(self, self._apply)
+        me = weakref.proxy(self)    # the match holds its carrying-out: a match dropped is freed at once by its
+        self._carrying_out = CarryingOut(me, lambda action: me._apply(action))    # count, villa and all (megabytes)
         self.heard: Callable[[rq.Request], None] | None = None   # told of every request before it is carried out
         if record is None:
             self.start = self.state = opening_state(setup)
@@ -331,6 +333,7 @@ class Match:
         """Let go of everything (a game left for the menu), and hand back the memory the game freed."""
         self._drivers.clear()
         self.events.clear()
+        self.heard = None
         self.hand = None
         give_back_free_memory()
 

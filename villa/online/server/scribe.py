@@ -30,6 +30,11 @@ class Scribe:
         self._room, self._ahead = room, ahead
         self.gate = Gate(send)
 
+    def close(self) -> None:
+        """The room is closed: what it never wrote is never told, and nothing here leads back to it."""
+        self.gate.drop()
+        self._room = self._ahead = None
+
     def person(self, match: Match, request) -> Exception | None:
         """A person's request: written ahead, carried out, and counted for its seat; its refusal, if any."""
         if self._ahead is not None:       # (a room on its own keeps no journal: it only counts)
