@@ -320,7 +320,8 @@ def _stats(server: subprocess.Popen, ask: str = "stats") -> dict:
     return json.loads(server.stdout.readline())
 
 
-def soak(minutes: float, rooms: int, cycles: int, seed: int, trace: int = 0, fleet: bool = False) -> dict:
+def soak(minutes: float, rooms: int, cycles: int, seed: int, trace: int = 0, fleet: bool = False,
+         tables: int = TABLES) -> dict:
     home = tempfile.mkdtemp(prefix="villa-soak-")
     log = open(Path(home) / "server.err", "w+", encoding="utf-8")
     env = {**os.environ, "VILLA_HOME": home, **({"VILLA_SOAK_TRACE": str(trace)} if trace else {})}
@@ -346,7 +347,7 @@ def soak(minutes: float, rooms: int, cycles: int, seed: int, trace: int = 0, fle
         while time.monotonic() - began < seconds or any(not g.done for g in games) or started < rooms:
             elapsed = time.monotonic() - began
             playing = [g for g in games if not g.done]
-            if started < rooms and len(playing) < TABLES and started <= rooms * elapsed / seconds + TABLES:
+            if started < rooms and len(playing) < tables and started <= rooms * elapsed / seconds + tables:
                 games.append(Game(port, seed * 1000 + started))
                 started += 1
             for game in playing:
@@ -443,6 +444,7 @@ def main() -> int:
     parser.add_argument("--trace", type=int, default=0, metavar="FRAMES",
                         help="trace the server's Python heap (tracemalloc, this many frames deep) and say where it grew "
                              "between the warm point and the end")
+    parser.add_argument("--tables", type=int, default=TABLES, help=f"games played at once (default {TABLES})")
     parser.add_argument("--fleet", action="store_true",
                         help="the server in a fleet, on a redis-server of the soak's own (needs redis-server)")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
@@ -450,7 +452,7 @@ def main() -> int:
     if args.serve:
         serve()
         return 0
-    figures = soak(args.minutes, args.rooms, args.cycles, args.seed, args.trace, args.fleet)
+    figures = soak(args.minutes, args.rooms, args.cycles, args.seed, args.trace, args.fleet, args.tables)
     if args.json:
         print(json.dumps(figures))
     else:

@@ -13,19 +13,15 @@ class Presence:
     def __init__(self, fleet) -> None:
         self.fleet = fleet
         self.listed: list[str] = [fleet.public]
-        self._looking = False
 
     def call(self) -> Call:
         fleet = self.fleet
-        self._looking = True
         return Call("present", [keys.SERVERS], [fleet.id, fleet.public, int(fleet.timings.presence_s * 1000)],
                     self._answered)
 
     def addresses(self) -> list[str]:
-        """Where players find this fleet's rooms: this server first, then the others present (as last looked up; a
-        player asking makes the fleet look again at once)."""
-        if not self._looking:
-            self.fleet.asks.append(self.call())
+        """Where players find this fleet's rooms: this server first, then the others present (as looked up with
+        each renewal; the server tells its players when the list changes)."""
         return self.listed
 
     def now(self) -> bool:
@@ -39,7 +35,6 @@ class Presence:
         return batch.error is None
 
     def _answered(self, answer, sent_at: float) -> None:
-        self._looking = False
         if isinstance(answer, list):
             fleet = self.fleet
             found = [(_text(answer[n]), _text(answer[n + 1])) for n in range(0, len(answer) - 1, 2)]

@@ -323,8 +323,11 @@ class Room:
     def closable(self) -> bool:
         """Done with: a finished game every player has the record of (or that waited long enough for a late one), a
         game nobody has been at for a while, or a room opened for a host nobody came back to. (A room the server was
-        started with, which has no host to wait for, waits for its players as long as the server runs.)"""
+        started with, which has no host to wait for, waits for its players as long as the server runs.) Never while
+        news waits for its writes (in a fleet): the record of a finished game among it."""
         now = self._clock()
+        if self.scribe.gate.holding:
+            return False
         if self.ended_at is not None:
             people = {n for n, seat in enumerate(self.seating.seats)
                       if not seat.is_computer and n in self.seating.sitters}
