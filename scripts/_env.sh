@@ -26,12 +26,13 @@ ensure_venv() {
 }
 
 # Debian packages the tests need: a virtual screen and a mouse driver for the window's tests, and a Redis
-# server of their own for the tests of a fleet of game servers.
+# server of their own for the tests of a fleet of game servers (with its command line, which makes a Cluster).
 ensure_debian_packages() {
     local missing=()
     command -v Xvfb >/dev/null 2>&1 || missing+=(xvfb)
     command -v xdotool >/dev/null 2>&1 || missing+=(xdotool)
     command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
+    command -v redis-cli >/dev/null 2>&1 || missing+=(redis-tools)     # (a Redis Cluster made for the fleet's tests)
     [ ${#missing[@]} -eq 0 ] && return 0
     echo "Installing Debian packages: ${missing[*]} ..."
     local sudo=""

@@ -15,8 +15,9 @@ import signal
 import time
 
 import pytest
+import redis
 
-from tests.fleet.conftest import LEASE, LOOPBACK, FleetServer, RedisCluster, RedisServer, SentinelRedis
+from tests.fleet.conftest import LEASE, LOOPBACK, FleetServer, RedisCluster, RedisServer, SentinelRedis, free_port
 from tests.fleet.history import History
 from tests.fleet.proxy import Proxy
 from villa import rules
@@ -511,3 +512,67 @@ def test_a_sentinel_failover_to_the_replica_costs_the_game_nothing(world, tmp_pa
     assert table.play(4, 60), "the game goes on"
     took = time.monotonic() - failed_over
     w.check("Sentinel failover", played_on_within_s=round(took, 2), came_back=table.player.came_back)
+
+
+@pytest.mark.fleet
+def test_every_error_redis_gives_is_one_more_reason_to_try_again_and_never_a_servers_end(tmp_path):
+    """In one process, a server of a fleet with a game under way, while its Redis flushes its scripts (NOSCRIPT),
+    fills up (OOM), turns read-only (READONLY, as a primary demoted), then asks for a password the server does not
+    have (NOAUTH): nothing escapes into the frame loop, a new room is refused while Redis cannot take one, the game
+    pauses while its lease cannot be renewed, and goes on, with every write done, once Redis answers again."""
+    redis_server = RedisServer(tmp_path)
+    client = redis_server.client()
+    timings = Timings(lease_s=LEASE, refresh_s=LEASE / 3, reap_s=LEASE / 3, presence_s=LEASE, redis_s=LEASE / 4)
+    fleet = Fleet(redis_server.url, f"{LOOPBACK}:1", timings)
+    server = Server(0, LOOPBACK, fleet=fleet)
+    try:
+        code = fleet.code_now(set())
+        plan = MatchSetup((Seat("Ann"), Seat("Ben")), layout_named("random", 5), seed=5, deal_colours=True)
+        room = server.open(Room(code, plan, keep=server.place))
+        room.sit(1, "Ann", 0)
+        room.sit(2, "Ben", 1)
+
+        def run(seconds: float, until=lambda: False) -> bool:
+            end = time.monotonic() + seconds
+            while time.monotonic() < end and not until():
+                server.poll(0.002)
+                server.frames(1)
+            return until()
+
+        def plays() -> bool:
+            return run(5 * LEASE, lambda: fleet.may_play(code) and not room.scribe.gate.holding
+                       and fleet.held[code].acked_seq == room.journal.seq)
+
+        def asks(request) -> None:
+            room.request(1 + request.seat, request)
+
+        assert run(10, lambda: room.match is not None and fleet.held[code].begun)
+        seat = rules.acting_player(room.match.state)
+        column = rules.passing_moves(room.match.state)[0].column
+        asks(rq.Take(seat, column, None))
+        assert plays()
+        client.script_flush()                                     # NOSCRIPT
+        asks(rq.Aim(seat, (1.0, 1.0, 6.0)))
+        assert plays(), "its scripts loaded again, the write done"
+        client.config_set("maxmemory", 1)                         # OOM
+        opened: list = []
+        fleet.new_code(set(), opened.append)
+        assert run(5, lambda: opened) and opened == [None], "no new room while Redis is full"
+        asks(rq.Aim(seat, (1.5, 1.0, 6.0)))
+        run(3 * LEASE)
+        assert plays(), "the game in play goes on in a full Redis: its lease renewed, its request written"
+        client.config_set("maxmemory", 0)
+        client.replicaof(LOOPBACK, free_port())                  # READONLY: a primary demoted
+        assert run(5 * LEASE, lambda: not fleet.may_play(code)), "the game pauses"
+        client.replicaof("NO", "ONE")
+        assert plays(), "and goes on"
+        client.config_set("requirepass", "secret")                # NOAUTH: connections made again are refused
+        client = redis.Redis(host=LOOPBACK, port=redis_server.port, password="secret")
+        client.client_kill_filter(_type="normal", skipme=True)
+        assert run(5 * LEASE, lambda: not fleet.may_play(code)), "the game pauses"
+        client.config_set("requirepass", "")
+        assert plays(), "and goes on"
+        assert room.match is not None and code in server.rooms and not room.match.over
+    finally:
+        server.close()
+        redis_server.stop()
