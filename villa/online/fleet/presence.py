@@ -13,15 +13,21 @@ class Presence:
     def __init__(self, fleet) -> None:
         self.fleet = fleet
         self.listed: list[str] = [fleet.public]
+        self._looked = -1e9           # when the fleet was last looked up (this server's clock)
 
     def call(self) -> Call:
         fleet = self.fleet
+        self._looked = fleet.now()
         return Call("present", [keys.SERVERS], [fleet.id, fleet.public, int(fleet.timings.presence_s * 1000)],
                     self._answered)
 
     def addresses(self) -> list[str]:
-        """Where players find this fleet's rooms: this server first, then the others present (as looked up with
-        each renewal; the server tells its players when the list changes)."""
+        """Where players find this fleet's rooms: this server first, then the others present, as last looked up: with
+        each renewal, and whenever asked a while after (a player entering learns of a server started a moment ago;
+        the server tells its players when the list changes)."""
+        fleet = self.fleet
+        if fleet.now() - self._looked > fleet.timings.refresh_s / 2:
+            fleet.asks.append(self.call())
         return self.listed
 
     def now(self) -> bool:
