@@ -381,9 +381,9 @@ def test_a_server_stopped_in_order_hands_its_game_over_with_nothing_lost(world):
     assert table.play(4)
     a.signal(signal.SIGTERM)
     stopped = time.monotonic()
-    assert a.process.wait(10) == 128 + signal.SIGTERM
     assert w.history.until(lambda: table.player.came_back == 1, 20), table.player.trouble
     back = time.monotonic() - stopped
+    assert a.process.wait(10) == 128 + signal.SIGTERM
     assert table.player.port == b.port and table.play(3)
     w.check("SIGTERM", back_s=round(back, 2))
 

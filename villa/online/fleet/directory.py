@@ -26,7 +26,7 @@ class Directory:
     def __init__(self, fleet, options: dict) -> None:
         self.fleet = fleet
         self.options = options                  # how rooms are taken up here (aside, clock)
-        self.claiming: set[str] = set()
+        self.claiming: dict[str, list[Callable]] = {}    # rooms being claimed and taken up, and who waits for each
         self._missing: dict[str, float] = {}    # orphans seen, and since when (this server's clock)
         self.takeovers = 0
 
@@ -62,7 +62,10 @@ class Directory:
         the address of the server that plays it, None (no room of the fleet has this code), or an `Online` code
         (not now: the fleet is moving it, or Redis does not answer). `full`: this server takes up no more."""
         fleet = self.fleet
-        if code in fleet.held or code in self.claiming:
+        if code in self.claiming:                  # being taken up here: the answer comes with the room
+            self.claiming[code].append(answer)
+            return
+        if code in fleet.held:
             answer(Online.ROOM_MOVING)
             return
 
@@ -78,7 +81,9 @@ class Directory:
                 answer(address if owner != fleet.id else Online.ROOM_MOVING)
             elif begun == "0":
                 answer(Online.WRONG_ROOM)          # a lobby whose server went: there is no game to take up
-            elif code in fleet.held or code in self.claiming:
+            elif code in self.claiming:
+                self.claiming[code].append(answer)
+            elif code in fleet.held:
                 answer(Online.ROOM_MOVING)
             elif full:
                 answer(Online.SERVER_FULL)
@@ -90,14 +95,14 @@ class Directory:
         """The room claimed for this server ("any": for a player who came back; "orphan": by the reaper), then
         taken up here from Redis."""
         fleet = self.fleet
-        self.claiming.add(code)
+        self.claiming[code] = [answer]
 
         def claimed(fence, sent_at: float) -> None:
             if isinstance(fence, int) and fence > 0:
                 fleet.hold(code, fence, sent_at)
-                self._load(code, answer)
+                self._load(code, self._told(code))
                 return
-            self.claiming.discard(code)
+            answer = self._told(code)
             if fence == -1:
                 fleet.asks.append(Call(None, [], ["ZREM", keys.LEASES, code], ignore))
                 answer(None)
@@ -112,7 +117,6 @@ class Directory:
         fleet = self.fleet
 
         def loaded(kept, sent_at: float) -> None:
-            self.claiming.discard(code)
             if code not in fleet.held or kept is NOT_HELD:
                 fleet.held.pop(code, None)
                 answer(Online.ROOM_MOVING)
@@ -147,6 +151,13 @@ class Directory:
             held.whole = True          # turns settled again while its journal was played: written whole
         log.info("room %s taken up at turn %d, %d requests played again", code, room.match.turn, len(kept.entries))
         return room
+
+    def _told(self, code: str) -> Callable:
+        """Everyone who waits for the room, told at once when its claim ends."""
+        def tell(found) -> None:
+            for answer in self.claiming.pop(code, []):
+                answer(found)
+        return tell
 
     # --- the reaper ----------------------------------------------------------------------------------------------
 
