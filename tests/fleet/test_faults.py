@@ -5,7 +5,8 @@ time), and records every action every player heard accepted, with its room, serv
 accepted is missing, and no two servers accepted actions for one room under different fencing numbers at once.
 
 The grid runs behind the `fleet` marker (`pytest -m fleet tests/fleet`); the default run keeps a sample (a fence
-key deleted, and a server killed right after an accepted action)."""
+key deleted, a server killed right after an accepted action, and the villa as the dead server had it at the frame a
+room taken over resumes from)."""
 
 from __future__ import annotations
 
@@ -191,15 +192,14 @@ def test_a_server_killed_right_after_an_accepted_action_loses_nothing_anyone_hea
     assert w.history.until(lambda: w.heard(table.code) > taken, 10)
     a.signal(signal.SIGKILL)
     killed = time.monotonic()
-    heard = [h.action for h in w.history.accepted(table.code)]
     assert w.history.until(lambda: table.player.came_back == 1, 30), table.player.trouble
     back = time.monotonic() - killed
-    log = table.player.state.log
-    assert len(log) >= len(heard) - 0 and table.player.port == b.port
-    assert table.play(3), "the game goes on on the other server"
+    assert table.player.port == b.port
+    assert table.play(3), "the game goes on on the other server"     # (and `check`: every action heard is there)
     w.check("SIGKILL right after an accepted action", back_s=round(back, 2))
 
 
+@pytest.mark.fleet
 def test_a_window_looking_for_its_game_while_the_fleet_cannot_answer_spends_none_of_its_tries(world):
     """Its server killed while Redis hangs: each server the window asks meanwhile says not now, a dozen times and
     more; none of it costs the address's ten wrong-code tries, so a fresh room code typed there afterwards is
