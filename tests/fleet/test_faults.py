@@ -168,8 +168,8 @@ def _fence(world: World, code: str) -> int:
 
 def test_a_fence_key_deleted_mid_game_is_put_back_by_its_holder_and_the_game_goes_on(world):
     w = world()
-    a = w.start(*COMPUTERS)
-    w.start()
+    a = w.start(*COMPUTERS, "--lease", "2")          # (no takeover by a busy machine's stall: the fence stays 1)
+    w.start("--lease", "2")
     code = a.codes[0]
     w.watcher(a, code)
     assert w.plays_on(code)
