@@ -77,8 +77,8 @@ class Directory:
             owner, address, _state, leased, begun = (_text(v) for v in found)
             if not owner:
                 answer(None)
-            elif leased != "0":
-                answer(address if owner != fleet.id else Online.ROOM_MOVING)
+            elif leased != "0":      # (held at this very address by a process before this one: not for long)
+                answer(address if owner != fleet.id and address != fleet.public else Online.ROOM_MOVING)
             elif begun == "0":
                 answer(Online.WRONG_ROOM)          # a lobby whose server went: there is no game to take up
             elif code in self.claiming:
