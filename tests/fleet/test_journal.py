@@ -4,6 +4,7 @@ turn, the seats) read back as the same record, and what a window says of its mov
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 from villa import rules
@@ -49,6 +50,8 @@ def test_news_waits_at_the_gate_for_its_write_and_goes_out_in_order():
 
 
 def test_a_game_written_as_its_parts_reads_back_as_the_same_record():
+    """All but the last turn's motion (a clip's: 66 kB here, more than the rest of the game), which Redis is spared:
+    a room taken over records the motion of the turns it plays itself."""
     setup = MatchSetup((Seat("Ann", Strength.EASY), Seat("Ben", Strength.EASY)), layout_named("rings", 2), seed=2,
                        deal_colours=True)
     match = Match(setup)
@@ -60,7 +63,8 @@ def test_a_game_written_as_its_parts_reads_back_as_the_same_record():
                                   seats["asked"] if n == len(record.turns) - 1 else {})
              for n, turn in enumerate(record.turns)]
     kept = documents.read_room(documents.game_document(record), documents.seats_document(room), turns, [], 0)
-    assert records.content(kept.record) == records.content(record)
+    assert record.motion is not None and kept.record.motion is None
+    assert records.content(kept.record) == records.content(dataclasses.replace(record, motion=None))
     assert kept.seats["room"] == "K7QWE" and kept.entries == ()
     room.close()
     match.close()

@@ -156,11 +156,13 @@ def test_the_host_gives_a_left_seat_to_a_computer_player_and_the_screens_wait_no
 # --- a seat taken from the command line ---------------------------------------------------------------
 
 class _Window:
-    """What `OnlinePlay` asks of the window's `Front` to keep a seat: the settings, and the loop's tasks."""
+    """What `OnlinePlay` asks of the window's `Front` to keep a seat: the settings, the loop's tasks, and whether
+    it speaks TLS."""
 
     def __init__(self) -> None:
         self.settings = Settings()
         self.stage = SimpleNamespace(task_mgr=taskMgr)
+        self.insecure = False
 
     def apply_settings(self, settings: Settings) -> None:
         self.settings = settings
@@ -182,7 +184,9 @@ def _until(done, seconds: float = 10.0) -> bool:
     return joining._until(SimpleNamespace(poll=taskMgr.step), done, seconds)
 
 
-def test_a_join_from_the_command_line_keeps_its_seat_and_takes_it_back_after_a_lost_connection(served):
+def test_a_join_from_the_command_line_keeps_its_seat_and_takes_it_back_after_a_lost_connection(served, monkeypatch,
+                                                                                              tmp_path):
+    monkeypatch.setenv("VILLA_HOME", str(tmp_path))       # where the window keeps the servers' certificates
     room = Room(protocol.new_room_code(), two_seats())
     served.open(room)
     window = _Window()

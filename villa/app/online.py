@@ -8,25 +8,42 @@ kept. A server that closes the connection (saying why in its goodbye), sends wha
 silent leaves the player on the online menu with that one sentence. Once the room's table says the game
 started, the game screen takes the player over (`Front.play_online`).
 
+Every connection is TLS, the server checked before a byte is sent (`villa.online.client.trust`: an invite's pin,
+a CA's certificate for the host's name, or the certificate the address showed before, kept in
+`known_servers.json`), unless the window was started with `--insecure`. A game hosted here shows the certificate
+kept in the data folder (`tls/`, as a dedicated server does), and its fingerprint is `fingerprint`.
+
 Leaving the lobby closes the connection; a host who leaves before the game started also stops the server
 inside the game (the room goes with it, and the guests are told the connection was lost). Once a game is
 under way the server runs on until its host goes back to the main menu or quits.
+
+A game hosted here asks the home's router to forward its port (`villa.online.router`, in a thread of its own),
+and the lobby shows the invite to send friends (`sharing`): the router's public address once it answered,
+else this computer's address on its network, with what the router said. An invite pasted into Join, or
+given to `--join`, names the server, the room and the certificate's fingerprint (`pin`).
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import socket
 import time
 
-from villa.app.dedicated import rooms_dir
+from villa.app.dedicated import rooms_dir, tls_dir
 from villa.app.kept_seat import SeatKept
+from villa.app.known_servers import KnownServersFile
 from villa.app.room_files import RoomFiles
+from villa.app.server_identity import own_identity
 from villa.match import MatchSetup
+from villa.match.setup import clean_name
 from villa.online import protocol
 from villa.online.client import Player
 from villa.online.client.player import CONNECT_S
+from villa.online.client.trust import Trust
+from villa.online.invite import Invite, InviteError, Reach, Sharing, looks_like_invite, parse_invite
 from villa.online.protocol import Online, OnlineError
+from villa.online.router import PortOpening, Step
 from villa.online.server import Room, Server
 from villa.presentation import menus
 from villa.presentation.menus.lobby import LobbyScreen
@@ -59,6 +76,33 @@ def parse_address(text: str) -> tuple[str, int]:
     return host, int(port)
 
 
+def parse_invite_or_address(text: str) -> tuple[str, int, str | None, str | None]:
+    """What the join form's first line holds: (host, port, the invite's room code or None, its fingerprint or
+    None). Trouble("bad invite") or Trouble("bad address") for anything else."""
+    if not looks_like_invite(text):
+        return (*parse_address(text), None, None)
+    try:
+        invite = parse_invite(text)
+    except InviteError as error:
+        raise Trouble("bad invite", why=error.code.value, **error.values) from None
+    return invite.host, invite.port, invite.code, invite.fingerprint
+
+
+def last_name(settings) -> str:
+    """The first person's name of the last game set up on this computer ("": none yet)."""
+    people = [name for name, strength in settings.last_seats if strength is None]
+    return people[0] if people else ""
+
+
+def login_name() -> str:
+    """The name this computer knows its player by ("" where it has none), as a name at a table is written."""
+    for variable in ("USER", "USERNAME", "LOGNAME"):
+        name = clean_name(os.environ.get(variable, ""))
+        if name and name != "root":
+            return name[0].upper() + name[1:]
+    return ""
+
+
 def parse_port(text: str) -> int | None:
     """A port to host on; None: any free one. Trouble("bad port") for anything else."""
     text = text.strip()
@@ -88,13 +132,24 @@ class OnlinePlay:
         self.server: Server | None = None
         self.address = ""          # the server as shown and kept: host:port
         self.name = ""             # who sits down (typed on the join screen, or the host's seat's name)
+        self.opening: PortOpening | None = None   # the home's router asked to forward a server hosted here
         self.plan: MatchSetup | None = None   # the host's game, as last sent
         self.lobby: LobbyScreen | None = None
         self.playing = False       # the game screen has the player
         self._waits: list = []
         self._heard = 0            # refusals already said
         self.kept = SeatKept(front)   # the seat kept in the settings to rejoin
+        self.trust = Trust(KnownServersFile())   # the servers reached before, and their certificates
+        self.insecure = front.insecure            # --insecure: no TLS, to reach a server started so
         self._task = None
+
+    @property
+    def fingerprint(self) -> str | None:
+        """The certificate's fingerprint of the server this window plays on (the one hosted here, or the one
+        reached and checked); None without TLS."""
+        if self.server is not None:
+            return self.server.fingerprint
+        return self.player.fingerprint if self.player is not None else None
 
     # --- the menus ---
 
@@ -102,7 +157,8 @@ class OnlinePlay:
         front = self.front
         kept = self.kept.waiting()
         front._open(OnlineMenu(on_host=self.choose_game, on_join=self.join_form, on_rejoin=self.rejoin,
-                               on_back=front.main_menu, rejoin_code=kept.code if kept else None, notice=notice))
+                               on_back=front.main_menu, rejoin_code=kept.code if kept else None, notice=notice,
+                               insecure=self.insecure))
 
     def take_up_seat(self) -> None:
         """The main menu's Continue, for a seat kept online: the online menu, already on its way back to it."""
@@ -123,13 +179,12 @@ class OnlinePlay:
         self.front._open(HostScreen(port=protocol.PORT, address=self.address, on_here=self.host_here,
                                     on_server=self.host_on_server, on_back=back))
 
-    def join_form(self) -> None:
-        people = [name for name, strength in self.front.settings.last_seats if strength is None]
+    def join_form(self, invite: str = "", name: str = "") -> None:
         def back() -> None:       # a server being reached is let go
             self.close()
             self.menu()
-        self.front._open(JoinScreen(address=self.address, name=self.name or (people[0] if people else ""),
-                                    on_join=self.join, on_back=back))
+        name = name or self.name or last_name(self.front.settings)
+        self.front._open(JoinScreen(address=invite or self.address, name=name, on_join=self.join, on_back=back))
 
     def adopt(self, player: Player, address: str, name: str = "") -> None:
         """A player the command line seated (`--join`): watched as a player seated through the menus is, their seat
@@ -153,13 +208,17 @@ class OnlinePlay:
         room = Room(protocol.new_room_code(), self.plan, keep=self.server.store, aside=True, waits_for_host=True)
         self.server.open(room)
         self.address = f"{local_address()}:{self.server.port}"
-        self._connect("127.0.0.1", self.server.port, screen, lambda: self._enter(room.code, screen, self._sit_host))
+        self.opening = PortOpening(self.server.port).start()      # friends beyond the home's router
+        self._connect("127.0.0.1", self.server.port, screen, lambda: self._enter(room.code, screen, self._sit_host),
+                      pin=self.server.fingerprint)
 
     def _serve(self, port: int | None) -> Server:
         ports = [port] if port is not None else range(protocol.PORT, protocol.PORT + FREE_PORTS)
+        identity = None if self.insecure else own_identity(tls_dir())
         for number in ports:
             try:
-                server = Server(number, "", store=RoomFiles(rooms_dir(), replays=False), aside=True)
+                server = Server(number, "", store=RoomFiles(rooms_dir(), replays=False), aside=True,
+                                identity=identity, insecure=self.insecure)
             except OSError as error:
                 log.info("no server on port %s: %s", number, error)
                 continue
@@ -192,9 +251,12 @@ class OnlinePlay:
         self._connect(host, port, screen, opened)
 
     def join(self, address_text: str, code: str, name: str) -> None:
+        """Join by an invite (the first line; the code is the invite's, and its fingerprint the one the server's
+        certificate must have) or a server's address and a room code."""
         screen = self.front.menu
         try:
-            host, port = parse_address(address_text)
+            host, port, invited, pin = parse_invite_or_address(address_text)
+            code = invited or code
             if protocol.room_code(code) is None:
                 raise Trouble("bad code", code=code.strip().upper() or "—", unused=protocol.UNUSED_LETTERS)
         except Trouble as trouble:
@@ -204,13 +266,24 @@ class OnlinePlay:
             screen.tell(refusal(OnlineError(Online.NO_NAME)))
             return
         self.address, self.name = f"{host}:{port}", name
-        self._connect(host, port, screen, lambda: self._enter(code, screen, self.open_lobby))
+        self._connect(host, port, screen, lambda: self._enter(code, screen, self.open_lobby), pin=pin)
 
     def seated(self, player: Player, address: str, name: str) -> None:
         """A player the command line seated (`--join`): the lobby and the game as from the menus, the seat kept in
         the settings so that a window closed or killed can take it back with the menu's Rejoin."""
         self.adopt(player, address, name)
         self.open_lobby()
+
+    def invited(self, invite: Invite) -> None:
+        """An invite the desktop opened the game with (a link clicked in a chat): into its room as Join goes
+        (the lobby, to choose a seat), under the name last played with here, or else the computer's login name;
+        with neither, the join form, filled in, asks for one."""
+        name = last_name(self.front.settings) or login_name()
+        self.join_form(str(invite), name)
+        if name:
+            self.join(str(invite), invite.code, name)
+        else:
+            self.front.menu.tell(refusal(OnlineError(Online.NO_NAME)))
 
     def rejoin(self) -> None:
         screen, kept = self.front.menu, self.kept.waiting()
@@ -241,12 +314,12 @@ class OnlinePlay:
 
     # --- the steps, each waiting in the window's loop ---
 
-    def _connect(self, host: str, port: int, screen, then) -> None:
-        """Reach the server (the screen says so at once, with Cancel), then `then()`; no answer within
-        `CONNECT_S` gives up."""
+    def _connect(self, host: str, port: int, screen, then, pin: str | None = None) -> None:
+        """Reach the server (the screen says so at once, with Cancel), its certificate checked (against `pin`,
+        when given), then `then()`; no answer within `CONNECT_S` gives up."""
         self.leave()
         address = f"{host}:{port}"
-        self.player = Player(host, port, timeout=CONNECT_S)
+        self.player = Player(host, port, timeout=CONNECT_S, pin=pin, insecure=self.insecure, trust=self.trust)
         self._heard = 0
         self._task = self.front.stage.task_mgr.add(self._watch, "villa-online")
         if hasattr(screen, "connecting"):
@@ -358,7 +431,8 @@ class OnlinePlay:
 
     def open_lobby(self) -> None:
         player = self.player
-        self.lobby = LobbyScreen(player=player, address=self.address, on_sit=lambda seat: player.sit(self.name, seat),
+        self.lobby = LobbyScreen(player=player, sharing=lambda: sharing(self),
+                                 on_sit=lambda seat: player.sit(self.name, seat),
                                  on_computer=player.give_to_computer, on_start=player.begin,
                                  on_rules=self.change_game, on_leave=self.leave_lobby, on_clock=player.set_clock,
                                  on_send_away=player.send_away)
@@ -400,6 +474,27 @@ class OnlinePlay:
         if self.server is not None:
             self.server.close()
             self.server = None
+        if self.opening is not None:      # the router's mapping removed, in the opening's own thread
+            self.opening.close()
+            self.opening = None
+
+
+def sharing(play: OnlinePlay) -> Sharing | None:
+    """The invite a window's lobby shows now: for a game hosted here the router's public address once it forwards
+    the port, else this computer's on its network; for a room on a server, that server's address."""
+    player = play.player
+    if player is None or not player.code:
+        return None
+    host, _colon, port = play.address.rpartition(":")
+    if play.server is None or play.opening is None:
+        if not port.isdigit():
+            return None
+        return Sharing(Invite(host.strip("[]"), int(port), player.code, play.fingerprint), Reach.SERVER)
+    forwarding = play.opening.forwarding
+    if forwarding.step is Step.OPEN and forwarding.public_address:
+        invite = Invite(forwarding.public_address, forwarding.public_port, player.code, play.fingerprint)
+        return Sharing(invite, Reach.PUBLIC, forwarding)
+    return Sharing(Invite(host, play.server.port, player.code, play.fingerprint), Reach.LAN, forwarding)
 
 
 def game_began(player: Player) -> bool:

@@ -28,6 +28,7 @@ from villa import rules
 from villa.match import events as ev
 from villa.match import requests as rq
 from villa.match.carrying_out import HANDLERS, CarryingOut
+from villa.match.motion import Motion, MotionRecorder
 from villa.match.record import Record, TurnRecord
 from villa.match.setup import MatchSetup, Seat, Strength
 from villa.physics import layouts, survey
@@ -85,6 +86,8 @@ class Match:
         me = weakref.proxy(self)    # the match holds its carrying-out: a match dropped is freed at once by its
         self._carrying_out = CarryingOut(me, lambda action: me._apply(action))    # count, villa and all (megabytes)
         self.heard: Callable[[rq.Request], None] | None = None   # told of every request before it is carried out
+        self._moving = MotionRecorder()
+        self.motion: Motion | None = record.motion if record is not None else None   # the last turn's
         if record is None:
             self.start = self.state = opening_state(setup)
             self.villa = self._build_villa()
@@ -106,7 +109,7 @@ class Match:
     @property
     def record(self) -> Record:
         """The game as far as it went, for a save."""
-        return Record(self.setup, self.start, self.state, tuple(self.turns))
+        return Record(self.setup, self.start, self.state, tuple(self.turns), self.motion)
 
     @property
     def turn(self) -> int:
@@ -239,6 +242,7 @@ class Match:
             self.events.hand_out()
             return 0
         self.villa.step(FRAME)
+        self._moving.frame(self.villa)
         self._judge()
         self.events.hand_out()
         return 1
@@ -250,6 +254,7 @@ class Match:
             if not self._collapse_seen:
                 self._collapse_seen = True
                 self._fell_at = villa.time
+                self._moving.fell()
                 hand = self.hand
                 if isinstance(hand, Pull) and hand.state == Grip.TAKEN_OUT and not self.over:
                     self._submit(rules.ColumnTakenOut(hand.column))   # it was out before the villa fell
@@ -325,6 +330,7 @@ class Match:
             self._collapse_seen = False
             self.events.emit(ev.RoundStarted(state.round))
         record = TurnRecord(len(self.turns), len(state.log), self.villa.snapshot())
+        self.motion = self._moving.turn_over(record.turn) or self.motion
         self.turns.append(record)
         self._mark = self._turn_mark()
         self.events.emit(ev.TurnSettled(record))

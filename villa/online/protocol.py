@@ -82,6 +82,13 @@ class Online(StrEnum):
     SEAT_GIVEN = "seat given"            # the host gave this player's seat to a computer player
     CLOSING = "closing"                  # the server is stopping
     MOVED = "moved"                      # another server of the fleet plays the room now: find it there
+    TLS_NEEDED = "tls needed"            # a hello in the clear to a server that speaks TLS (the window's --insecure)
+    # why a player did not speak to the server it reached (its TLS, and its check of the server's certificate)
+    NOT_TLS = "not tls"                  # the server speaks in the clear (it was started with --insecure)
+    TLS_FAILED = "tls failed"            # the TLS handshake failed (`why`: OpenSSL's words)
+    NOT_INVITED = "not invited"          # the certificate is not the one the invite (or the fleet) names
+    CERT_CHANGED = "certificate changed"     # not the one this address showed before (`was`, `shown`)
+    CERT_UNVOUCHED = "certificate unvouched"  # no CA vouches for it, where one did before
 
 
 class OnlineError(ValueError):

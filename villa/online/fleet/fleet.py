@@ -39,6 +39,7 @@ from villa.online.fleet.presence import Presence
 from villa.online.fleet.writes import Writes, ignore
 from villa.online.server.journal import Entry
 from villa.online.server.room import Room
+from villa.online.wire.certificates import with_pin
 
 log = logging.getLogger(__name__)
 
@@ -66,10 +67,14 @@ class Fleet:
     writes_ahead = True
 
     def __init__(self, url: str, public: str, timings: Timings = Timings(),
-                 clock: Callable[[], float] = time.monotonic, aside: bool = False) -> None:
+                 clock: Callable[[], float] = time.monotonic, aside: bool = False,
+                 fingerprint: str | None = None) -> None:
         """`url`: the fleet's Redis; `public`: host:port at which players reach this server; `aside`: the computer
-        players of rooms taken up here think in a worker process."""
-        self.public, self.timings, self.now = public, timings, clock
+        players of rooms taken up here think in a worker process; `fingerprint`: its TLS certificate's, carried after
+        the address wherever the fleet names this server (host:port#fingerprint), so that a player sent on here
+        checks it is here."""
+        self.timings, self.now = timings, clock
+        self.public = with_pin(public, fingerprint)
         self.id = secrets.token_hex(8)
         self.line = Line(url, timings.redis_s, clock)
         self.held: dict[str, Held] = {}

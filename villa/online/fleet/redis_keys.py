@@ -3,9 +3,10 @@
 A room's keys carry its code as a hash tag (`{CODE}`), so they fall in one slot of a Redis Cluster, and every
 script below touches the keys of one room only (or one key of the fleet's own):
 
-    villa:{CODE}:room      the directory's entry: a hash of the owning server's id and address, the fencing number,
-                           the room's state (play, handover, dormant), and how much of its game is written (`seq`:
-                           the last request entry, `base`: the last one a settled turn took in, `turns`: turn entries)
+    villa:{CODE}:room      the directory's entry: a hash of the owning server's id and address (host:port#fingerprint
+                           with TLS: its certificate's, which a player sent there checks), the fencing number, the
+                           room's state (play, handover, dormant), and how much of its game is written (`seq`: the last
+                           request entry, `base`: the last one a settled turn took in, `turns`: turn entries)
     villa:{CODE}:lease     "<server id>:<fencing number>": the server that plays the room; expires unless renewed
     villa:{CODE}:fence     the room's fencing number, one higher at each change of hands
     villa:{CODE}:game      the game's recipe and its rules' state before the first move (JSON), written at its start
@@ -14,8 +15,8 @@ script below touches the keys of one room only (or one key of the fleet's own):
     villa:{CODE}:requests  every request the room's game was given since its last settled turn, with the frame it
                            came at (the write-ahead log: a room taken over plays them again over its last turn)
 
-    villa:{fleet}:servers  the servers present: each one's id -> "<deadline ms> <public address>", the deadline
-                           moved on at each refresh (presence), the entries past it dropped by whoever looks
+    villa:{fleet}:servers  the servers present: each one's id -> "<deadline ms> <public address>" (as above), the
+                           deadline moved on at each refresh (presence), the entries past it dropped by whoever looks
     villa:{fleet}:leases   a sorted set: each held room's lease deadline (ms, Redis' clock); a room whose deadline
                            passed is an orphan for the reapers; 0: handed over, take it at once
 
