@@ -18,6 +18,8 @@ import pytest
 import redis
 
 from villa.online.client import Player
+from villa.online.fleet import redis_keys as keys
+from villa.online.wire.certificates import split_address
 
 LOOPBACK = "127.0.0.1"
 LEASE = 0.6                   # s: a short lease, so a server's death is seen quickly
@@ -190,6 +192,11 @@ class FleetServer:
         """The server's TLS certificate's, as it printed it (None: started --insecure)."""
         return next((line.split()[2] for line in self.lines if line.startswith("TLS certificate ")), None)
 
+    @property
+    def id(self) -> str:
+        """Its id in the fleet, as it printed it ("in the fleet of ... (server ID)")."""
+        return next(line for line in self.lines if line.startswith("in the fleet")).rsplit(" ", 1)[1].rstrip(")")
+
     def signal(self, number: int) -> None:
         self.process.send_signal(number)
 
@@ -221,6 +228,18 @@ def fleet(redis_server, tmp_path):
     yield start
     for server in started:
         server.stop()
+
+
+def room_server(client: redis.Redis, code: str, servers: list[FleetServer]) -> FleetServer | None:
+    """The server of `servers` the room's directory entry names: by its id, the address beside it naming that
+    server's place and certificate (a window sent on is held to it)."""
+    entry = client.hgetall(keys.room(code))
+    owner = entry.get(b"owner", b"").decode()
+    for server in servers:
+        if server.id == owner:
+            assert split_address(entry[b"address"].decode()) == (LOOPBACK, server.port, server.fingerprint)
+            return server
+    return None
 
 
 def poll_until(players: list[Player], done, seconds: float = 20.0) -> bool:

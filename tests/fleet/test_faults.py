@@ -18,7 +18,8 @@ import time
 import pytest
 import redis
 
-from tests.fleet.conftest import LEASE, LOOPBACK, FleetServer, RedisCluster, RedisServer, SentinelRedis, free_port
+from tests.fleet.conftest import (LEASE, LOOPBACK, FleetServer, RedisCluster, RedisServer, SentinelRedis, free_port,
+                                  room_server)
 from tests.fleet.history import History
 from tests.fleet.proxy import Proxy
 from villa import rules
@@ -399,8 +400,8 @@ def test_ten_servers_claim_a_room_whose_server_died_and_one_plays_it(world):
     a.signal(signal.SIGKILL)
     assert w.history.until(lambda: player.came_back == 1, 40), player.trouble
     assert w.plays_on(code, 4)
-    owner = w.redis.client().hget(keys.room(code), "address").decode()
-    assert owner in [s.address for s in others] and player.port == int(owner.rsplit(":", 1)[1])
+    owner = room_server(w.redis.client(), code, [a, *others])
+    assert owner in others and player.port == owner.port
     w.check("ten claimants", fence=_fence(w, code))
 
 

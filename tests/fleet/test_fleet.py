@@ -10,7 +10,7 @@ import time
 
 import redis
 
-from tests.fleet.conftest import LEASE, LOOPBACK, poll_until
+from tests.fleet.conftest import LEASE, LOOPBACK, poll_until, room_server
 from villa.match import MatchSetup, Seat, layout_named
 from villa.online.client import Player
 from villa.online.fleet import Fleet, Timings
@@ -77,6 +77,8 @@ def test_a_server_frozen_past_its_lease_plays_nothing_more_in_the_room_it_lost(f
     b = fleet()
     code = a.codes[0]
     player = _watching(a, code)
+    assert poll_until([player], lambda: (LOOPBACK, b.port) in player.addresses, 5), \
+        "told where else the fleet is (the list a player gets on entering is as a last looked it up)"
     a.signal(signal.SIGSTOP)
     assert poll_until([player], lambda: player.came_back == 1 and player.room == code, 30), player.trouble
     assert player.port == b.port
@@ -85,8 +87,7 @@ def test_a_server_frozen_past_its_lease_plays_nothing_more_in_the_room_it_lost(f
     time.sleep(3 * LEASE)
     assert a.process.poll() is None, "woken, it serves on"
     assert int(_redis(redis_server).get(keys.fence(code))) == fence, "nobody took the room from its new server"
-    owner = _redis(redis_server).hget(keys.room(code), "address").decode()
-    assert owner == b.address
+    assert room_server(_redis(redis_server), code, [a, b]) is b, "the directory names the new server"
     assert _moves_on(player), "the window plays on with the server that holds the room"
     late = Player(LOOPBACK, a.port)           # and the woken server sends whoever asks it to the new one
     late.enter(code)

@@ -15,6 +15,7 @@ from villa.online.fleet.line import Call
 from villa.online.fleet.writes import ignore
 from villa.online.protocol import Online
 from villa.online.server.room import Room
+from villa.online.wire.certificates import place
 
 log = logging.getLogger(__name__)
 
@@ -77,8 +78,8 @@ class Directory:
             owner, address, _state, leased, begun = (_text(v) for v in found)
             if not owner:
                 answer(None)
-            elif leased != "0":      # (held at this very address by a process before this one: not for long)
-                answer(address if owner != fleet.id and address != fleet.public else Online.ROOM_MOVING)
+            elif leased != "0":      # (held at this very place by a process before this one: not for long)
+                answer(address if owner != fleet.id and place(address) != place(fleet.public) else Online.ROOM_MOVING)
             elif begun == "0":
                 answer(Online.WRONG_ROOM)          # a lobby whose server went: there is no game to take up
             elif code in self.claiming:

@@ -7,6 +7,7 @@ import redis
 
 from villa.online.fleet import redis_keys as keys
 from villa.online.fleet.line import Batch, Call
+from villa.online.wire.certificates import place
 
 
 class Presence:
@@ -44,7 +45,13 @@ class Presence:
         if isinstance(answer, list):
             fleet = self.fleet
             found = [(_text(answer[n]), _text(answer[n + 1])) for n in range(0, len(answer) - 1, 2)]
-            self.listed = [fleet.public, *sorted(address for server, address in found if server != fleet.id)]
+            # one address a place: an entry left at this server's place by a process before it (another
+            # certificate, maybe) would have players hold this server to a fingerprint it no longer shows
+            others: dict[str, str] = {}
+            for address in sorted(address for server, address in found if server != fleet.id):
+                if place(address) != place(fleet.public):
+                    others.setdefault(place(address), address)
+            self.listed = [fleet.public, *others.values()]
 
 
 def warnings(client: redis.Redis) -> list[tuple[str, dict]]:
