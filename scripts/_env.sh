@@ -28,8 +28,9 @@ ensure_venv() {
 }
 
 # Debian packages the tests need: a virtual screen and a mouse driver for the window's tests, a Redis
-# server of their own for the tests of a fleet of game servers, a home's router (miniupnpd on nftables, in
-# network namespaces made with iproute2), and the desktop's clipboard and link handling (xclip, xdg-utils, gio).
+# server of their own for the tests of a fleet of game servers (with its command line, which makes a Cluster),
+# a home's router (miniupnpd on nftables, in network namespaces made with iproute2), and the desktop's
+# clipboard and link handling (xclip, xdg-utils, gio).
 have() {   # a program on the PATH, or in the system's folders a user's PATH may leave out
     command -v "$1" >/dev/null 2>&1 || [ -x "/usr/sbin/$1" ] || [ -x "/sbin/$1" ]
 }
@@ -39,6 +40,7 @@ ensure_debian_packages() {
     have Xvfb || missing+=(xvfb)
     have xdotool || missing+=(xdotool)
     have redis-server || missing+=(redis-server)
+    have redis-cli || missing+=(redis-tools)     # (a Redis Cluster made for the fleet's tests)
     have miniupnpd || missing+=(miniupnpd-nftables)
     have nft || missing+=(nftables)
     have ip || missing+=(iproute2)

@@ -40,6 +40,7 @@ the standard error) and `server_tracebacks` (anything the server logged as broke
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import logging
 import os
@@ -53,6 +54,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import tracemalloc
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -63,8 +65,10 @@ from villa.app.room_files import RoomFiles  # noqa: E402
 from villa.match import MatchSetup, Seat, Strength, layout_named  # noqa: E402
 from villa.match import requests as rq  # noqa: E402
 from villa.match.computer import close_thinking  # noqa: E402
+from villa.physics.world import give_back_free_memory  # noqa: E402
 from villa.online import protocol  # noqa: E402
 from villa.online.client import Player  # noqa: E402
+from villa.online.fleet import Fleet  # noqa: E402
 from villa.online.server import CATALOGUE, Room, Server  # noqa: E402
 from villa.online.wire import messages as m  # noqa: E402
 from villa.online.wire.door import Tries  # noqa: E402
@@ -86,6 +90,7 @@ HOARDERS, HOARDER_CONNECTIONS = 8, 16    # addresses hoarding rooms, and each on
 HOARD_AGAIN_S = 3.0       # a hoarder refused tries again after this long
 MEMORY_S = 2.0            # between two readings of the server's memory
 ATTACK_POLL_S = 0.01      # between two looks after the attackers (the hoarders every fifth)
+SAMPLE_GAMES = 20     # the server's memory is read after every this many games
 
 
 def _payload(message) -> bytes:
@@ -104,18 +109,33 @@ def serve() -> None:
     "stats" asks it for its rooms and connections."""
     raise_open_files()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")   # its stderr
+    if os.environ.get("VILLA_SOAK_TRACE"):
+        tracemalloc.start(int(os.environ["VILLA_SOAK_TRACE"]))
     files = RoomFiles(rooms_dir())
-    server = Server(0, LOOPBACK, store=files, aside=True)
+    url = os.environ.get("VILLA_SOAK_REDIS")
+    fleet = Fleet(url, f"{LOOPBACK}:1", aside=True) if url else None       # (its public address: never followed)
+    server = Server(0, LOOPBACK, store=files, aside=True, fleet=fleet)
     server.plans = Tries(per_minute=10**6)     # every game here is set up from this one machine
     plan = MatchSetup((Seat("Prober"), Seat("Computer", Strength.EASY)), layout_named("random", 7), seed=7)
-    probed = server.open(Room(protocol.new_room_code(), plan, keep=files, aside=True))
+    probed = server.open(Room(server.place.code_now(set()), plan, keep=server.place, aside=True))
     print(server.port, probed.code, flush=True)
+
+    snapshots = {}
 
     def asked() -> bool:
         if not select.select([sys.stdin], [], [], 0)[0]:
             return False
-        if not sys.stdin.readline():
+        line = sys.stdin.readline()
+        if not line:
             return True
+        if line.startswith("trace"):
+            print(json.dumps(_trace(snapshots, line.split()[1])), flush=True)
+            return False
+        if line.startswith("trim"):            # what the C library holds freed, handed back: the rest is in use
+            gc.collect()
+            give_back_free_memory()
+            print(json.dumps({"trimmed": True}), flush=True)
+            return False
         print(json.dumps({"rooms": sorted(server.rooms), "visitors": len(server.visitors),
                           "door": server.door.held(), "refused": server.door.tally.counts}), flush=True)
         return False
@@ -125,6 +145,22 @@ def serve() -> None:
         server.close()
         files.flush()
         close_thinking()
+
+
+def _trace(snapshots: dict, name: str) -> dict:
+    """A `tracemalloc` snapshot named `name`; at "end", where the Python heap grew since "warm" (the biggest
+    growths by the line that allocated them, with the lines that called it)."""
+    gc.collect()
+    snapshots[name] = tracemalloc.take_snapshot().filter_traces(
+        (tracemalloc.Filter(False, tracemalloc.__file__),))
+    if name != "end" or "warm" not in snapshots:
+        return {"traced_mb": round(tracemalloc.get_traced_memory()[0] / 2**20, 2)}
+    grown = snapshots["end"].compare_to(snapshots["warm"], "traceback")
+    return {"traced_mb": round(tracemalloc.get_traced_memory()[0] / 2**20, 2),
+            "grown": [{"kb": round(stat.size_diff / 1024, 1), "count": stat.count_diff,
+                       "where": [f"{frame.filename.split('villa-paletti/')[-1]}:{frame.lineno}"
+                                 for frame in stat.traceback[-6:]]}
+                      for stat in grown[:25] if stat.size_diff > 0]}
 
 
 # --- what this process does to it ---------------------------------------------------------------------------
@@ -551,8 +587,8 @@ def _memory(pid: int) -> tuple[float, int]:
     return rss / 1024, len(os.listdir(f"/proc/{pid}/fd"))
 
 
-def _stats(server: subprocess.Popen) -> dict:
-    server.stdin.write("stats\n")
+def _stats(server: subprocess.Popen, ask: str = "stats") -> dict:
+    server.stdin.write(ask + "\n")
     server.stdin.flush()
     return json.loads(server.stdout.readline())
 
@@ -562,11 +598,18 @@ def _percentile(answers: list[float], share: float = 0.99) -> float | None:
     return round(answers[int(share * (len(answers) - 1))], 2) if answers else None
 
 
-def soak(minutes: float, rooms: int, cycles: int, seed: int, attacking: bool = True) -> dict:
+def soak(minutes: float, rooms: int, cycles: int, seed: int, attacking: bool = True, trace: int = 0,
+         fleet: bool = False, tables: int = TABLES) -> dict:
     home = tempfile.mkdtemp(prefix="villa-soak-")
     log = open(Path(home) / "server.err", "w+", encoding="utf-8")
+    env = {**os.environ, "VILLA_HOME": home, **({"VILLA_SOAK_TRACE": str(trace)} if trace else {})}
+    redis_server = _redis(Path(home)) if fleet else None
+    if redis_server is not None:
+        env["VILLA_SOAK_REDIS"] = redis_server.url
     server = subprocess.Popen([sys.executable, __file__, "--serve"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                              stderr=log, text=True, env={**os.environ, "VILLA_HOME": home})
+                              stderr=log, text=True, env=env)
+    samples: list[tuple[int, float]] = []
+    traced: dict = {}
     dice = random.Random(seed)
     try:
         port, code = server.stdout.readline().split()
@@ -599,7 +642,7 @@ def soak(minutes: float, rooms: int, cycles: int, seed: int, attacking: bool = T
                 if attack is not None:
                     most_rooms = max(most_rooms, len(_stats(server)["rooms"]))
             playing = [g for g in games if not g.done]
-            if started < rooms and len(playing) < TABLES and started <= rooms * elapsed / seconds + TABLES:
+            if started < rooms and len(playing) < tables and started <= rooms * elapsed / seconds + tables:
                 games.append(Game(port, seed * 1000 + started))
                 started += 1
             for game in playing:
@@ -610,9 +653,14 @@ def soak(minutes: float, rooms: int, cycles: int, seed: int, attacking: bool = T
                 cycle(port, cycled, [g.host.room for g in playing if g.host.room], dice)
                 cycled += 1
             prober.poll()
-            if warm is None and sum(g.done for g in games) >= min(WARM_GAMES, rooms):
+            finished = sum(g.done for g in games)
+            if warm is None and finished >= min(WARM_GAMES, rooms):
                 warm = _memory(server.pid)
-            if elapsed > seconds * 3 + 120:
+                if trace:
+                    traced["warm"] = _stats(server, "trace warm")
+            if warm is not None and (not samples or finished >= samples[-1][0] + SAMPLE_GAMES):
+                samples.append((finished, _memory(server.pid)[0]))
+            if elapsed > seconds * 6 + 600:      # (a loaded machine, or the heap traced, slows it down)
                 raise TimeoutError(f"the games did not end: {[g.step.__name__ for g in playing]}")
             time.sleep(0.001)
         if attack is not None:           # (a soak whose games ended before its attack did)
@@ -623,12 +671,18 @@ def soak(minutes: float, rooms: int, cycles: int, seed: int, attacking: bool = T
             prober.poll()
             time.sleep(0.05)
         time.sleep(3.0)                   # goodbyes lingering, the writer's last files
+        if trace:
+            traced["end"] = _stats(server, "trace end")
         last, stats, server_cpu = _memory(server.pid), _stats(server), _cpu(server.pid)
+        _stats(server, "trim")
+        trimmed = _memory(server.pid)
         warm = warm or first
         prober.player.close()
     finally:
         server.stdin.close()
         server.wait(60)
+        if redis_server is not None:
+            redis_server.stop()
         log.seek(0)
         said = log.read()
         log.close()
@@ -643,7 +697,7 @@ def soak(minutes: float, rooms: int, cycles: int, seed: int, attacking: bool = T
             "rooms_played": sum(g.done and not g.trouble for g in games),
             "games_broken": len(troubles), "cycles": cycled,
             "rss_first_mb": round(first[0], 1), "rss_warm_mb": round(warm[0], 1), "rss_end_mb": round(last[0], 1),
-            "rss_growth_mb": round(last[0] - warm[0], 1),
+            "rss_growth_mb": round(last[0] - warm[0], 1), "rss_end_trimmed_mb": round(trimmed[0], 1),
             "open_files_warm": warm[1], "open_files_end": last[1], "open_files_growth": last[1] - warm[1],
             "rooms_open_at_end": len([c for c in stats["rooms"] if c != code]), "rooms_still_played": 1,
             "games_stalled": sum("stalled" in t for t in troubles),
@@ -659,7 +713,37 @@ def soak(minutes: float, rooms: int, cycles: int, seed: int, attacking: bool = T
             "attack": attack_figures,
             "server_cpu_s": round(server_cpu, 1), "soak_cpu_s": round(time.process_time(), 1),
             "server_tracebacks": said.count("Traceback"), "server_log": str(Path(home) / "server.err"),
-            "replays_kept": len(list(Path(home, "data", "replays").glob("*.json")))}
+            "replays_kept": len(list(Path(home, "data", "replays").glob("*.json"))),
+            "rss_by_games": [[n, round(mb, 1)] for n, mb in samples + [(len(games), last[0])]],
+            **({"traced": traced} if trace else {})}
+
+
+class _Redis:
+    def __init__(self, process: subprocess.Popen, url: str) -> None:
+        self.process, self.url = process, url
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.wait(10)
+
+
+def _redis(folder: Path) -> _Redis:
+    """A redis-server of the soak's own (`--fleet`), on a free loopback port."""
+    with socket.socket() as probe:
+        probe.bind((LOOPBACK, 0))
+        port = probe.getsockname()[1]
+    process = subprocess.Popen(["redis-server", "--port", str(port), "--bind", LOOPBACK, "--save", "", "--appendonly",
+                                "yes", "--dir", str(folder)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    end = time.monotonic() + 10
+    while time.monotonic() < end:
+        try:
+            with socket.create_connection((LOOPBACK, port), timeout=0.2) as link:
+                link.sendall(b"PING\r\n")
+                if link.recv(16).startswith(b"+PONG"):
+                    return _Redis(process, f"redis://{LOOPBACK}:{port}/0")
+        except OSError:
+            time.sleep(0.05)
+    raise SystemExit("redis-server did not start")
 
 
 def main() -> int:
@@ -670,12 +754,19 @@ def main() -> int:
     parser.add_argument("--cycles", type=int, default=2000, help="connect, enter, leave and abuse cycles")
     parser.add_argument("--seed", type=int, default=34)
     parser.add_argument("--no-attack", action="store_true", help="no attack in the soak's middle half")
+    parser.add_argument("--trace", type=int, default=0, metavar="FRAMES",
+                        help="trace the server's Python heap (tracemalloc, this many frames deep) and say where it grew "
+                             "between the warm point and the end")
+    parser.add_argument("--tables", type=int, default=TABLES, help=f"games played at once (default {TABLES})")
+    parser.add_argument("--fleet", action="store_true",
+                        help="the server in a fleet, on a redis-server of the soak's own (needs redis-server)")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
         serve()
         return 0
-    figures = soak(args.minutes, args.rooms, args.cycles, args.seed, attacking=not args.no_attack)
+    figures = soak(args.minutes, args.rooms, args.cycles, args.seed, not args.no_attack, args.trace, args.fleet,
+                   args.tables)
     if args.json:
         print(json.dumps(figures))
     else:

@@ -10,11 +10,14 @@ again on another (`start_on_a_free_port`)."""
 from __future__ import annotations
 
 import random
+import signal
 import socket
 import subprocess
 import time
 from pathlib import Path
 from typing import Callable
+
+import redis
 
 LOOPBACK = "127.0.0.1"
 TRIES = 10               # ports tried before a program that will not start is given up on
@@ -71,11 +74,15 @@ class RedisServer:
 
     START_S = 20.0       # generous: the machine may be busy with other tests
 
-    def __init__(self, folder: Path, *options: str) -> None:
+    def __init__(self, folder: Path, *options: str, port: int | None = None) -> None:
+        """`port`: this one (a Cluster's node, whose bus port must be free too), not any free one."""
         self.folder, self.options = folder, options
         self.process: subprocess.Popen | None = None
         self.port = 0
-        start_on_a_free_port(self._start_on)
+        if port is None:
+            start_on_a_free_port(self._start_on)
+        else:
+            self._start_on(port)
 
     @property
     def url(self) -> str:
@@ -85,10 +92,12 @@ class RedisServer:
         self.port = port
         self.start()
 
-    def start(self) -> None:
+    def start(self, persistent: bool = True) -> None:
+        """Started (again) on its port; `persistent` False: nothing kept on disk, so a restart loses everything."""
         self.process = subprocess.Popen(
-            ["redis-server", "--port", str(self.port), "--bind", LOOPBACK, "--save", "", "--appendonly", "yes",
-             "--dir", str(self.folder), "--protected-mode", "no", *self.options],
+            ["redis-server", "--port", str(self.port), "--bind", LOOPBACK, "--save", "",
+             "--appendonly", "yes" if persistent else "no", "--dir", str(self.folder), "--protected-mode", "no",
+             *self.options],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         end = time.monotonic() + self.START_S
         while time.monotonic() < end:
@@ -103,6 +112,11 @@ class RedisServer:
 
     def stop(self) -> None:
         if self.process is not None:
+            self.process.send_signal(signal.SIGCONT)       # (a test may have frozen it)
             self.process.terminate()
             self.process.wait(10)
             self.process = None
+
+    def client(self) -> redis.Redis:
+        """A Redis client of the test's own to it."""
+        return redis.Redis(host=LOOPBACK, port=self.port)

@@ -128,7 +128,8 @@ def test_a_finished_online_game_is_kept_as_a_replay_tried_again_when_the_disk_re
     match.close()
 
 
-def test_room_files_left_longer_than_the_days_kept_are_pruned(tmp_path):
+def test_room_files_left_longer_than_the_days_kept_are_pruned(tmp_path, monkeypatch):
+    monkeypatch.setenv("VILLA_HOME", str(tmp_path / "home"))
     files = RoomFiles(tmp_path)
     old, fresh = tmp_path / "QQQQQ.room.json", tmp_path / "WWWWW.room.json"
     for path in (old, fresh):
@@ -137,3 +138,40 @@ def test_room_files_left_longer_than_the_days_kept_are_pruned(tmp_path):
     os.utime(old, (month_ago, month_ago))
     assert files.prune(30) == 1 and not old.exists() and fresh.exists()
     assert RoomFiles(tmp_path / "nowhere").prune(30) == 0
+
+
+def test_a_server_that_runs_for_months_prunes_its_room_files_and_replays_every_hour(tmp_path, monkeypatch):
+    """Its room files and its replays (a busy server keeps thousands a day), on the writer's thread, as the rooms
+    hand it their autosaves: the disk a server takes is bounded by the days it keeps, and a room in play keeps its
+    file."""
+    monkeypatch.setenv("VILLA_HOME", str(tmp_path / "home"))
+    files = RoomFiles(tmp_path / "online", keep_days=2)
+    match = Match(three_seats())
+    room = _room(files, match)
+    room.keep()
+    assert files.flush()
+    live = tmp_path / "online" / "ABCDE.room.json"
+    replays = saves.replays_dir()
+    replays.mkdir(parents=True, exist_ok=True)
+    old_room, fresh_room = tmp_path / "online" / "QQQQQ.room.json", tmp_path / "online" / "WWWWW.room.json"
+    old_replay, fresh_replay = replays / "20260101-000000-old.json", replays / "20260101-000000-fresh.json"
+    for path in (old_room, fresh_room, old_replay, fresh_replay):
+        path.write_text("{}", encoding="utf-8")
+    three_days_ago, a_day_ago = time.time() - 3 * 86400, time.time() - 86400
+    for path in (old_room, old_replay):
+        os.utime(path, (three_days_ago, three_days_ago))
+    for path in (fresh_room, fresh_replay):
+        os.utime(path, (a_day_ago, a_day_ago))
+    room.keep()                                     # within the hour: nothing is pruned
+    assert files.flush() and old_room.exists() and old_replay.exists()
+
+    monkeypatch.setattr(files, "_pruned_at", time.monotonic() - room_files.PRUNE_EVERY_S - 1)
+    room.keep()                                     # an hour since the last: the writer prunes
+    end = time.monotonic() + 10
+    while (old_room.exists() or old_replay.exists()) and time.monotonic() < end:
+        time.sleep(0.01)
+    assert files.flush()
+    assert not old_room.exists() and not old_replay.exists()            # past the days kept: gone
+    assert fresh_room.exists() and fresh_replay.exists() and live.exists()  # within them, and the room in play: kept
+    room.close()
+    match.close()

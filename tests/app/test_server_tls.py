@@ -22,7 +22,7 @@ from villa.online.client import Player
 from villa.online.client.trust import VOUCHED, Trust
 from villa.online.protocol import Online
 from villa.online.wire.certificates import make_identity, pin_of, split_address, with_pin
-from tests.online.conftest import LOOPBACK, free_port
+from tests.servers import LOOPBACK, free_port
 from tests.online.test_dedicated import _start, _stopped
 
 

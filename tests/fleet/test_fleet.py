@@ -3,17 +3,19 @@
 
 from __future__ import annotations
 
+import hashlib
 import signal
 import threading
 import time
 
 import redis
 
-from tests.fleet.conftest import LEASE, LOOPBACK, poll_until
+from tests.fleet.conftest import LEASE, LOOPBACK, poll_until, room_server
 from villa.match import MatchSetup, Seat, layout_named
 from villa.online.client import Player
 from villa.online.fleet import Fleet, Timings
 from villa.online.fleet import redis_keys as keys
+from villa.online.protocol import Online
 
 
 def _watching(server, code: str) -> Player:
@@ -26,8 +28,8 @@ def _watching(server, code: str) -> Player:
 
 
 def _kept(player: Player, redis_server, code: str) -> bool:
-    """The room's first turn is kept in Redis (before, a server that takes it up has nothing to play)."""
-    return poll_until([player], lambda: _redis(redis_server).exists(keys.save(code)) == 1, 60)
+    """The room's game is kept in Redis (before, a server that takes it up has nothing to play)."""
+    return poll_until([player], lambda: _redis(redis_server).exists(keys.part(code, "game")) == 1, 60)
 
 
 def _moves_on(player: Player, seconds: float = 20.0) -> bool:
@@ -82,6 +84,8 @@ def test_a_server_frozen_past_its_lease_plays_nothing_more_in_the_room_it_lost(f
     code = a.codes[0]
     player = _watching(a, code)
     assert _kept(player, redis_server, code)
+    assert poll_until([player], lambda: (LOOPBACK, b.port) in player.addresses, 5), \
+        "told where else the fleet is (the list a player gets on entering is as a last looked it up)"
     a.signal(signal.SIGSTOP)
     assert poll_until([player], lambda: player.came_back == 1 and player.room == code, 30), player.trouble
     assert player.port == b.port
@@ -90,8 +94,7 @@ def test_a_server_frozen_past_its_lease_plays_nothing_more_in_the_room_it_lost(f
     time.sleep(3 * LEASE)
     assert a.process.poll() is None, "woken, it serves on"
     assert int(_redis(redis_server).get(keys.fence(code))) == fence, "nobody took the room from its new server"
-    owner = _redis(redis_server).hget(keys.room(code), "address").decode()
-    assert owner == b.address
+    assert room_server(_redis(redis_server), code, [a, b]) is b, "the directory names the new server"
     assert _moves_on(player), "the window plays on with the server that holds the room"
     late = Player(LOOPBACK, a.port)           # and the woken server sends whoever asks it to the new one
     late.enter(code)
@@ -101,18 +104,21 @@ def test_a_server_frozen_past_its_lease_plays_nothing_more_in_the_room_it_lost(f
 
 def test_ten_servers_claiming_one_orphaned_room_one_wins(redis_server):
     fleets = [Fleet(redis_server.url, f"{LOOPBACK}:{47200 + n}", Timings(lease_s=1.0)) for n in range(10)]
-    code = fleets[0].new_code()
+    code = fleets[0].code_now(set())
     assert code is not None
-    fleets[0].leases.clear()                                   # its server is gone: the lease lapses
+    fleets[0].held.clear()                                     # its server is gone: the lease lapses
     _redis(redis_server).delete(keys.lease(code))
     won: list[int] = []
     start = threading.Barrier(10)
 
     def claim(n: int) -> None:
         start.wait()
-        fence = fleets[n]._script("claim", code, fleets[n].id, fleets[n].public, 1000, code, "orphan")
-        if fence:
+        fence = fleets[n].line.redis.evalsha(_sha(keys.CLAIM), 7, *keys.room_keys(code), fleets[n].id,
+                                             fleets[n].public, 1000, "orphan")
+        if fence > 0:
             won.append(n)
+    for fleet in fleets:
+        fleet.line.redis.script_load(keys.CLAIM)
     threads = [threading.Thread(target=claim, args=(n,)) for n in range(10)]
     for thread in threads:
         thread.start()
@@ -121,28 +127,37 @@ def test_ten_servers_claiming_one_orphaned_room_one_wins(redis_server):
     assert len(won) == 1
     entry = _redis(redis_server).hgetall(keys.room(code))
     assert entry[b"owner"].decode() == fleets[won[0]].id
+    for fleet in fleets:
+        fleet.line.close()
 
 
-def test_redis_restarted_the_games_go_on_new_rooms_wait_and_nothing_is_taken_over(fleet, redis_server):
+def test_redis_restarted_the_games_pause_new_rooms_wait_and_nothing_is_taken_over(fleet, redis_server):
     a = fleet("--people", "0", "--computers", "2", "--new-room", "--strength", "easy")
     b = fleet()
     code = a.codes[0]
     player = _watching(a, code)
     fence = int(_redis(redis_server).get(keys.fence(code)))
     redis_server.stop()
-    assert _moves_on(player), "the room plays on while Redis is away"
+    assert poll_until([player], lambda: player.paused_for is not None, 10), "the players are told the game pauses"
+    heard = len(player.state.log)
     opener = Player(LOOPBACK, b.port)
     opener.open_room(MatchSetup((Seat("Ann"), Seat("Ben")), layout_named("rings", 1)))
     assert poll_until([opener], lambda: opener.refusals or opener.room, 10)
-    assert opener.room is None, "no room is opened while Redis is away"
-    time.sleep(3 * LEASE)
+    assert opener.room is None and opener.refusals[-1].code is Online.FLEET_BUSY, "no room is opened while Redis is away"
+    poll_until([player], lambda: False, LEASE)
+    assert len(player.state.log) == heard, "nothing is played while this server cannot renew its lease"
     redis_server.start()
-    time.sleep(4 * LEASE)
-    assert int(_redis(redis_server).get(keys.fence(code))) == fence, "no server took the room over by mistake"
+    # (the last move before Redis went may be heard first: its news waited for its write)
+    assert poll_until([player], lambda: player.paused_for is None, 20), "the players are told the game goes on"
+    assert _moves_on(player), "the game goes on where it paused"
     assert player.port == a.port and player.came_back == 0
-    assert _moves_on(player)
+    assert int(_redis(redis_server).get(keys.fence(code))) == fence, "no server took the room over by mistake"
     opener.open_room(MatchSetup((Seat("Ann"), Seat("Ben")), layout_named("rings", 1)))
     assert poll_until([opener], lambda: opener.room is not None, 10), opener.refusals
+
+
+def _sha(text: str) -> str:
+    return hashlib.sha1(text.encode()).hexdigest()
 
 
 def _redis(server) -> redis.Redis:

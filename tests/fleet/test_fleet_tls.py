@@ -3,10 +3,13 @@ sent on from one server to another holds the other to it, as it holds the first 
 
 from __future__ import annotations
 
+import time
+
 import redis
 
 from tests.fleet.conftest import LOOPBACK, poll_until
 from villa.online.client import Player
+from villa.online.fleet import Fleet, Timings
 from villa.online.fleet import redis_keys as keys
 from villa.online.protocol import Online
 from villa.online.wire.certificates import short
@@ -35,3 +38,30 @@ def test_a_window_sent_on_through_the_fleet_checks_the_certificate_the_directory
     assert misled.trouble.code is Online.NOT_INVITED and misled.port == a.port
     assert misled.trouble.values["pin"] == short(forged) and misled.trouble.values["shown"] == short(a.fingerprint)
     assert not invited.lost, "the one who got in plays on"
+
+
+def test_a_server_started_again_at_its_place_with_another_certificate_is_the_same_server_to_the_fleet(redis_server):
+    """The fleet names a server by its place and its certificate, but tells servers apart by place: one started
+    again where another was (its old process's lease still running) sends nobody on to itself, and lists no address
+    at its own place that would hold its players to the certificate it no longer shows."""
+    place, elsewhere = f"{LOOPBACK}:47300", f"{LOOPBACK}:47301"
+    old = Fleet(redis_server.url, place, Timings(lease_s=5.0), fingerprint="a" * 64)
+    code = old.code_now(set())
+    assert code is not None and old.presence.now()
+    other = Fleet(redis_server.url, elsewhere, Timings(lease_s=5.0), fingerprint="c" * 64)
+    again = Fleet(redis_server.url, place, Timings(lease_s=5.0), fingerprint="b" * 64)
+    assert other.presence.now() and again.presence.now()
+    assert again.addresses() == [f"{place}#{'b' * 64}", f"{elsewhere}#{'c' * 64}"]
+
+    def found(fleet: Fleet):
+        answers: list = []
+        fleet.find(code, answers.append)
+        end = time.monotonic() + 10
+        while not answers and time.monotonic() < end:
+            fleet.tick()
+            time.sleep(0.005)
+        return answers
+    assert found(again) == [Online.ROOM_MOVING], "not sent on to itself: the old process's lease runs out first"
+    assert found(other) == [f"{place}#{'a' * 64}"], "another server sends players to the holder, held to its certificate"
+    for fleet in (old, other, again):
+        fleet.line.close()

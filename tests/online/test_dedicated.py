@@ -72,7 +72,7 @@ def test_the_dedicated_server_serves_without_a_display_and_ends_when_asked(tmp_p
     port = free_port()
     server, lines = _start(tmp_path, port, "--people", "2", "--keep-days", "30", files=1024)
     try:
-        assert lines[0] == "pruned 1 room files older than 30 days\n" and not old.exists() and fresh.exists()
+        assert lines[0] == "pruned 1 room files and replays older than 30 days\n" and not old.exists() and fresh.exists()
         code = lines[-1].split()[1]
         anna = _player(port, code)
         anna.sit("Anna", 0)

@@ -10,6 +10,7 @@ import weakref
 from villa import rules
 from villa.match import requests as rq
 from villa.online import protocol
+from villa.online.client import Player
 from villa.online.server import Room, Server
 from villa.online.server.room import NOBODY_S, RECORD_KEPT_S
 from villa.online.server.server import LOOK_EVERY_S
@@ -164,9 +165,11 @@ def test_a_room_closed_is_freed_at_once_with_its_game_and_villa():
         room = server.open(Room(protocol.new_room_code(), two_seats(), keep=Kept(), clock=clock))
         players = joined(server, room.code, "Anna", "Ben")
         assert run(server, lambda: room.match is not None and not room.match.busy, seconds=30)
-        entered = players[0].villas
-        players[0].enter(room.code)                      # the room as it stands, built and kept
-        assert run(server, lambda: players[0].villas > entered, seconds=10)
+        watcher = Player(LOOPBACK, server.port)          # one more who enters: the room as it stands, built and kept
+        assert run(server, lambda: watcher.ready, seconds=10)
+        watcher.enter(room.code)
+        assert run(server, lambda: watcher.villas > 0, seconds=10)
+        players.append(watcher)
         for player in players:
             player.close()
         assert pump(server, [], lambda: not server.visitors)

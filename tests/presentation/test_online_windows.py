@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.fleet.conftest import FleetServer, RedisServer
+from tests.fleet.proxy import Proxy
 from villa import rules
 from villa.app.front import Front
 from villa.match import MatchSetup, Seat, layout_named
@@ -265,3 +267,47 @@ def test_a_roll_for_the_turns_colour_at_another_window_tumbles_here_too(stage, t
         if ben is not None:
             ben.close()
         server.close()
+
+
+def test_a_window_says_the_game_pauses_while_its_server_has_lost_touch_with_the_fleet(stage, tmp_path, monkeypatch,
+                                                                                        snapshot):
+    """A server of a fleet whose link to Redis is cut: the window's status says the game pauses, with the seconds
+    counting up, and once the link is back the game goes on in the same window, the words gone."""
+    monkeypatch.setenv("VILLA_HOME", str(tmp_path / "ann"))
+    redis_server = RedisServer(tmp_path)
+    proxy = Proxy(redis_server.port)
+    server = FleetServer(proxy.url, tmp_path / "server", "--lease", "4")    # (paused after 4 s, let go after 20)
+    front = Front(stage, Settings(language="en"))
+    ben = Player(LOOPBACK, server.port)
+    try:
+        ben.open_room(two_seats())                       # Ben hosts a room of the fleet on that server
+        assert _run(stage, lambda: ben.room is not None, [ben], 20), ben.refusals
+        ben.sit("Ben", 0)
+        assert _run(stage, lambda: ben.seats, [ben])
+        ann = Player(LOOPBACK, server.port)
+        ann.enter(ben.room)
+        ann.sit("Ann", 1)
+        assert _run(stage, lambda: ann.seats, [ann, ben])
+        front.online_play.seated(ann, f"{LOOPBACK}:{server.port}", "Ann")
+        ben.begin()
+        assert _run(stage, lambda: front.screen is not None, [ben], 30), "the game screen takes Ann over"
+        screen = front.screen
+        proxy.cut()
+        assert _run(stage, lambda: "The game pauses: this server lost touch with the others" in
+                    screen.hud.message.getText(), [ben], 20)
+        first = screen.hud.message.getText()
+        assert _run(stage, lambda: screen.hud.message.getText() not in ("", first), [ben], 5), "the seconds count up"
+        snapshot("online-paused")
+        assert front.screen is screen and ann.paused_for is not None
+        proxy.restore()                                  # (within four leases: the server still holds the room)
+        assert _run(stage, lambda: ann.paused_for is None, [ben], 20), "the game goes on"
+        assert _run(stage, lambda: "The game pauses" not in screen.hud.message.getText(), [ben], 5)
+        assert front.screen is screen and not ann.lost and ann.rejoining is None and ann.came_back == 0, \
+            (ann._lost_why, [p.read_text()[-1500:] for p in tmp_path.rglob("villa.log")])
+        snapshot("online-goes-on")
+    finally:
+        front.close()
+        ben.close()
+        server.stop()
+        proxy.close()
+        redis_server.stop()

@@ -22,6 +22,7 @@ so when even the hard limit is short of them.
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 from pathlib import Path
 
@@ -40,6 +41,9 @@ from villa.online import protocol
 from villa.online.fleet import Fleet, Timings
 from villa.online.server import Room, Server
 from villa.online.wire.door import Limits
+from villa.presentation import words
+
+log = logging.getLogger(__name__)
 
 FILES_BESIDE = 64          # files open besides the connections: the listener, room files, the log, the worker's pipes
 
@@ -69,7 +73,8 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--stats", type=float, default=0.0, metavar="SECONDS",
                         help="print a line of JSON this often: rooms, frames, frame times (for measuring)")
     parser.add_argument("--keep-days", type=float, default=KEEP_DAYS,
-                        help=f"room files not written for this many days are pruned at start (default {KEEP_DAYS})")
+                        help=f"room files and replays not written for this many days are pruned at start and every "
+                             f"hour (default {KEEP_DAYS}); in a fleet, rooms left in Redis expire after as long")
     tls = parser.add_argument_group("TLS (docs/online.md): by default the server's own certificate, made at first "
                                     "start and kept in its data folder")
     tls.add_argument("--cert", metavar="FILE", type=Path, help="a CA's certificate (PEM, its chain after it) instead")
@@ -93,7 +98,7 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     if not args.keep_days > 0:
         parser.error(f"--keep-days is a number of days above 0, not {args.keep_days}")
     if args.redis is not None:
-        if not args.redis.startswith(("redis://", "rediss://", "unix://")):
+        if not args.redis.startswith(("redis://", "rediss://", "unix://", "redis+sentinel://", "redis+cluster://")):
             parser.error(f"--redis takes a Redis URL such as redis://10.0.0.5:6379/0, not {args.redis}")
         host, _colon, port = (args.public or "").rpartition(":")
         if not host or not port.isdigit() or not 0 < int(port) < 65536:
@@ -141,10 +146,10 @@ def _serve(args) -> int:
     files_open = raise_open_files()
     if files_open is not None and files_open < Limits().total + FILES_BESIDE:
         print(f"only {files_open} files may be open: fewer than {Limits().total} connections fit", flush=True)
-    files = RoomFiles(rooms_dir())
+    files = RoomFiles(rooms_dir(), keep_days=args.keep_days)
     pruned = files.prune(args.keep_days)
     if pruned:
-        print(f"pruned {pruned} room files older than {args.keep_days:g} days", flush=True)
+        print(f"pruned {pruned} room files and replays older than {args.keep_days:g} days", flush=True)
     identity = None if args.insecure else \
         given_identity(args.cert, args.key) if args.cert is not None else own_identity(tls_dir())
     fleet = _fleet(args, identity.fingerprint if identity else None) if args.redis else None
@@ -162,7 +167,7 @@ def _serve(args) -> int:
             rooms = files.under_way(aside=True) if fleet is None else []
             if args.new_room or (not rooms and fleet is None):
                 for number in range(args.rooms):
-                    code = server.place.new_code({room.code for room in rooms})
+                    code = server.place.code_now({room.code for room in rooms})
                     if code is None:
                         raise PlayerError(f"no room could be opened: the fleet's Redis at {args.redis} does not answer")
                     rooms.append(Room(code, new_plan(args, number), keep=server.place, aside=True))
@@ -174,6 +179,11 @@ def _serve(args) -> int:
             if fleet is None:
                 print(f"autosaves go to {shown_path(files.folder)}", flush=True)
             else:
+                fleet.presence.now()
+                for code, values in fleet.warnings():
+                    said = words.fleet_warning(code, values)
+                    log.warning(said)
+                    print(said, flush=True)
                 print(f"in the fleet of {args.redis} as {args.public} (server {fleet.id})", flush=True)
             server.serve(stats=args.stats)
         finally:
@@ -185,7 +195,8 @@ def _serve(args) -> int:
 def _fleet(args, fingerprint: str | None) -> Fleet:
     lease = args.lease
     return Fleet(args.redis, args.public, Timings(refresh_s=lease / 3, presence_s=lease, lease_s=lease, reap_s=lease / 3,
-                                                  redis_s=min(0.25, lease / 4)), fingerprint=fingerprint)
+                                                  redis_s=min(0.25, lease / 4), dormant_s=args.keep_days * 86400),
+                 aside=True, fingerprint=fingerprint)
 
 
 if __name__ == "__main__":   # the standalone build's console program

@@ -256,11 +256,12 @@ class Front:
         kept = False
         clock = MoveClock()
         looking, came_back = False, player.came_back
+        paused_said = None
 
         def follow(task):
             if self.online is not player:
                 return task.done
-            nonlocal kept, looking, came_back
+            nonlocal kept, looking, came_back, paused_said
             if player.finished is not None and not kept:
                 kept = True          # among the replays, as a hot-seat game is kept (a failed write is said once)
                 self.keeper.keep_replay(player.finished)
@@ -275,6 +276,12 @@ class Front:
                     said = words.looking_for_the_game() if looking else words.game_found_again()
                     self.screen.hud.announce(said, self.screen.now)
                     log.info(said)
+                paused = player.paused_for
+                if paused is not None and round(paused) != paused_said:     # said again as the seconds go
+                    paused_said = round(paused)
+                    self.screen.hud.announce(words.game_paused(paused), self.screen.now, seconds=1.5)
+                elif paused is None:
+                    paused_said = None
                 self.screen.hud.show_clock(None if left is None else words.time_left(left))
             return task.cont
         self.stage.task_mgr.add(follow, "online connection", sort=-20)   # before the game's frame

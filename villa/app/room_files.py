@@ -4,9 +4,10 @@ where with their tokens), by a writer thread, so the rooms' frames never wait fo
 kept as a replay (a failed write is tried again at the next chance) and its room file goes.
 
 A room nobody has been in for a while is closed by the server and taken up from here again when one of its
-players comes back; a server started again takes up every room whose game was under way. Files older than
-`keep_days` are pruned at start. Files written by earlier versions (`CODE.json` beside `CODE.seats.json`) are
-read as well.
+players comes back; a server started again takes up every room whose game was under way. Room files and the server's
+replays older than `keep_days` are pruned at start and then every hour by the writer (a server runs for months; its
+log rotates by itself: `villa.app.logs`). Files written by earlier versions (`CODE.json` beside `CODE.seats.json`)
+are read as well.
 """
 
 from __future__ import annotations
@@ -31,14 +32,17 @@ FORMAT = "villa-paletti/room"
 SUFFIX = ".room.json"
 KEEP_DAYS = 30
 RETRY_S = 30.0           # a replay that could not be written is tried again after this long
+PRUNE_EVERY_S = 3600.0   # how often files older than the days kept are pruned
+PRUNE = "prune"          # (the writer's word for it)
 
 
 class RoomFiles:
     """`replays`: keep a finished game's replay here (a server hosted in the game leaves that to its player's own
     window, which keeps it as every player's does)."""
 
-    def __init__(self, folder: Path, replays: bool = True) -> None:
-        self.folder, self.replays = folder, replays
+    def __init__(self, folder: Path, replays: bool = True, keep_days: float = KEEP_DAYS) -> None:
+        self.folder, self.replays, self.keep_days = folder, replays, keep_days
+        self._pruned_at = time.monotonic()
         self._queue: queue.Queue = queue.Queue()
         self._waiting: dict[str, tuple] = {}        # code -> the newest write not yet begun (older ones are dropped)
         self._writing: dict[str, tuple] = {}        # code -> the write under way
@@ -54,6 +58,9 @@ class RoomFiles:
         self._hand_over(room.code, room.kept())
 
     def _hand_over(self, code: str, pair: tuple) -> None:
+        if time.monotonic() - self._pruned_at >= PRUNE_EVERY_S:
+            self._pruned_at = time.monotonic()
+            self._queue.put(PRUNE)
         with self._lock:
             fresh = code not in self._waiting
             self._waiting[code] = pair
@@ -73,6 +80,9 @@ class RoomFiles:
     def _write_on(self) -> None:
         while True:
             code = self._queue.get()
+            if code == PRUNE:
+                self.prune(self.keep_days)
+                continue
             with self._lock:
                 pair = self._waiting.pop(code, None)
                 if pair is not None:
@@ -159,11 +169,11 @@ class RoomFiles:
         return [room for room in rooms if room is not None]
 
     def prune(self, keep_days: float = KEEP_DAYS) -> int:
-        """Room files not written for `keep_days` go (their games were left long ago). Returns how many."""
-        if not self.folder.is_dir():
-            return 0
+        """Room files not written for `keep_days` go (their games were left long ago), and the server's replays as
+        old. Returns how many."""
         limit, gone = time.time() - keep_days * 86400, 0
-        for path in self.folder.glob("*.json"):
+        folders = [self.folder, saves.replays_dir()] if self.replays else [self.folder]
+        for path in (path for folder in folders if folder.is_dir() for path in folder.glob("*.json")):
             try:
                 if path.is_file() and path.stat().st_mtime < limit:
                     path.unlink()

@@ -310,6 +310,11 @@ def _name(value: Any) -> str:
     return value
 
 
+def seats_from_json(data: Any) -> tuple[Seat, ...]:
+    """A match's seats as its record writes them (names and computer strengths), checked; `RecordError` if not."""
+    return _seats(data)
+
+
 def _seats(data: Any) -> tuple[Seat, ...]:
     if not isinstance(data, list) or not 2 <= len(data) <= 4:
         raise RecordError("the match must seat 2, 3 or 4 players")

@@ -20,8 +20,9 @@ carried out in `villa.match.carrying_out`). The window calls `advance` once per 
 from __future__ import annotations
 
 import random
+import weakref
 from dataclasses import replace
-from typing import Protocol
+from typing import Callable, Protocol
 
 from villa import rules
 from villa.match import events as ev
@@ -82,7 +83,9 @@ class Match:
         self._settling_since: float | None = None
         self._collapse_seen = False
         self._fell_at = 0.0
-        self._carrying_out = CarryingOut(self, self._apply)
+        me = weakref.proxy(self)    # the match holds its carrying-out: a match dropped is freed at once by its
+        self._carrying_out = CarryingOut(me, lambda action: me._apply(action))    # count, villa and all (megabytes)
+        self.heard: Callable[[rq.Request], None] | None = None   # told of every request before it is carried out
         self._moving = MotionRecorder()
         self.motion: Motion | None = record.motion if record is not None else None   # the last turn's
         if record is None:
@@ -158,6 +161,8 @@ class Match:
         """A seat's request (`villa.match.requests`), from a person's window, a computer player, a lesson's
         script or the server: carried out, or refused with the referee's or the wood's code. A seat the rules
         do not ask now is refused as the referee refuses a move out of turn."""
+        if self.heard is not None:
+            self.heard(request)         # (an online room writes it ahead, to be played again elsewhere)
         if request.seat != rules.acting_player(self.state):
             refusal = rq.not_now(self.state, type(request).__name__)
         else:
@@ -336,6 +341,7 @@ class Match:
         Python's collection of cycles (a server closing rooms one after another would otherwise grow by worlds)."""
         self._drivers.clear()
         self.events.clear()
+        self.heard = None
         self.hand = None
         self._carrying_out.match = self._carrying_out.refer = None
         give_back_free_memory()

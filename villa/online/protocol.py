@@ -68,6 +68,10 @@ class Online(StrEnum):
     ROOMS_WAITING = "rooms waiting"      # rooms opened from this address that nobody sat in yet: as many as it may
     ONE_WATCHED = "one watched"          # a room of computer players only, opened from this address, is open already
     OWN_SEAT = "own seat"                # the host gives away their own seat: leave instead
+    FLEET_BUSY = "fleet busy"            # the fleet cannot take a new game now (its Redis is away or full)
+    ROOM_MOVING = "room moving"          # the room is between servers of a fleet: ask again in a moment (no try spent)
+    PAUSED = "paused"                    # the room's server lost touch with the fleet (`seconds` ago): the game waits
+    MOVE_LOST = "move lost"              # a move sent as the room's server went never reached the game: make it again
     # why a connection is closed (`Goodbye`)
     VERSION = "version"                  # another version of the game or of the wire (`protocol`, `game`)
     HELLO_FIRST = "hello first"          # a connection must say hello first

@@ -270,8 +270,31 @@ def looking_for_the_game() -> str:
 
 
 def game_found_again() -> str:
-    """Online: the game was found again on another server (a fleet's), from its last settled turn."""
-    return _("The game goes on on another server, from its last settled turn.")
+    """Online: the game was found again on another server (a fleet's), where its players last saw it."""
+    return _("The game goes on on another server.")
+
+
+def game_paused(seconds: float) -> str:
+    """Online: the room's server lost touch with the rest of its fleet: the game waits for it (or for another
+    server to take it over)."""
+    return _("The game pauses: this server lost touch with the others {seconds} s ago.").format(
+        seconds=round(seconds))
+
+
+def fleet_warning(code: str, values: dict) -> str:
+    """A fleet's server at start: what in its Redis' settings costs games (see docs/online.md)."""
+    if code == "evicts":
+        return _("Redis evicts keys when full (maxmemory-policy {policy}): a room it evicts is written again by its "
+                 "server, but a room nobody holds is lost. Set maxmemory-policy noeviction.").format(
+            policy=values.get("policy", ""))
+    if code == "no persistence":
+        return _("Redis keeps nothing on disk (appendonly no, no save): if it restarts, a room whose server is gone "
+                 "meanwhile is lost. Set appendonly yes.")
+    if code == "snapshots only":
+        return _("Redis keeps only snapshots on disk (appendonly no): if it restarts, what came since the last "
+                 "snapshot is lost unless its server still holds the room. Set appendonly yes.")
+    return _("Redis would not say how it keeps its data ({why}): see that it does not evict keys and writes an "
+             "append-only file.").format(why=values.get("why", ""))
 
 
 def connection_lost() -> str:
@@ -568,6 +591,11 @@ REFUSALS: dict[Rule | Refusal | Online, dict[Said, str]] = {
                                           "({rooms}): sit at one of them, or wait a minute for them to close.")},
     Online.ONE_WATCHED: {Said.ALOUD: N_("A game of computer players opened from your address is open already: watch "
                                         "that one, or leave it and wait a minute for it to close.")},
+    Online.FLEET_BUSY: {Said.ALOUD: N_("The fleet cannot take new games now: try again in a while.")},
+    Online.ROOM_MOVING: {Said.ALOUD: N_("That game is moving to another server: try again in a moment.")},
+    Online.PAUSED: {Said.ALOUD: N_("The game pauses: this server lost touch with the others {seconds} s ago.")},
+    Online.MOVE_LOST: {Said.ALOUD: N_("Your last move did not reach the game before its server went: make it "
+                                      "again.")},
     Online.VERSION: {Said.ALOUD: N_("The server plays another version of the game ({game}): both must have the "
                                     "same version.")},
     Online.HELLO_FIRST: {Said.ALOUD: N_("The server did not understand this game.")},

@@ -39,6 +39,7 @@ from villa import rules
 from villa.match import MatchSetup, Record, RecordError
 from villa.match import requests as rq
 from villa.online import protocol
+from villa.online.client.in_flight import InFlight
 from villa.online.client.smoothing import Smoothing
 from villa.online.client.trust import Trust
 from villa.online.protocol import Online, OnlineError
@@ -58,7 +59,8 @@ PING_S = 15.0              # s between the player's pings while it has nothing e
 SILENT_S = 15.0            # s without a word from the server (which pings each second): it is gone; a host's
                            # window that hosts the server may stall for seconds opening its game screen
 REDIRECTS = 3              # a room played elsewhere is followed this many times at most
-RETRY_S = 0.5              # s between tries to find the game again, server after server
+RETRY_S = 0.5              # s between tries to find the game again, server after server ...
+RETRY_FIRST_S = 0.1        # ... but the first time round the servers known, the one that went last
 REJOIN_S = 60.0            # s a player whose server went looks for its game before giving up
 ANSWER_S = 3.0             # s a server tried while looking for the game has to answer
 
@@ -97,7 +99,7 @@ class Player:
         self._redirects = 0
         self._room_asked: list = []              # what asked for the room (an Enter, or Rejoins): asked again if sent on
         self._to_reseat: set[int] = set()        # seats still to be taken back while looking for the game
-        self._next_try, self._tried = 0.0, 0
+        self._next_try, self._tried, self._first_round = 0.0, 0, 0
         self._lost_why: Exception | None = None    # why the game's server was lost, while looking for it again
         self._connect(address, port, timeout)
         # what was heard
@@ -117,6 +119,9 @@ class Player:
         self.pose_updates = 0
         self.villas = 0                          # whole villas heard: on entering, at the start, each round built anew
         self.asked = 0                           # requests sent (the server echoes how many it carried out)
+        self.in_flight = InFlight()              # its requests counted: what became of those in flight if its server goes
+        self.paused_at: float | None = None      # since when the room's server has lost touch with its fleet
+        self.fences: dict[str, int] = {}         # room -> the highest fencing number a server held it by, as heard
         self.news: deque = deque()               # ("moves", before, move, after), ("event", e), ("refused", e) ...
         self._held_piece: str | None = None
 
@@ -137,6 +142,7 @@ class Player:
 
     def _connect(self, host: str, port: int, timeout: float) -> None:
         self._where = (host, port)
+        self.paused_at = None
         self.link, self.welcomed, self.fingerprint = None, False, None
         pin = self.pins.get((host, port))
 
@@ -154,6 +160,11 @@ class Player:
     @property
     def code(self) -> str:
         return self.room_code
+
+    @property
+    def paused_for(self) -> float | None:
+        """Seconds since the room's server lost touch with its fleet, while the game waits for it (None: it plays)."""
+        return None if self.paused_at is None else self._clock() - self.paused_at
 
     def poll(self) -> None:
         """What the network has: the connection's progress, the messages heard, the messages to go. Whatever the
@@ -234,11 +245,14 @@ class Player:
         self.smoothing.let_go(self._clock())
         if self.rejoining is None and self._may_come_back(trouble):
             log.info("the game's server was lost (%s): looking for the game again", trouble)
-            self.rejoining, self._tried, self._next_try = self._clock(), 0, 0.0
+            where = (self.address, self.port)
+            self._tried = self.addresses.index(where) + 1 if where in self.addresses else 0    # the others first
+            self.rejoining, self._next_try, self._first_round = self._clock(), 0.0, len(self.addresses)
             self.room, self._lost_why = None, trouble
             return
         if self.rejoining is not None and self._clock() - self.rejoining < REJOIN_S:
-            self._next_try = max(self._next_try, self._clock() + RETRY_S)     # not there: the next, in a moment
+            wait = RETRY_FIRST_S if self._first_round > 0 else RETRY_S
+            self._next_try = max(self._next_try, self._clock() + wait)         # not there: the next, in a moment
             return
         if self.trouble is None:
             self.trouble = self._lost_why if self.rejoining is not None else trouble
@@ -258,6 +272,7 @@ class Player:
             return
         host, port = self.addresses[self._tried % len(self.addresses)]
         self._tried += 1
+        self._first_round -= 1
         self._redirects = 0
         self._room_asked = [m.Rejoin(self.room_code, token) for _seat, token in sorted(self.seats.items())] \
             or [m.Enter(self.room_code)]
@@ -269,6 +284,10 @@ class Player:
         log.info("the game was found again on %s:%s", self.address, self.port)
         self.rejoining = None
         self.came_back += 1
+        refusal = self.in_flight.back(self.table, self.seats)
+        if refusal is not None:        # a move in flight when the server went: told once
+            self.refusals.append(refusal)
+            self.news.append(("refused", refusal))
 
     def close(self) -> None:
         """Let the connection go (the server hears the player leave: their seat waits for the token)."""
@@ -345,6 +364,7 @@ class Player:
         """A seat's request to the room's match; this player's own piece is drawn at the pointer meanwhile."""
         self._send(request)
         self.asked += 1
+        self.in_flight.sent_one(request.seat)
         now, kind = self._clock(), type(request)
         if kind is rq.Take:
             self._held_piece = request.column
@@ -423,6 +443,7 @@ def _refused(player: Player, message: m.Refused) -> None:
     if player.rejoining is not None:
         player._end(refusal)       # not here (yet): the next server known, in a moment
         return
+    player.in_flight.refused(message.kind, message.code)
     player.refusals.append(refusal)
     player.smoothing.let_go(player._clock())    # a hand refused (or not as we thought): the server's word
     player.news.append(("refused", refusal))
@@ -468,12 +489,26 @@ def _servers(player: Player, message: m.Servers) -> None:
 def _seated(player: Player, message: m.Seated) -> None:
     player.seats[message.seat] = message.token
     player._to_reseat.discard(message.seat)
-    if player.rejoining is not None and not player._to_reseat:
-        player._came_back()
+    if player.rejoining is not None:
+        if not player._to_reseat:
+            player._came_back()
+    else:
+        player.in_flight.seated(player.table, player.seats)
+
+
+def _paused(player: Player, message: m.Paused) -> None:
+    player.paused_at = player._clock() - message.seconds if message.paused else None
 
 
 def _table(player: Player, message: m.Table) -> None:
-    player.table = protocol.unpack_table(message.table)
+    table = protocol.unpack_table(message.table)
+    fence = table.get("fence")
+    if isinstance(fence, int) and not isinstance(fence, bool):
+        if fence < player.fences.get(player.room_code, 0):     # a server that lost the room and does not know it yet
+            player._end(OnlineError(Online.MOVED))
+            return
+        player.fences[player.room_code] = fence
+    player.table = table
 
 
 def _state(player: Player, message: m.State) -> None:
@@ -553,5 +588,5 @@ _HEARD: dict[type, Callable] = {
     m.Welcome: _welcome, m.Goodbye: _goodbye, m.Ping: _ping, m.Refused: _refused, m.Opened: _opened,
     m.Entered: _entered, m.Redirect: _redirect, m.Seated: _seated, m.Table: _table, m.State: _state,
     m.Moves: _moves, m.Event: _event, m.Villa: _villa, m.Poses: _poses, m.Hand: _hand, m.Record: _record,
-    m.Servers: _servers,
+    m.Servers: _servers, m.Paused: _paused,
 }

@@ -1,22 +1,27 @@
 """A server's place in a fleet: many `villa-paletti-server`s sharing their rooms through one Redis.
 
     fleet = Fleet("redis://10.0.0.5:6379/0", public="10.0.0.7:47170")
-    server = Server(47170, "", place=fleet)      # the fleet is the server's store, directory and lease keeper
+    server = Server(47170, "", fleet=fleet)      # the fleet is the server's store, directory and lease keeper
 
-Each server is present in Redis while it refreshes its presence key. Every room has an entry in the directory
-(its code, unique across the fleet by an atomic create) naming the server that plays it, and a lease that
-server renews; a fencing number rises at every change of hands and every write checks it, so a server that lost
-a room can neither play it nor write it. After each settled turn a room's autosave and seats go to Redis as one
-document. A reaper on every server takes up rooms whose lease lapsed (a server killed, or frozen past its
-lease): exactly one wins each, and the players' windows find it there by themselves. A server stopped in order
-hands its rooms over at once. While Redis is away, every server plays on what it holds and opens nothing new;
-when Redis is back, the holders take their leases back before any reaper may (a reaper waits a whole lease
-after it first sees a lease missing).
+Every room has an entry in the directory (its code, unique across the fleet by an atomic create) naming the server
+that plays it, and a lease that server renews; a fencing number rises at every change of hands and every write
+checks it. A server plays a room only while its lease holds by its own clock: counted from when it sent the renewal
+Redis granted, less a margin for the two clocks drifting apart (`held.DRIFT`). Past that the room pauses (its people
+are told) until Redis renews it, or says another server plays it now: then the room is closed here and its players
+are sent on. A room paused for long is let go, its players sent to look for it.
+
+Each request a room's game is given is written to Redis (the room's journal) before the room's people hear what came
+of it, with the frame it came at; each settled turn appends what it added (`writes`). A server that takes a room over
+plays the journal again over the last settled turn and goes on from the last thing its people heard: no move a player
+saw is lost. A reaper on every server looks for rooms whose lease deadline passed (a sorted set, `ZRANGEBYSCORE`)
+and claims them: exactly one wins each (`directory`). All the fleet's talk with Redis goes through its line
+(`line`), a thread of its own: a hung or full Redis costs the rooms no frame, and whatever error Redis gives is one
+more reason to try again, never a server's end. Redis that lost a room's keys (restarted without persistence,
+flushed, or evicting) is given the room again by its holder, whole.
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import secrets
 import time
@@ -25,13 +30,21 @@ from dataclasses import dataclass
 
 import redis
 
-from villa.match import record as records
-from villa.online import protocol
+from villa.online.fleet import presence
 from villa.online.fleet import redis_keys as keys
+from villa.online.fleet.directory import Directory
+from villa.online.fleet.held import Held, valid_until
+from villa.online.fleet.line import Batch, Call, Line
+from villa.online.fleet.presence import Presence
+from villa.online.fleet.writes import Writes, ignore
+from villa.online.server.journal import Entry
 from villa.online.server.room import Room
 from villa.online.wire.certificates import with_pin
 
 log = logging.getLogger(__name__)
+
+LET_GO_LEASES = 4          # a room paused for this many leases more is let go here: its players look for it elsewhere
+STOP_S = 3.0               # a server stopping waits this long at most for its last writes and handovers
 
 
 @dataclass(frozen=True)
@@ -42,240 +55,264 @@ class Timings:
     presence_s: float = 3.0      # a server's presence lives this long unless refreshed
     lease_s: float = 3.0         # a room's lease, likewise
     reap_s: float = 1.0          # how often a server looks for rooms whose lease lapsed
-    redis_s: float = 0.25        # the longest a call to Redis may take before Redis counts as away
+    redis_s: float = 0.25        # the longest a round trip to Redis may take before it counts as failed
+    dormant_s: float = 30 * 86400.0    # a room closed with its game under way is kept in Redis this long
 
-
-@dataclass
-class Lease:
-    fence: int
-    until: float                 # our clock: the lease holds until then unless renewed
+    @property
+    def lease_ms(self) -> int:
+        return int(self.lease_s * 1000)
 
 
 class Fleet:
+    writes_ahead = True
+
     def __init__(self, url: str, public: str, timings: Timings = Timings(),
-                 clock: Callable[[], float] = time.monotonic, fingerprint: str | None = None) -> None:
-        """`url`: the fleet's Redis; `public`: host:port at which players reach this server; `fingerprint`: its
-        TLS certificate's, carried after the address wherever the fleet names this server (host:port#fingerprint),
-        so that a player sent on here checks it is here."""
-        self.timings, self._clock = timings, clock
+                 clock: Callable[[], float] = time.monotonic, aside: bool = False,
+                 fingerprint: str | None = None) -> None:
+        """`url`: the fleet's Redis; `public`: host:port at which players reach this server; `aside`: the computer
+        players of rooms taken up here think in a worker process; `fingerprint`: its TLS certificate's, carried after
+        the address wherever the fleet names this server (host:port#fingerprint), so that a player sent on here
+        checks it is here."""
+        self.timings, self.now = timings, clock
         self.public = with_pin(public, fingerprint)
         self.id = secrets.token_hex(8)
-        self.redis = redis.Redis.from_url(url, socket_timeout=timings.redis_s,
-                                          socket_connect_timeout=timings.redis_s, retry_on_timeout=False)
-        self._scripts = {name: self.redis.register_script(text) for name, text in
-                         (("create", keys.CREATE), ("renew", keys.RENEW), ("claim", keys.CLAIM),
-                          ("save", keys.SAVE), ("release", keys.RELEASE))}
-        self.leases: dict[str, Lease] = {}
-        self.redis_away = False
+        self.line = Line(url, timings.redis_s, clock)
+        self.held: dict[str, Held] = {}
+        self.away = False                      # the last batch found no Redis
+        self.asks: list[Call] = []             # lookups, claims, loads, creations, to go with the next batch
+        self.found: list[Room] = []            # rooms the reaper took up, for the server to open
+        self._lost: list[str] = []
+        self._flight: Batch | None = None
         self._refreshed = self._reaped = -1e9
-        self._missing: dict[str, float] = {}      # rooms seen without a lease, and since when (our clock)
-        self._listed: list[str] = [self.public]   # the fleet's addresses, as last looked up
-        self._listed_at = -1e9
-        self.takeovers = 0
-        self._call(self._present)
+        self._said: set[str] = set()           # troubles logged once
+        self.writes = Writes(self)
+        self.directory = Directory(self, {"aside": aside, "clock": clock})
+        self.presence = Presence(self)
+        self.loop_s = 0.0                      # time the frame loop spent on the fleet's work (for measuring)
 
-    # --- talking to Redis -----------------------------------------------------------------------------
+    # --- what the server asks (its `Place`) -------------------------------------------------------------------
 
-    def _call(self, do: Callable[[], object], default=None):
-        """A call to Redis; while Redis is away it counts as not done (and says so once)."""
-        try:
-            result = do()
-        except (redis.ConnectionError, redis.TimeoutError) as error:
-            if not self.redis_away:
-                log.warning("Redis is away (%s): the rooms here play on, nothing new is opened", error)
-            self.redis_away = True
-            return default
-        if self.redis_away:
-            log.info("Redis is back")
-            self.redis_away = False
-        return result
-
-    def _script(self, name: str, code: str, *args):
-        return self._scripts[name](keys=keys.room_keys(code), args=list(args))
-
-    def _present(self) -> None:
-        ms = int(self.timings.presence_s * 1000)
-        pipe = self.redis.pipeline()
-        pipe.set(keys.server(self.id), self.public, px=ms)
-        pipe.sadd(keys.SERVERS, self.id)
-        pipe.execute()
-
-    # --- the room directory ---------------------------------------------------------------------------------
-
-    def new_code(self, taken: set[str] = frozenset()) -> str | None:
-        """A code no room of the fleet has, the room's lease held from now on (None: Redis is away)."""
-        for _ in range(20):
-            code = protocol.new_room_code()
-            fence = self._call(lambda c=code: self._script("create", c, self.id, self.public, self._lease_ms(), c))
-            if fence is None:
-                return None
-            if fence:
-                self.leases[code] = Lease(int(fence), self._clock() + self.timings.lease_s)
-                return code
-        return None
-
-    def elsewhere(self, code: str) -> str | None:
-        """The address of the server of the fleet that plays this room now, if another one does."""
-        entry = self._call(lambda: self.redis.hgetall(keys.room(code)), {})
-        if not entry or entry.get(b"owner", b"").decode() == self.id:
-            return None
-        held = self._call(lambda: self.redis.exists(keys.lease(code)), 0)
-        return entry[b"address"].decode() if held else None
-
-    def knows(self, code: str) -> bool:
-        return bool(self._call(lambda: self.redis.exists(keys.room(code)), 0))
-
-    # --- the store: autosaves in Redis, written by the lease holder only ---------------------------------
-
-    def __call__(self, room: Room) -> None:
-        """The room's autosave and seats, as one document; refused (and the room let go) without the lease."""
-        lease = self.leases.get(room.code)
-        if lease is None:
-            return
-        record, seats = room.kept()
-        document = json.dumps({"record": records.to_document(record, "autosave"), "seats": seats},
-                              separators=(",", ":"))
-        done = self._call(lambda: self._script("save", room.code, self.id, lease.fence, document), default=-1)
-        if done == 0:
-            log.warning("room %s: its lease was taken: the autosave is refused, and the room let go", room.code)
-            self.leases.pop(room.code, None)
-
-    def take_up(self, code: str, **options) -> Room | None:
-        """A room of the fleet nobody plays now (its server gone or stopped, or closed with nobody in it), taken up
-        here from its last autosave."""
-        if code not in self.leases:
-            fence = self._call(lambda: self._script("claim", code, self.id, self.public, self._lease_ms(), code,
-                                                    "any"), 0)
-            if not fence:
-                return None
-            self.leases[code] = Lease(int(fence), self._clock() + self.timings.lease_s)
-        return self._room(code, **options)
-
-    def _room(self, code: str, **options) -> Room | None:
-        saved = self._call(lambda: self.redis.get(keys.save(code)))
-        if saved is None:
-            self._release(code, "finished")      # claimed before any turn was kept: nothing to play
-            return None
-        try:
-            document = json.loads(saved)
-            record = records.from_document(document["record"])
-            return Room.taken_up(record, document["seats"], keep=self, **options)
-        except (ValueError, KeyError, TypeError, records.RecordError) as error:
-            log.error("room %s could not be taken up from Redis: %s", code, error)
-            self._release(code, "dormant")
-            return None
-
-    # --- time ----------------------------------------------------------------------------------------------
-
-    def tick(self) -> tuple[list[str], list[str]]:
-        """Presence and leases renewed, orphans looked for: (rooms lost, which this server must stop playing at
-        once; rooms to take up here)."""
-        now = self._clock()
-        lost, found = [], []
-        if now - self._refreshed >= self.timings.refresh_s:
-            self._refreshed = now
-            self._call(self._present)
-            lost = self._renew(now)
-        if now - self._reaped >= self.timings.reap_s and not self.redis_away:
-            self._reaped = now
-            found = self._reap(now)
+    def tick(self) -> tuple[list[str], list[Room]]:
+        """What came back from Redis is taken in, the next batch goes: (rooms lost, which this server must close and
+        whose players it must send on; rooms taken up here by its reaper, to open)."""
+        began = time.perf_counter()
+        now = self.now()
+        for batch in self.line.done():
+            self._finish(batch)
+        for code, held in list(self.held.items()):
+            if now > held.until + LET_GO_LEASES * self.timings.lease_s and held.closing is None:
+                self.say(f"let go {code}", logging.WARNING, "room %s: no word from Redis for %.1f s: it is let go "
+                         "here, its players look for it on the others", code, now - held.touched)
+                self.drop(code)
+        if self._flight is None:
+            batch = self._next_batch(now)
+            if batch.calls:
+                self._flight = batch
+                self.line.send(batch)
+        lost, found = self._lost, self.found
+        self._lost, self.found = [], []
+        self.loop_s += time.perf_counter() - began
         return lost, found
 
-    def _renew(self, now: float) -> list[str]:
-        lost = []
-        for code, lease in list(self.leases.items()):
-            held = self._call(lambda c=code, f=lease.fence: self._script("renew", c, self.id, f, self._lease_ms(), c))
-            if held is None:
-                continue        # Redis is away: nobody can take it meanwhile, and we play on
-            if held:
-                lease.until = now + self.timings.lease_s
-            else:
-                log.warning("room %s: another server holds it now: it is let go here", code)
-                del self.leases[code]
-                lost.append(code)
-        return lost
-
     def may_play(self, code: str) -> bool:
-        """Does this server hold the room's lease now? Past its time, only a renewal says so (a server that was
-        frozen plays nothing until Redis confirms); while Redis is away, the holder plays on."""
-        lease = self.leases.get(code)
-        if lease is None:
-            return False
-        return self.redis_away or self._clock() <= lease.until
+        """Does this server's lease on the room hold now, by its own clock?"""
+        held = self.held.get(code)
+        return held is not None and self.now() <= held.until
 
-    def _reap(self, now: float) -> list[str]:
-        """Rooms whose lease lapsed, claimed here: a handed-over room at once, any other once its lease has been
-        seen missing for a whole lease (a holder back from an outage of Redis takes its lease back first)."""
-        codes = self._call(lambda: self.redis.smembers(keys.ROOMS), set())
-        handed = {c.decode() for c in self._call(lambda: self.redis.smembers(keys.HANDOVER), set())}
-        dormant = {c.decode() for c in self._call(lambda: self.redis.smembers(keys.DORMANT), set())}
-        found = []
-        seen_missing = {}
-        for code in sorted(c.decode() for c in codes):
-            if code in self.leases or code in dormant:
-                continue
-            if self._call(lambda c=code: self.redis.exists(keys.lease(c)), 1):
-                continue
-            since = self._missing.get(code, now)
-            seen_missing[code] = since
-            if code not in handed and now - since < self.timings.lease_s:
-                continue
-            fence = self._call(lambda c=code: self._script("claim", c, self.id, self.public, self._lease_ms(), c,
-                                                            "orphan"), 0)
-            if fence:
-                self.leases[code] = Lease(int(fence), now + self.timings.lease_s)
-                self.takeovers += 1
-                found.append(code)
-                seen_missing.pop(code, None)
-        self._missing = seen_missing
-        return found
+    def paused_for(self, code: str) -> float | None:
+        """Seconds since this server last heard Redis grant the room's lease, once it no longer holds (None: it
+        plays)."""
+        held = self.held.get(code)
+        now = self.now()
+        if held is None or now <= held.until:
+            return None
+        return now - held.touched
 
-    # --- a room's end here ---------------------------------------------------------------------------------------
+    def ahead(self, room: Room, entry: Entry) -> int:
+        """A journal entry, written before the room tells its people anything after it: the write's ticket."""
+        return self._timed(self.writes.ahead, room, entry)
+
+    def __call__(self, room: Room) -> int | None:
+        """The room kept as it stands (its ticket; None: nothing to write)."""
+        return self._timed(self.writes.keep, room)
+
+    def new_code(self, taken: set[str], answer: Callable[[str | None], None]) -> None:
+        self._timed(self.directory.new_code, set(taken), answer)
+
+    def code_now(self, taken: set[str]) -> str | None:
+        """`new_code`, waited for (a server starting, before its loop runs)."""
+        end = self.now() + max(10.0, 8 * self.timings.redis_s)
+        while self.now() < end:
+            found: list = []
+            self.new_code(taken, found.append)
+            while not found:
+                self.tick()
+                time.sleep(0.005)
+            if found[0] is not None:
+                return found[0]
+            again = self.now() + 0.2        # Redis not answering yet (starting, loading, a loaded machine): again
+            while self.now() < again:
+                self.tick()
+                time.sleep(0.01)
+        return None
+
+    def find(self, code: str, answer: Callable, full: bool = False, **options) -> None:
+        self._timed(self.directory.find, code, answer, full)
+
+    @property
+    def waiting(self) -> bool:
+        """Answers from Redis are on their way (or asks wait to go)."""
+        return self._flight is not None or bool(self.asks)
+
+    def addresses(self) -> list[str]:
+        return self.presence.addresses()
 
     def closed(self, room: Room) -> None:
         """A room this server closed: a finished game leaves the directory; one under way waits for a player to come
-        back to any server."""
+        back to any server (once its last writes are done)."""
         finished = room.match is None or room.match.over
-        self._release(room.code, "finished" if finished else "dormant")
-
-    def lost(self, code: str) -> None:
-        self.leases.pop(code, None)
+        self.release(room.code, "finished" if finished else "dormant")
 
     def stopping(self, rooms: list[Room]) -> None:
-        """This server stops in order: each room kept and handed over to another server at once."""
+        """This server stops in order: each room's last writes done, and the room handed over to another server at
+        once (a finished one leaves the directory)."""
         for room in rooms:
-            if room.match is not None and not room.match.over:
-                self(room)
-                self._release(room.code, "handover")
-            else:
-                self._release(room.code, "finished")
-        self._call(lambda: self.redis.delete(keys.server(self.id)))
-        self._call(lambda: self.redis.srem(keys.SERVERS, self.id))
+            self(room)
+            finished = room.match is None or room.match.over
+            self.release(room.code, "finished" if finished else "handover")
+        self._refreshed = -1e9             # the fleet looked at once more: its players are told where else to look
+        end = self.now() + STOP_S
+        while self.now() < end and (self.held or self.asks or self._flight is not None):
+            if self._flight is not None and not self._flight.finished.wait(max(0.0, end - self.now())):
+                break
+            self.tick()
+            if self.away:
+                break
+        self.line.send(Batch([Call(None, [], ["HDEL", keys.SERVERS, self.id], ignore)]))
+        self.line.close()
 
-    def _release(self, code: str, what: str) -> None:
-        lease = self.leases.pop(code, None)
-        if lease is not None:
-            self._call(lambda: self._script("release", code, self.id, lease.fence, what, code))
+    def stats(self) -> dict:
+        return {"fleet_loop_ms": round(1000 * self.loop_s, 3), "redis_rounds": self.line.rounds,
+                "redis_calls": self.line.calls, "rooms_held": len(self.held), "takeovers": self.directory.takeovers}
 
-    def _lease_ms(self) -> int:
-        return int(self.timings.lease_s * 1000)
+    def warnings(self) -> list[tuple[str, dict]]:
+        """What in Redis' settings costs games (asked once, at start; `presence.warnings`)."""
+        return presence.warnings(self.line.redis)
 
-    def addresses(self) -> list[str]:
-        """Where players find this fleet's rooms: this server first, then the others present (looked up at most once
-        a refresh)."""
-        now = self._clock()
-        if now - self._listed_at >= self.timings.refresh_s:
-            self._listed_at = now
-            others = sorted(a for i, a in self.servers().items() if i != self.id)
-            self._listed = [self.public, *others]
-        return self._listed
+    # --- leases ---------------------------------------------------------------------------------------------------
 
-    def servers(self) -> dict[str, str]:
-        """The servers present now, and their public addresses."""
-        ids = [i.decode() for i in self._call(lambda: self.redis.smembers(keys.SERVERS), set())]
-        found = {}
-        for server_id in ids:
-            address = self._call(lambda s=server_id: self.redis.get(keys.server(s)))
-            if address is not None:
-                found[server_id] = address.decode()
-        return found
+    def hold(self, code: str, fence: int, sent_at: float) -> None:
+        """A room this server holds from now on (created or claimed by a call sent at `sent_at`)."""
+        self.held[code] = Held(fence, valid_until(sent_at, self.timings.lease_s), sent_at)
+        self.asks.append(Call("deadlines", [keys.LEASES], [self.timings.lease_ms, code], ignore))
+
+    def _renewals(self, rooms: list[tuple[str, Held]], answers, sent_at: float) -> None:
+        for n, (code, held) in enumerate(rooms):
+            self._renewed(code, held, answers[n] if isinstance(answers, list) else answers, sent_at)
+
+    def _renewed(self, code: str, held: Held, answer, sent_at: float) -> None:
+        if self.held.get(code) is not held:
+            return
+        if answer in (1, 2):
+            held.until, held.touched = max(held.until, valid_until(sent_at, self.timings.lease_s)), sent_at
+            if answer == 2 and held.begun:
+                self.say(f"whole {code}", logging.WARNING, "room %s: Redis lost part of it: it is written whole "
+                         "again", code)
+                held.whole = True
+        elif answer == 0:
+            log.warning("room %s: another server holds it now, or it was let go: it is closed here", code)
+            self.drop(code)
+        else:
+            self.trouble(answer)
+
+    def drop(self, code: str) -> None:
+        """The room is no longer this server's: closed here, its players sent on, its writes never done."""
+        held = self.held.pop(code, None)
+        if held is not None and held.room is not None:
+            held.room.scribe.gate.drop()
+        if held is not None and held.closing is None:
+            self._lost.append(code)
+
+    def release(self, code: str, what: str) -> None:
+        self.writes.release(code, what)
+
+    def renew_soon(self) -> None:
+        """The leases go with the next batch (whatever Redis holds now, they are renewed before anything else)."""
+        self._refreshed = -1e9
+
+    # --- batches --------------------------------------------------------------------------------------------------
+
+    def _next_batch(self, now: float) -> Batch:
+        batch = Batch()
+        timings = self.timings
+        if now - self._refreshed >= timings.refresh_s:
+            self._refreshed = now
+            batch.add(self.presence.call())
+            if self.held:                   # every lease in one call
+                held = list(self.held.items())
+                batch.add(Call("renew", [k for code, _h in held for k in keys.room_keys(code)],
+                               [self.id, timings.lease_ms, self.public,
+                                *(a for _c, h in held for a in (h.fence, "1" if h.begun else "0", h.acked_seq,
+                                                                h.acked_turns))],
+                               lambda answer, sent_at, held=held: self._renewals(held, answer, sent_at),
+                               spread=(len(keys.PARTS), 3, 4)))
+            codes = [code for code, held in self.held.items() if held.closing is None]
+            for start in range(0, len(codes), 1000):
+                batch.add(Call("deadlines", [keys.LEASES], [timings.lease_ms, *codes[start:start + 1000]], ignore))
+        if now - self._reaped >= timings.reap_s and not self.away:
+            self._reaped = now
+            batch.add(self.directory.look())
+        batch.calls.extend(self.asks)
+        self.asks = []
+        for code, held in self.held.items():
+            calls = self.writes.calls(code, held)
+            if calls:
+                batch.writes.append((code, held, calls))
+                batch.calls.extend(call for call, _ops in calls)
+        return batch
+
+    def _finish(self, batch: Batch) -> None:
+        """What came of a batch: each call's answer to whoever asked, the rooms' writes done (their news goes out),
+        refused, or put back to go again."""
+        self._flight = None
+        if batch.error is not None:
+            self.trouble(batch.error)
+            self.renew_soon()
+        else:
+            if self.away:
+                log.info("Redis answers again")
+            self.away = False
+        for call in batch.calls:
+            if call.then is not ignore:
+                call.then(batch.error or call.answer, batch.sent_at)
+        for code, held, calls in batch.writes:
+            self.writes.done(code, held, calls, batch.error)
+
+    def _timed(self, do: Callable, *args):
+        began = time.perf_counter()
+        try:
+            return do(*args)
+        finally:
+            self.loop_s += time.perf_counter() - began
+
+    # --- troubles ----------------------------------------------------------------------------------------------------
+
+    def trouble(self, error) -> None:
+        """Whatever Redis said went wrong: said once in the log, the rooms play on, the writes go again."""
+        if isinstance(error, (redis.ConnectionError, redis.TimeoutError, OSError)):
+            if not self.away:
+                self._said.clear()
+                log.warning("Redis is away (%s): the rooms here play on while their leases hold, nothing new is "
+                            "opened", error)
+            self.away = True
+            return
+        kind = type(error).__name__
+        if isinstance(error, redis.ResponseError) and str(error).startswith("MOVED"):
+            kind = "MOVED"
+        self.say(kind, logging.WARNING, "Redis refused a write (%s): it goes again%s", error,
+                 ": this Redis is one of a Cluster's (docs/online.md says how to run on one)" if kind == "MOVED" else "")
+
+    def say(self, key: str, level: int, *said) -> None:
+        if key not in self._said:
+            self._said.add(key)
+            log.log(level, *said)

@@ -4,7 +4,9 @@ person sit, come back, or (the host) set the game up; it hands each request of a
 checking that the sender sits there; it runs the match's frames and passes on what happened.
 
 The room is headless and knows nothing of sockets: the server calls it with a connection's number and the
-message it sent, and gives it `send(client, message)` (`attach`).
+message it sent, and gives it `send(client, message)` (`attach`). In a fleet it also writes every request its game
+is given ahead (`journal`), and its news waits for those writes (`gate`): a room taken over elsewhere plays them
+again, and no move its people heard of is lost.
 """
 
 from __future__ import annotations
@@ -21,7 +23,9 @@ from villa.match.computer import reseat_computers, seat_computers
 from villa.match.record import state_at
 from villa.online import protocol
 from villa.online.protocol import Online, OnlineError
+from villa.online.server.journal import Entry, Journal
 from villa.online.server.news import News
+from villa.online.server.scribe import Ahead, Scribe
 from villa.online.server.seating import REJOIN_S, Seating
 from villa.online.server.snapshot import Snapshot
 from villa.online.server.turn_clock import TurnClock
@@ -34,21 +38,27 @@ NOBODY_S = 600.0          # a room with nobody here this long is kept on disk an
 ALONE_S = 60.0            # a room a player opened that only one person (or nobody) ever sat in, or of computer
                           # players only, closes after this long with nobody here (nobody watching)
 
-Keep = Callable[["Room"], None]    # writes the room's autosave (the app's files); may raise OSError
+Keep = Callable[["Room"], int | None]    # writes the room's autosave (the app's files, a fleet); may raise OSError;
+                                         # in a fleet, the write's ticket (its news waits for it)
 
 
 class Room:
     def __init__(self, code: str, plan: MatchSetup, keep: Keep | None = None, record: Record | None = None,
                  seating: Seating | None = None, clock: Callable[[], float] = time.monotonic, aside: bool = False,
-                 waits_for_host: bool = False, turn_seconds: int = 0) -> None:
+                 waits_for_host: bool = False, turn_seconds: int = 0, journal: Journal | None = None,
+                 entries: tuple[Entry, ...] = ()) -> None:
         """`plan`: the game to start, its people's seats named only until someone sits there; `record`: a game
-        taken up again (its autosave); `waits_for_host`: the game begins when the host says so (`begin`), not as
-        soon as every seat is sat; `aside`: computer players think in a worker process."""
+        taken up again (its autosave), and `entries`, the requests its journal had since, played again over it;
+        `waits_for_host`: the game begins when the host says so (`begin`), not as soon as every seat is sat;
+        `aside`: computer players think in a worker process."""
         self.code, self.plan, self._keep, self._clock, self._aside = code, plan, keep, clock, aside
         self.waits_for_host = waits_for_host
         self.opened_from: str | None = None          # the network of whoever opened it (None: the server did)
         self.seating = seating or Seating((record.setup if record else plan).seats, clock=clock)
-        self.news = News(lambda client, message: None)
+        self.scribe = Scribe(journal or Journal())   # the requests written ahead, the news held until they are
+        self.journal = self.scribe.journal
+        self.news = News(self.scribe.gate.send)
+        self.fence: int | None = None                # in a fleet: the fencing number this server holds the room by
         self.clock = TurnClock(turn_seconds, clock, aside)
         self.match: Match | None = None
         self.tick = 0
@@ -58,13 +68,20 @@ class Room:
         self._done: dict[int, int] = {}              # client -> its requests carried out (its held piece's echo)
         self.told = Snapshot()                   # the room as it stands, built once per change
         if record is not None:
-            self._play(Match(record.setup, record))
+            match = Match(record.setup, record)
+            if entries:
+                self.scribe.replay(match, entries, self._heard)
+                if match.over:
+                    self.ended_at = clock()          # its record goes to whoever comes back
+            self._play(match)
         else:
             self._start_when_full()     # computer players only: at once
 
-    def attach(self, send: Callable[[int, object], None]) -> None:
-        """The server's way to each connection."""
-        self.news = News(send)
+    def attach(self, send: Callable[[int, object], None], ahead: Ahead | None = None) -> None:
+        """The server's way to each connection; `ahead`: where the journal's entries are written before the news
+        after them goes out (a fleet)."""
+        self.scribe.attach(self, send, ahead)
+        self.news = News(self.scribe.gate.send)
 
     def table(self) -> dict:
         """The table as its people see it: who sits where, who hosts, the game (its plan) and the clock, with the
@@ -73,6 +90,10 @@ class Room:
         table = {"seats": self.seating.rows(), "started": self.match is not None, "game": setup.game,
                  "host": self.seating.host_seat, "plan": protocol.plan_json(setup), "clock": self.clock.seconds,
                  "turn": self.match.turn if self.match else 0}
+        if self.fence is not None:
+            table["fence"] = self.fence
+        if self.match is not None:
+            table["asked"] = {str(seat): asked.to_json() for seat, asked in sorted(self.journal.asked.items())}
         if self.match is not None and self.clock.seconds:
             self.clock.watch(self.match.state)
             table["move_left"] = [len(self.match.state.log), rules.acting_player(self.match.state),
@@ -123,9 +144,9 @@ class Room:
 
     def _seated(self, client: int, seat: int) -> None:
         self.nobody_since = None
+        self.keep()     # a game under way keeps its seats' new tokens at once (before the token is told)
         self.news.to((client,), [m.Seated(seat, self.seating.sitters[seat].token)])
         self._table_changed()
-        self.keep()     # a game under way keeps its seats' new tokens at once
 
     def set_plan(self, client: int, plan: bytes) -> None:
         """The host's game for this room (seats, rules, variants, layout); whoever sits keeps their seat."""
@@ -218,14 +239,11 @@ class Room:
         self.seating.check_holds(client, request.seat)
         if self.match is None:
             raise OnlineError(Online.NOT_STARTED)
-        for point in (getattr(request, "point", None), getattr(request, "grip", None)):
-            if point is not None and not protocol.on_table(*point):
-                raise OnlineError(Online.NOT_ON_TABLE)
         self._done[client] = self._done.get(client, 0) + 1
-        reply = self.match.request(request)
+        refusal = self.scribe.person(self.match, request)
         if type(request) in rq.HAND_REQUESTS:
             self.news.woken()     # sent again at the next pose update, with this request counted
-        return reply.refusal
+        return refusal
 
     def holder(self) -> tuple[int, int]:
         """The seat whose hand holds a piece (-1: none, or a computer's) and how many of its connection's
@@ -252,29 +270,38 @@ class Room:
         seats = tuple(replace(seat, name=sitters[n].name) if n in sitters else seat
                       for n, seat in enumerate(self.plan.seats))
         self._play(Match(replace(self.plan, seats=seats)))
+        self.keep()     # kept from its first frame: a server gone before the first turn settled loses nothing
         self.news.state(self.match.state)
         self.news.villa(self.match, self.tick)
         self._table_changed()
-        self.keep()     # kept from its first frame: a server gone before the first turn settled loses nothing
 
     def _play(self, match: Match) -> None:
         self.match = match
         self.seating.seats = match.setup.seats
         seat_computers(match, aside=self._aside)
         match.events.subscribe(None, self._heard)
+        match.heard = lambda request: self.scribe.heard(match, request)
         self.clock.watch(match.state)
 
     def _heard(self, event) -> None:
         """The match's news, passed on in the order it came."""
+        if isinstance(event, TurnSettled):
+            self.journal.settled()
+        if self.scribe.replaying:
+            return
         if isinstance(event, Accepted):
+            self.scribe.mark(self.match)
             at = len(event.before.log)
             self.news.moves(at, event.after.log[at:])
             return
+        if isinstance(event, TurnSettled):
+            self.keep()
+        else:
+            self.scribe.mark(self.match)
         if isinstance(event, RoundStarted):
             self.news.villa(self.match, self.tick)     # the villa built anew comes before its round
         self.news.event(event)
         if isinstance(event, TurnSettled):
-            self.keep()
             if self.match.over and self.ended_at is None:
                 self.ended_at = self._clock()
                 sent_to = self.news.to_all(*self.told.record(self))
@@ -309,8 +336,11 @@ class Room:
         """Done with: a finished game every player has the record of (or that waited long enough for a late one), a
         game nobody has been at for a while, or a room opened for a host nobody came back to (after a minute, if only
         one person, or nobody, ever sat in it, or nobody watches its computer players). (A room the server was
-        started with, which has no host to wait for, waits for its players as long as the server runs.)"""
+        started with, which has no host to wait for, waits for its players as long as the server runs.) Never while
+        news waits for its writes (in a fleet): the record of a finished game among it."""
         now = self._clock()
+        if self.scribe.gate.holding:
+            return False
         if self.ended_at is not None:
             people = {n for n, seat in enumerate(self.seating.seats)
                       if not seat.is_computer and n in self.seating.sitters}
@@ -322,36 +352,45 @@ class Room:
         return now - self.nobody_since > (REJOIN_S if self.match is None else NOBODY_S)
 
     def keep(self) -> None:
-        """The autosave; a failed write never ends the game (the next settled turn tries again)."""
+        """The autosave; a failed write never ends the game (the next settled turn tries again). In a fleet, the news
+        from now on waits for the write."""
         if self._keep is None or self.match is None:
             return
         try:
-            self._keep(self)
+            self.scribe.wait_for(self._keep(self))
         except OSError as error:
             log.warning("room %s: could not write its autosave: %s", self.code, error)
 
     def kept(self) -> tuple[Record, dict]:
         """What the room's autosave holds, as one pair: the game up to its last settled turn (a turn under way is
         played again from there when the room is taken up, as a save cannot hold a piece in hand), and who sits
-        where with their tokens (so a restarted server knows them)."""
+        where with their tokens (so a restarted server knows them), with how each seat's requests had gone by then."""
         record = self.match.record
         settled = record.turns[-1]
         if settled.actions != len(record.state.log):
             record = replace(record, state=state_at(record, settled))
-        return record, {"room": self.code, "seats": self.seating.to_json(), "clock": self.clock.seconds}
+        return record, {"room": self.code, "seats": self.seating.to_json(), "clock": self.clock.seconds,
+                        "asked": self.journal.asked_settled}
 
     @classmethod
-    def taken_up(cls, record: Record, seats: dict, keep: Keep | None = None, **options) -> "Room":
-        """A room again from its autosave and its seats (every player away, their tokens waiting)."""
+    def taken_up(cls, record: Record, seats: dict, keep: Keep | None = None, entries: tuple[Entry, ...] = (),
+                 base: int = 0, **options) -> "Room":
+        """A room again from its autosave and its seats (every player away, their tokens waiting), and the
+        journal's `entries` since (numbered on from `base`) played again over it."""
         code = protocol.room_code(str(seats.get("room", "")))
         if code is None:
             raise ValueError("the seats' file names no room code")
         seating = Seating.from_json(record.setup.seats, dict(seats.get("seats", {})),
                                     options.get("clock", time.monotonic))
         turn_seconds = seats.get("clock", 0)
+        journal = Journal.taken_up(base, seats.get("asked") if isinstance(seats.get("asked"), dict) else {})
         return cls(code, record.setup, keep, record=record, seating=seating,
-                   turn_seconds=turn_seconds if isinstance(turn_seconds, int) else 0, **options)
+                   turn_seconds=turn_seconds if isinstance(turn_seconds, int) else 0, journal=journal,
+                   entries=tuple(entries), **options)
 
     def close(self) -> None:
+        """Let go of everything, and of every way back to the room (its memory goes at once, not at the next full
+        collection: a villa holds megabytes outside Python)."""
+        self.scribe.close()
         if self.match is not None:
             self.match.close()

@@ -28,6 +28,7 @@ from villa.match import FRAME
 from villa.match import requests as rq
 from villa.online import protocol
 from villa.online.protocol import Online, OnlineError
+from villa.online.server.herald import Herald
 from villa.online.server.room import Room
 from villa.online.wire import messages as m
 from villa.online.wire.codec import Catalogue
@@ -51,6 +52,7 @@ MAX_BEHIND = 0.1            # s: a server that fell behind slows its villas down
 LOOK_EVERY_S = 1.0          # how often the rooms' lives are looked over (done with, deserted)
 GIVE_BACK_S = 10.0          # how often the memory freed is handed back to the system (a fraction of a ms, or tens
                             # of ms after a flood's queues were let go)
+FLEET_POLL_S = 0.002        # s: while the fleet's answers are on their way, the network is looked at this often
 TASK = "villa-online-server"
 
 
@@ -61,23 +63,36 @@ class RoomStore(Protocol):
     def take_up(self, code: str, **options) -> Room | None: ...   # a room kept and closed, to be played again
 
 
+# where a room is, as a place answers (`Place.find`): the room (here), the address of the server that plays it, an
+# `Online` code (not now: no try spent), or None (no such room: a try spent)
+Found = Room | str | Online | None
+
+
 class Place(Protocol):
     """Where a server's rooms live beside it: on their own (`Lone`, their files), or in a fleet of servers that
-    share them through Redis (`villa.online.fleet.Fleet`)."""
+    share them through Redis (`villa.online.fleet.Fleet`). A fleet answers later (from `tick`), never waiting."""
 
-    def __call__(self, room: Room) -> None: ...                  # keep the room as it stands
-    def new_code(self, taken: set[str]) -> str | None: ...       # a code for a new room (None: not now)
-    def elsewhere(self, code: str) -> str | None: ...            # the address of the server that plays it instead
-    def take_up(self, code: str, **options) -> Room | None: ...  # a room kept and closed, played here again
-    def tick(self) -> tuple[list[str], list[str]]: ...           # rooms lost to others, rooms to take up here
+    writes_ahead: bool                                           # a room's news waits for its journal's writes
+    waiting: bool                                                # answers from elsewhere are on their way
+
+    def __call__(self, room: Room) -> int | None: ...            # keep the room as it stands (a write's ticket)
+    def ahead(self, room: Room, entry) -> int: ...               # a journal entry written ahead (its ticket)
+    def new_code(self, taken: set[str], answer: Callable[[str | None], None]) -> None: ...   # None: not now
+    def code_now(self, taken: set[str]) -> str | None: ...       # the same, waited for (a server starting)
+    def find(self, code: str, answer: Callable[[Found], None], **options) -> None: ...
+    def tick(self) -> tuple[list[str], list[Room]]: ...          # rooms lost to others, rooms taken up here
     def may_play(self, code: str) -> bool: ...
+    def paused_for(self, code: str) -> float | None: ...         # seconds since it lost touch (None: it plays)
     def closed(self, room: Room) -> None: ...                    # a room this server closed
     def stopping(self, rooms: list[Room]) -> None: ...           # this server stops
     def addresses(self) -> list[str]: ...                        # where players may find this server's rooms
+    def stats(self) -> dict: ...
 
 
 class Lone:
     """A server on its own: its rooms kept in its store (its files), if it has one."""
+
+    writes_ahead = waiting = False
 
     def __init__(self, store: RoomStore | None) -> None:
         self.store = store
@@ -86,23 +101,39 @@ class Lone:
         if self.store is not None:
             self.store(room)
 
-    def new_code(self, taken: set[str]) -> str | None:
+    def ahead(self, room: Room, entry) -> int:
+        return 0
+
+    def new_code(self, taken: set[str], answer: Callable[[str | None], None]) -> None:
+        answer(self.code_now(taken))
+
+    def code_now(self, taken: set[str]) -> str | None:
         code = protocol.new_room_code()
         while code in taken:
             code = protocol.new_room_code()
         return code
 
-    def elsewhere(self, code: str) -> str | None:
-        return None
+    def find(self, code: str, answer: Callable[[Found], None], full: bool = False, **options) -> None:
+        answer(None if full else self.take_up(code, **options))
 
     def take_up(self, code: str, **options) -> Room | None:
-        return self.store.take_up(code, **options) if self.store is not None else None
+        try:
+            return self.store.take_up(code, **options) if self.store is not None else None
+        except Exception:
+            log.exception("room %s could not be taken up", code)
+            return None
 
-    def tick(self) -> tuple[list[str], list[str]]:
+    def tick(self) -> tuple[list[str], list[Room]]:
         return [], []
 
     def may_play(self, code: str) -> bool:
         return True
+
+    def paused_for(self, code: str) -> float | None:
+        return None
+
+    def stats(self) -> dict:
+        return {}
 
     def closed(self, room: Room) -> None:
         pass
@@ -175,19 +206,21 @@ class Server:
         self._pace = Pace(self._timed_frames, clock)
         self._times: list[tuple[float, float, int]] = []     # (wall, CPU) seconds of each run of frames, and how many
         self._looked_at = self._gave_back_at = clock()
+        self.herald = Herald(self.door, self.place)          # what the rooms' people are told of the fleet
         self._task = None
 
     # --- rooms ------------------------------------------------------------------------------------------
 
     def open(self, room: Room) -> Room:
         """Play this room from now on (a new one, or one taken up again)."""
-        room.attach(self.door.send)
+        room.attach(self.door.send, self.place.ahead if self.place.writes_ahead else None)
         self.rooms[room.code] = room
         return room
 
     def _close_room(self, room: Room, why: Online | None = None) -> None:
         """A room is done with (or broke down: `why`): its people are let go, its match closed."""
         self.rooms.pop(room.code, None)
+        self.herald.paused.discard(room.code)
         for client in list(room.audience):
             visitor = self.visitors.get(client)
             if visitor is not None and visitor.room == room.code:
@@ -206,6 +239,7 @@ class Server:
         except Exception:
             log.exception("room %s: its game could not be kept", room.code)
         self._close_room(room, Online.ROOM_FAILED)
+        self.place.closed(room)
 
     # --- time -----------------------------------------------------------------------------------------------
 
@@ -215,7 +249,9 @@ class Server:
         self._fleet_news()
         for room in list(self.rooms.values()):
             if not self.place.may_play(room.code):
+                self.herald.pause(room)
                 continue        # its hold on the room lapsed: nothing is played until it is renewed
+            self.herald.pause(room, False)
             try:
                 room.frames(count)
             except Exception:
@@ -231,7 +267,7 @@ class Server:
         wall, cpu = time.perf_counter(), time.process_time()
         self.frames(count)
         self._times.append((time.perf_counter() - wall, time.process_time() - cpu, count))
-        del self._times[:-36000]      # ten minutes' worth, unread
+        del self._times[:-3600]       # a minute's worth, unread (a server without --stats kept 4 MB of them)
 
     def _look_over(self) -> None:
         """Rooms done with are closed: kept first if their game is under way, to be taken up when someone comes back."""
@@ -243,23 +279,24 @@ class Server:
                 self.place.closed(room)
 
     def _fleet_news(self) -> None:
-        """Rooms another server of the fleet holds now are let go here (their players go and find them); rooms
-        left without a server are taken up."""
+        """Rooms another server of the fleet holds now (or that this one let go) are closed here, their players sent
+        on to find them; rooms left without a server and taken up here are opened."""
         lost, found = self.place.tick()
         for code in lost:
             room = self.rooms.get(code)
             if room is not None:
                 self._close_room(room, Online.MOVED)
-        for code in found:
-            if code not in self.rooms:
-                room = self.place.take_up(code, aside=self.aside, clock=self._clock)
-                if room is not None:
-                    self.open(room)
-                    log.info("room %s taken up at turn %s", code, room.match.turn if room.match else 0)
+        for room in found:
+            if room.code not in self.rooms:
+                self.open(room)
+                log.info("room %s taken up at turn %s", room.code, room.match.turn if room.match else 0)
+        self.herald.addresses(self.rooms.values())
 
     def poll(self, timeout: float = 0.0) -> None:
         """The network: what came in is carried out, what is to go goes."""
         self.door.poll(timeout)
+        if self.place.waiting:
+            self._fleet_news()      # the fleet's answers, between frames: a room's news goes out as soon as it may
 
     def frame(self) -> None:
         """The network, one frame of every room, the network again (tests and benchmarks, on a fixed clock)."""
@@ -284,7 +321,7 @@ class Server:
         self._pace.reset()
         said = time.monotonic()
         while not until():
-            self.poll(min(self._pace.until_next(), 0.05))
+            self.poll(min(self._pace.until_next(), FLEET_POLL_S if self.place.waiting else 0.05))
             self._pace(most=1)          # a server behind catches up a frame at a time, the network heard between
             if stats and time.monotonic() - said >= stats:
                 said = time.monotonic()
@@ -299,7 +336,7 @@ class Server:
                                                         if r.match is not None),
                 "frames": frames, "frame_ms_p95": round(1000 * walls[int(0.95 * (len(walls) - 1))], 3) if walls else 0,
                 "frame_cpu_ms": round(1000 * sum(cpu for _w, cpu, _c in times) / frames, 3) if frames else 0,
-                "connections": self.door.connections}
+                "connections": self.door.connections, **self.place.stats()}
 
     def close(self) -> None:
         """Stop: every room kept (a game under way is taken up at the next start), every connection told."""
@@ -311,6 +348,7 @@ class Server:
             if room.match is not None and not room.match.over:
                 room.keep()
         self.place.stopping(rooms)
+        self.herald.addresses(rooms)
         for room in rooms:
             self._close_room(room, Online.MOVED if self.place.addresses() else Online.CLOSING)
         self.door.shut()
@@ -340,12 +378,17 @@ class Server:
         try:
             handler(self, client, visitor, message)
         except (OnlineError, rules.RuleError) as refusal:
-            if isinstance(refusal, OnlineError):
-                self.door.tally.refused(visitor.address, refusal.code, f"connection {client}, {type(message).__name__}")
-            self.door.send(client, m.Refused(*protocol.refusal_parts(refusal)))
+            self._refused(client, visitor, refusal, type(message))
         except Exception:  # noqa: BLE001 - the server's own fault on a message it should have refused: that one ends
             log.exception("a %s from connection %d could not be carried out", type(message).__name__, client)
             self.door.close(client, Online.MALFORMED.value)
+
+
+    def _refused(self, client: int, visitor: Visitor, refusal: Exception, kind: type) -> None:
+        """A refusal told the connection, and counted for the log (an OnlineError: the server's, by its code)."""
+        if isinstance(refusal, OnlineError):
+            self.door.tally.refused(visitor.address, refusal.code, f"connection {client}, {kind.__name__}")
+        self.door.send(client, m.Refused(*protocol.refusal_parts(refusal)))
 
     def _in_room(self, room: Room, do: Callable[[], object]):
         """Something done in a room: what goes wrong there ends that room only."""
@@ -374,14 +417,8 @@ class Server:
         if not any(not seat.is_computer for seat in setup.seats) and \
                 sum(room.seating.computers_only for room in theirs) >= WATCHED_EACH:
             raise OnlineError(Online.ONE_WATCHED, rooms=WATCHED_EACH)
-        code = self.place.new_code(set(self.rooms))
-        if code is None:
-            raise OnlineError(Online.SERVER_FULL)
-        room = Room(code, setup, keep=self.place, aside=self.aside, waits_for_host=True, clock=self._clock)
-        room.opened_from = visitor.address
-        self.open(room)
         visitor.opened += 1
-        self.door.send(client, m.Opened(code))
+        self.place.new_code(set(self.rooms), partial(self._opened, client, visitor, setup))
 
     def _may_open(self, visitor: Visitor) -> None:
         """A room may be opened from here: the server has room for it, this connection opened few, and its network
@@ -394,43 +431,68 @@ class Server:
         if sum(room.match is None and not room.seating.sitters for room in theirs) >= WAITING_EACH:
             raise OnlineError(Online.ROOMS_WAITING, rooms=WAITING_EACH)
 
-    def _enter(self, client: int, visitor: Visitor, message: m.Enter) -> Room:
-        """Into the room with this code: a wrong code costs a try, and an address out of tries waits."""
+    def _opened(self, client: int, visitor: Visitor, setup, code: str | None) -> None:
+        """The new room's code came (None: the fleet cannot take a new game now, or no code is left)."""
+        if code is None:
+            visitor.opened -= 1
+            if self.visitors.get(client) is visitor:
+                self._refused(client, visitor, OnlineError(Online.FLEET_BUSY), m.OpenRoom)
+            return
+        room = Room(code, setup, keep=self.place, aside=self.aside, waits_for_host=True, clock=self._clock)
+        room.opened_from = visitor.address
+        self.open(room)
+        if self.visitors.get(client) is visitor:
+            self.door.send(client, m.Opened(code))
+
+    def _enter(self, client: int, visitor: Visitor, message: m.Enter, then: Callable[[Room], object] | None = None
+               ) -> None:
+        """Into the room with this code (then `then(room)`): a wrong code costs a try, and an address out of tries
+        waits. A room this server does not play is asked of its place (a fleet answers later)."""
         if not self.tries.allow(visitor.address):
             raise OnlineError(Online.TOO_MANY_TRIES, seconds=round(self.tries.wait(visitor.address)))
         code = protocol.room_code(message.code)
         room = self.rooms.get(code) if code else None
         if room is None and code is not None:
-            there = self.place.elsewhere(code)
-            if there is not None:
-                self.door.send(client, m.Redirect(there, code))    # played by another server of the fleet
-                return None
-            if len(self.rooms) < MAX_ROOMS:
-                room = self._take_up(code)
+            self.place.find(code, partial(self._found, client, visitor, code, then), aside=self.aside,
+                            clock=self._clock, full=len(self.rooms) >= MAX_ROOMS)
+            return
         if room is None:
             self.tries.spent(visitor.address)
             raise OnlineError(Online.WRONG_ROOM)
-        self._leave(client, visitor)
-        visitor.room = room.code
-        self._in_room(room, lambda: room.enter(client))
-        addresses = self.place.addresses()
-        if addresses:
-            self.door.send(client, m.Servers(json.dumps(addresses[:16])))
-        return room
+        self._into(client, visitor, room, then)
 
-    def _take_up(self, code: str) -> Room | None:
-        """A room kept and closed (nobody was in it for a while), played again for someone who came back."""
+    def _found(self, client: int, visitor: Visitor, code: str, then, found: Found) -> None:
+        """Where the room asked for is, as its place answered: entered here, sent on, or refused (a try is spent
+        only on a code that names no room)."""
+        if isinstance(found, Room):
+            found = self.rooms.get(found.code) or self.open(found)
+        if self.visitors.get(client) is not visitor:
+            return
         try:
-            room = self.place.take_up(code, aside=self.aside, clock=self._clock)
-        except Exception:
-            log.exception("room %s could not be taken up", code)
-            return None
-        return self.open(room) if room is not None else None
+            if isinstance(found, str):
+                self.door.send(client, m.Redirect(found, code))    # played by another server of the fleet
+            elif isinstance(found, Online):
+                raise OnlineError(found)                           # not now: no try spent
+            elif found is None:
+                self.tries.spent(visitor.address)
+                raise OnlineError(Online.WRONG_ROOM)
+            else:
+                self._into(client, visitor, found, then)
+        except (OnlineError, rules.RuleError) as refusal:
+            self._refused(client, visitor, refusal, m.Enter)
+
+    def _into(self, client: int, visitor: Visitor, room: Room, then) -> None:
+        if visitor.room != room.code or client not in room.audience:     # (a window taking back two seats: in once)
+            self._leave(client, visitor)
+            visitor.room = room.code
+            self._in_room(room, lambda: room.enter(client))
+            self.herald.entered(client, room)
+        if then is not None and self.rooms.get(room.code) is room:
+            then(room)
 
     def _rejoin(self, client: int, visitor: Visitor, message: m.Rejoin) -> None:
-        room = self._enter(client, visitor, m.Enter(message.code))
-        if room is not None:
-            self._in_room(room, lambda: room.rejoin(client, message.token))
+        self._enter(client, visitor, m.Enter(message.code),
+                    then=lambda room: self._in_room(room, lambda: room.rejoin(client, message.token)))
 
     def _leave(self, client: int, visitor: Visitor, _message=None) -> None:
         room = self.rooms.get(visitor.room) if visitor.room else None
@@ -459,11 +521,14 @@ class Server:
         """What a connection asks of the room it is in: a game request's refusal goes back to the sender only,
         and a player the host took out of their seat is told why and let go."""
         room = self._room_of(visitor)
+        paused = self.place.paused_for(room.code)
+        if paused is not None:
+            raise OnlineError(Online.PAUSED, seconds=round(paused))
         answer = self._in_room(room, partial(_ROOM_ASKS[type(message)], room, client, message))
         if type(message) in _TAKING_OUT:
             self._let_go(room, answer, _TAKING_OUT[type(message)])
-        elif answer is not None:         # (only a game request answers with its refusal)
-            self.door.send(client, m.Refused(*protocol.refusal_parts(answer)))
+        elif answer is not None:         # (only a game request answers with its refusal: after what it follows)
+            room.news.to((client,), [m.Refused(*protocol.refusal_parts(answer))])
 
 
 # what a connection in a room asks of it, as the room's own call (a game request's answer: its refusal or None)

@@ -99,6 +99,12 @@ def with_pin(address: str, pin: str | None) -> str:
     return f"{address}#{pin}" if pin else address
 
 
+def place(address: str) -> str:
+    """host:port of an address as a fleet or an invite carries it, its fingerprint left off: where a server is
+    (two processes at one place are one server to a player, whichever certificate each shows)."""
+    return address.partition("#")[0]
+
+
 def make_identity(name: str = NAME, now: datetime.datetime | None = None) -> Identity:
     """A new ECDSA P-256 key and a certificate it signs itself, valid from a day ago for `YEARS` years."""
     now = now or datetime.datetime.now(datetime.timezone.utc)

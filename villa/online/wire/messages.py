@@ -19,7 +19,7 @@ from villa import __version__
 from villa.match.requests import REQUESTS, Bounds, SeatNumber, Word
 from villa.match.setup import Strength
 
-PROTOCOL = 2                 # the wire's own version: a client and server of other versions do not talk
+PROTOCOL = 3                 # the wire's own version: a client and server of other versions do not talk
 GAME = __version__           # and the game's: both must play the same game
 
 Code = Annotated[str, Bounds(0, 16)]              # a room code as typed (checked by the server, not here)
@@ -258,9 +258,18 @@ class Servers:
     addresses: Text
 
 
+@dataclass(frozen=True)
+class Paused:
+    """The room's server lost touch with the rest of its fleet `seconds` ago: the game waits until it is back (or
+    the room is sent on to the server that holds it); 0 seconds with `paused` false: the game goes on."""
+
+    paused: bool
+    seconds: Annotated[int, Bounds(0, 2**31 - 1)]
+
+
 DOOR = (Hello, Welcome, Ping, Goodbye)
 ASKED = (OpenRoom, Enter, Sit, Rejoin, SetPlan, Begin, GiveToComputer, SendAway, SetClock, Leave)
 TOLD = (Refused, Opened, Entered, Redirect, Seated, Table, State, Moves, Villa, Poses, Hand, Event, Record)
 # the catalogue's order is the wire's numbering: add new kinds at the end
-KINDS: tuple[type, ...] = (*DOOR, *ASKED, *TOLD, *REQUESTS, Servers)
+KINDS: tuple[type, ...] = (*DOOR, *ASKED, *TOLD, *REQUESTS, Servers, Paused)
 FROM_CLIENTS: frozenset[type] = frozenset({Hello, Ping, *ASKED, *REQUESTS})
