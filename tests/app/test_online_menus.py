@@ -130,14 +130,16 @@ def test_the_lobby_keeps_the_seat_words_refusals_starts_the_game_and_forgets_the
     assert play.front.settings.kept_seat is None, "a game over has no seat to rejoin"
 
 
-def test_a_seat_at_a_server_hosted_here_is_not_kept():
+def test_a_seat_at_a_server_hosted_here_is_kept_as_the_hosts_and_marked_so():
+    """The host's seat is kept like everyone's: Continue opens her room again from her own files."""
     from types import SimpleNamespace
-    player = SimpleNamespace(seats={0: "token"}, state=None, table={}, refusals=[], lost=False, code="ABCDE",
-                             poses={}, poll=lambda: None)
+    player = SimpleNamespace(seats={0: "token"}, state=None, table={"started": True}, refusals=[], lost=False,
+                             code="ABCDE", poses={}, poll=lambda: None)
     play, frame = watching(player)
     play.server = object()
     frame()
-    assert play.front.settings.kept_seat is None
+    kept = play.front.settings.kept_seat
+    assert (kept.code, kept.seat, kept.token, kept.hosts, kept.started) == ("ABCDE", 0, "token", True, True)
 
 
 def test_a_seat_taken_from_the_command_line_is_kept_to_rejoin(monkeypatch):

@@ -10,7 +10,13 @@ started, the game screen takes the player over (`Front.play_online`).
 
 Leaving the lobby closes the connection; a host who leaves before the game started also stops the server
 inside the game (the room goes with it, and the guests are told the connection was lost). Once a game is
-under way the server runs on until its host goes back to the main menu or quits.
+under way the server runs on until its host goes back to the main menu or quits; its room is kept in her data
+folder, her seat in her settings as everyone's is, and the main menu's Continue opens the room again (the same code,
+on the same port where it is free) and seats her; her guests, who looked for it all the while, come back by
+themselves.
+
+Joining a room where this window keeps a seat takes that seat back; opening or joining another room while the
+window keeps a seat in a game under way asks first, and a seat given up is told to its room.
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ import logging
 import socket
 import time
 
+from villa.app.addresses import Trouble, host_port, parse_address, parse_port
 from villa.app.dedicated import rooms_dir
 from villa.app.kept_seat import SeatKept
 from villa.app.room_files import RoomFiles
@@ -31,42 +38,14 @@ from villa.online.server import Room, Server
 from villa.presentation import menus
 from villa.presentation.menus.lobby import LobbyScreen
 from villa.presentation.menus.online import HostScreen, JoinScreen, OnlineMenu, host_words, plan_words, trouble_words
+from villa.presentation import words
+from villa.presentation.menus.confirm import Confirm
 from villa.presentation.words import connection_ended, refusal
 
 log = logging.getLogger(__name__)
 
 WAIT_S = 5.0              # for a server's answer (connected, the room seen, seated, a room opened)
 FREE_PORTS = 20           # ports tried from protocol.PORT on, when the player chose none
-
-
-class Trouble(Exception):
-    """Why joining or hosting stopped: a trouble's code (menus.online.TROUBLES) and its values."""
-
-    def __init__(self, code: str, /, **values) -> None:
-        super().__init__(code)
-        self.code, self.values = code, values
-
-
-def parse_address(text: str) -> tuple[str, int]:
-    """host:port (or just host, on the game's own port); Trouble("bad address") for anything else."""
-    text = text.strip()
-    host, colon, port = text.rpartition(":") if ":" in text else (text, "", "")
-    if not colon:
-        host, port = text, str(protocol.PORT)
-    if not host or not port.isdigit() or not 0 < int(port) < 65536 or any(c.isspace() for c in host) \
-            or not host.isprintable():
-        raise Trouble("bad address", address=text or "—")
-    return host, int(port)
-
-
-def parse_port(text: str) -> int | None:
-    """A port to host on; None: any free one. Trouble("bad port") for anything else."""
-    text = text.strip()
-    if not text:
-        return None
-    if not text.isdigit() or not 1024 <= int(text) <= 65535:
-        raise Trouble("bad port")
-    return int(text)
 
 
 def local_address() -> str:
@@ -94,6 +73,7 @@ class OnlinePlay:
         self._waits: list = []
         self._heard = 0            # refusals already said
         self.kept = SeatKept(front)   # the seat kept in the settings to rejoin
+        self.question = None          # asked before a seat kept in a game under way is left for good
         self._task = None
 
     # --- the menus ---
@@ -142,6 +122,8 @@ class OnlinePlay:
     # --- the ways in ---
 
     def host_here(self, port_text: str) -> None:
+        if self._ask_first(None, lambda: self.host_here(port_text)):
+            return
         screen = self.front.menu
         self.close()
         try:
@@ -150,13 +132,17 @@ class OnlinePlay:
         except Trouble as trouble:
             screen.tell_trouble(trouble.code, **trouble.values)
             return
-        room = Room(protocol.new_room_code(), self.plan, keep=self.server.store, aside=True, waits_for_host=True)
+        seat = next(n for n, s in enumerate(self.plan.seats) if not s.is_computer)     # where the host sits
+        room = Room(protocol.new_room_code(), self.plan, keep=self.server.store, aside=True, waits_for_host=True,
+                    hosted_at=seat)
         self.server.open(room)
-        self.address = f"{local_address()}:{self.server.port}"
+        self.address = host_port(local_address(), self.server.port)
         self._connect("127.0.0.1", self.server.port, screen, lambda: self._enter(room.code, screen, self._sit_host))
 
-    def _serve(self, port: int | None) -> Server:
-        ports = [port] if port is not None else range(protocol.PORT, protocol.PORT + FREE_PORTS)
+    def _serve(self, port: int | None, or_another: bool = False) -> Server:
+        """A server in this window on `port` (`or_another`: else the first free from the game's own; None: any)."""
+        others = list(range(protocol.PORT, protocol.PORT + FREE_PORTS))
+        ports = others if port is None else [port, *others] if or_another else [port]
         for number in ports:
             try:
                 server = Server(number, "", store=RoomFiles(rooms_dir(), replays=False), aside=True)
@@ -174,7 +160,9 @@ class OnlinePlay:
         except Trouble as trouble:
             screen.tell_trouble(trouble.code, **trouble.values)
             return
-        self.address = f"{host}:{port}"
+        if self._ask_first(None, lambda: self.host_on_server(address_text)):
+            return
+        self.address = host_port(host, port)
 
         def opened() -> None:     # the server's answer enters the room it opened
             self.player.open_room(self.plan)
@@ -192,19 +180,47 @@ class OnlinePlay:
         self._connect(host, port, screen, opened)
 
     def join(self, address_text: str, code: str, name: str) -> None:
+        """Into the room with this code: the seat this window keeps there taken back, or the lobby (a game under way
+        whose seats are taken is watched)."""
         screen = self.front.menu
         try:
             host, port = parse_address(address_text)
+            if not protocol.typed_code(code):
+                raise Trouble("no code")
             if protocol.room_code(code) is None:
-                raise Trouble("bad code", code=code.strip().upper() or "—", unused=protocol.UNUSED_LETTERS)
+                raise Trouble("bad code", code=protocol.typed_code(code), unused=protocol.UNUSED_LETTERS)
         except Trouble as trouble:
             screen.tell_trouble(trouble.code, **trouble.values)
             return
         if not name:
             screen.tell(refusal(OnlineError(Online.NO_NAME)))
             return
-        self.address, self.name = f"{host}:{port}", name
+        code = protocol.room_code(code)
+        if self._ask_first(code, lambda: self.join(address_text, code, name)):
+            return
+        self.address, self.name = host_port(host, port), name
+        kept = self.kept.waiting()
+        if kept is not None and kept.code == code:
+            self.rejoin(self.address)          # the seat kept there, with its token
+            return
         self._connect(host, port, screen, lambda: self._enter(code, screen, self.open_lobby))
+
+    def _ask_first(self, code: str | None, then) -> bool:
+        """Before playing in another room than `code`: a seat this window keeps in a game under way there is given up
+        for good only if the player says so (then `then()` goes on). True: the question is asked, wait for it."""
+        kept, screen = self.kept.under_way(code), self.front.menu
+        if kept is None or screen is None or screen.root is None:
+            return False
+
+        def leave() -> None:
+            if hasattr(screen, "tell"):
+                screen.tell(words.giving_up_seat(kept.code))
+            self.kept.give_up(kept, then)
+        self.question = Confirm(screen.root, question=words.leave_seat_question(kept.code),
+                                yes=words.leave_seat_words(), no=words.keep_seat_words(), on_yes=leave,
+                                on_no=lambda: None)
+        self.question.show()
+        return True
 
     def seated(self, player: Player, address: str, name: str) -> None:
         """A player the command line seated (`--join`): the lobby and the game as from the menus, the seat kept in
@@ -212,17 +228,27 @@ class OnlinePlay:
         self.adopt(player, address, name)
         self.open_lobby()
 
-    def rejoin(self) -> None:
+    def rejoin(self, address: str | None = None) -> None:
+        """The seat kept in the settings taken back (at `address`, as typed: the room there with its code); one this
+        window hosted, in a room opened again here from this computer's files, on its port where it is free."""
         screen, kept = self.front.menu, self.kept.waiting()
         if kept is None:
             return      # it waited too long, since the menu offered it
         try:
-            host, port = parse_address(kept.address)
-        except Trouble:
+            host, port = parse_address(address or kept.address)
+            if kept.hosts and address is None:
+                self.close()
+                self.server = self._serve(port, or_another=True)
+                host, port = "127.0.0.1", self.server.port
+                address = host_port(local_address(), port)
+        except Trouble as trouble:
+            if trouble.code == "port busy":
+                screen.tell_trouble(trouble.code, **trouble.values)
+                return
             self.kept.forget()
             self.menu(trouble_words("no seat", code=kept.code))
             return
-        self.address = kept.address
+        self.address = address or kept.address
 
         def entered() -> None:
             self.player.rejoin(kept.token)
@@ -245,7 +271,7 @@ class OnlinePlay:
         """Reach the server (the screen says so at once, with Cancel), then `then()`; no answer within
         `CONNECT_S` gives up."""
         self.leave()
-        address = f"{host}:{port}"
+        address = host_port(host, port)
         self.player = Player(host, port, timeout=CONNECT_S)
         self._heard = 0
         self._task = self.front.stage.task_mgr.add(self._watch, "villa-online")
@@ -260,7 +286,7 @@ class OnlinePlay:
         player = self.player
         if player is not None and player.lost and not player.failed:
             self._ended(screen)          # it answered, then closed: its goodbye says why
-        elif player is not None and player.failed and str(player.trouble) != "timed out":
+        elif player is not None and player.failed and getattr(player.trouble, "values", {}).get("why") != "timed out":
             self._fail(screen, "no server", address=address)
         else:
             self._fail(screen, "no answer", address=address, seconds=round(CONNECT_S))
@@ -327,15 +353,14 @@ class OnlinePlay:
                 late()
             if self.player is not player:
                 return task.done
-        if self.server is None:          # a server hosted here goes with the window: nothing to rejoin
-            self.kept.keep(player, self.address)
+        self.kept.keep(player, self.address, hosts=self.server is not None)   # hosted here: in this computer's files
         if player.lost and not self._waits:
             self._lost()
             return task.done
         if len(player.refusals) > self._heard and not self._waits:
             self._heard = len(player.refusals)
             if self.lobby is not None:
-                self.lobby.tell(refusal(player.refusals[-1]))
+                self.lobby.tell(words.lobby_refusal(player.refusals[-1]))
         if self.lobby is not None and game_began(player) and not self.playing:
             self.playing = True
             self.lobby = None
@@ -398,7 +423,9 @@ class OnlinePlay:
         self.leave()
         self.playing = False
         if self.server is not None:
-            self.server.close()
+            self.server.close()        # its rooms kept, its guests told the host's window closed
+            if self.server.store is not None:
+                self.server.store.flush(2.0)
             self.server = None
 
 

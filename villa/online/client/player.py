@@ -9,9 +9,13 @@ Every message is read as the wire's catalogue has it, with caps on what it may i
 ends the connection with one sentence (`trouble`), and a server that goes quiet for `SILENT_S` is taken for
 gone. Nothing here waits: the window polls each frame, a test or `--join` polls in a loop of its own.
 
-A player in a game under way whose server goes (killed, frozen, stopped: its room lives on in a fleet, or in the
-files of a server started again) looks for the game by itself, server after server of those it knows (the one it
-first went to, those it was sent on to, and a fleet's others), and takes its seats back with its tokens.
+A player in a game under way whose server goes (killed, frozen, stopped, the window that hosted it closed: its room
+lives on in a fleet, or in the files of a server or a host's window started again) looks for the game by itself, server
+after server of those it knows (the one it first went to, those it was sent on to, and a fleet's others), waiting
+longer between tries the longer it looks (up to `RETRY_MAX_S`), for as long as it is let; it takes its seats back with
+its tokens. `lost_why` says why it looks, `trouble` why a connection ended for good. Each way a connection ends is its
+own code: the server's goodbye (`Online`), the other side hanging up or the connection reset (`Online.HUNG_UP`,
+`Online.RESET`), no answer (`Online.SILENT`, `Online.UNREACHABLE`); a `WireError` only for what broke the wire's form.
 
 What the player heard is kept: the room's table, the rules' state (from the state sent on entering, then each
 move the referee made, applied here by the same rules), the pieces' poses, the hand, the refusals, the
@@ -36,7 +40,7 @@ from villa.online.client.smoothing import Smoothing
 from villa.online.protocol import Online, OnlineError
 from villa.online.wire import messages as m
 from villa.online.wire.codec import Catalogue, WireError
-from villa.online.wire.link import Link, dial
+from villa.online.wire.link import HUNG_UP, Link, dial
 from villa.rules.pieces import TOP_FLOOR_LEVEL, floor_id
 
 log = logging.getLogger(__name__)
@@ -47,9 +51,16 @@ PING_S = 15.0              # s between the player's pings while it has nothing e
 SILENT_S = 15.0            # s without a word from the server (which pings each second): it is gone; a host's
                            # window that hosts the server may stall for seconds opening its game screen
 REDIRECTS = 3              # a room played elsewhere is followed this many times at most
-RETRY_S = 0.5              # s between tries to find the game again, server after server
-REJOIN_S = 60.0            # s a player whose server went looks for its game before giving up
+RETRY_S = 0.5              # s between the first tries to find the game again, server after server
+RETRY_MAX_S = 10.0         # the wait doubles each round of the servers known, up to this, for as long as it looks
 ANSWER_S = 3.0             # s a server tried while looking for the game has to answer
+
+# how a connection of a game under way ended, when the game lives on somewhere to be found again
+COMES_BACK = frozenset({Online.SILENT, Online.MOVED, Online.HUNG_UP, Online.RESET, Online.UNREACHABLE,
+                        Online.CLOSING, Online.HOST_LEFT})
+# what ends the looking for good: the seat is gone, or the server is not one this game can talk to
+FINAL = frozenset({Online.UNKNOWN_TOKEN, Online.SEAT_GIVEN, Online.SENT_AWAY, Online.VERSION, Online.MALFORMED,
+                   Online.TOO_FAST, Online.HELLO_FIRST})
 
 # requests after which this player's piece is drawn where the server has it, not ahead at the pointer
 LETTING_GO = (rq.SetDown, rq.Lower, rq.GiveUp, rq.LetGo)
@@ -66,7 +77,9 @@ class Player:
         self.lost = False                        # the connection ended for good (or never came: `failed`)
         self.failed = False
         self.rejoining: float | None = None      # since when the player looks for its game again (its server gone)
+        self.lost_why: Exception | None = None   # why it looks (how the connection to the game's server ended)
         self.came_back = 0                       # how often it found its game again by itself
+        self._let_go = False                     # `close` was called: nothing is looked for any more
         self._held: deque[tuple[float, object]] = deque()
         self._waiting: list = []                 # messages asked for before the server welcomed us
         self._spoke_at = clock()
@@ -74,12 +87,12 @@ class Player:
         self._room_asked: list = []              # what asked for the room (an Enter, or Rejoins): asked again if sent on
         self._to_reseat: set[int] = set()        # seats still to be taken back while looking for the game
         self._next_try, self._tried = 0.0, 0
-        self._lost_why: Exception | None = None    # why the game's server was lost, while looking for it again
         self._connect(address, port, timeout)
         # what was heard
         self.room: str | None = None             # the code of the room entered (None: none)
         self.room_code = ""                      # the room asked for (entered, opened, or to be entered)
         self.table: dict = {}
+        self.table_at = clock()                  # when the table was heard (its seconds are counted from then)
         self.state: rules.GameState | None = None
         self.poses: dict[str, protocol.Pose] = {}    # the newest heard of each piece
         self.smoothing = Smoothing()                  # what to draw of them, frame by frame
@@ -145,10 +158,13 @@ class Player:
                 if self.link is not None:
                     self.link.flush()
                     if self.link.closed:
-                        self._end(WireError(self.link.why or "the connection closed"))
-        except (WireError, OSError) as trouble:
+                        self._end(ended(self.link.why))
+        except WireError as trouble:
             log.warning("the connection to %s:%s broke: %s", self.address, self.port, trouble)
-            self._end(trouble if isinstance(trouble, WireError) else WireError(str(trouble)))
+            self._end(trouble)
+        except OSError as trouble:
+            log.warning("the connection to %s:%s broke: %s", self.address, self.port, trouble)
+            self._end(OnlineError(Online.RESET, why=trouble.strerror or str(trouble)))
         except Exception:  # noqa: BLE001 - a server's message that broke what reads it: that server is not trusted
             log.exception("a message from %s:%s could not be read", self.address, self.port)
             self._end(WireError("a message that does not read"))
@@ -162,14 +178,14 @@ class Player:
         elif isinstance(result, str):
             self._dialling = None
             self.failed = self.rejoining is None
-            self._end(WireError(result))
+            self._end(OnlineError(Online.UNREACHABLE, why=result))
 
     def _keep_alive(self) -> None:
         now = self._clock()
         if not self.welcomed:
             if now > self._deadline:         # connected, but no game server answers there
                 self.failed = self.rejoining is None
-                self._end(WireError("timed out"))
+                self._end(OnlineError(Online.UNREACHABLE, why="timed out"))
             return
         if now - self._spoke_at > PING_S:
             self._send(m.Ping())
@@ -190,22 +206,33 @@ class Player:
         if self.rejoining is None and self._may_come_back(trouble):
             log.info("the game's server was lost (%s): looking for the game again", trouble)
             self.rejoining, self._tried, self._next_try = self._clock(), 0, 0.0
-            self.room, self._lost_why = None, trouble
+            self.room, self.lost_why = None, trouble
             return
-        if self.rejoining is not None and self._clock() - self.rejoining < REJOIN_S:
-            self._next_try = max(self._next_try, self._clock() + RETRY_S)     # not there: the next, in a moment
+        if self.rejoining is not None and not self._let_go and not _final(trouble):
+            self.lost_why = _sharper(self.lost_why, trouble)
+            self._next_try = max(self._next_try, self._clock() + retry_wait(self._tried, len(self.addresses)))
             return
         if self.trouble is None:
-            self.trouble = self._lost_why if self.rejoining is not None else trouble
+            self.trouble = trouble
         self.lost = True
         self.rejoining = None
 
     def _may_come_back(self, trouble: Exception) -> bool:
-        """A game under way whose server went (gone quiet, its connection broken, or the room moved on): the room
-        lives on, in a fleet or a server started again."""
-        if not self.room_code or self.state is None or self.state.over or not self.table.get("started"):
+        """A game under way whose server went (gone quiet, its connection broken, stopped, its host's window closed,
+        or the room moved on): the room lives on, in a fleet, a server started again or the host's files."""
+        if self._let_go or not self.room_code or self.state is None or self.state.over \
+                or not self.table.get("started"):
             return False
-        return not isinstance(trouble, OnlineError) or trouble.code in (Online.SILENT, Online.MOVED)
+        return isinstance(trouble, OnlineError) and trouble.code in COMES_BACK
+
+    @property
+    def next_try_in(self) -> float | None:
+        """While looking for the game: seconds until the next try (0: trying now); None otherwise."""
+        if self.rejoining is None:
+            return None
+        if self.link is not None or self._dialling is not None:
+            return 0.0
+        return max(0.0, self._next_try - self._clock())
 
     def _try_again(self) -> None:
         """The next server known, asked for the game with this player's tokens (one who watched: to watch)."""
@@ -225,12 +252,13 @@ class Player:
         self.rejoining = None
         self.came_back += 1
 
-    def close(self) -> None:
-        """Let the connection go (the server hears the player leave: their seat waits for the token)."""
+    def close(self, for_good: bool = False) -> None:
+        """Let the connection go (the server hears the player leave: their seat waits for the token; `for_good`:
+        the player gives it up, the room is told, and the host may give it to a computer player)."""
         if self.link is not None and not self.lost and self.welcomed:
-            self.link.send(m.Leave())
+            self.link.send(m.GiveUpSeat() if for_good else m.Leave())
             self.link.flush()
-        self.rejoining = None
+        self._let_go = True
         self.trouble = self.trouble or OnlineError(Online.CLOSING)
         self._end(self.trouble)
 
@@ -330,6 +358,35 @@ class Player:
 
 # --- what the server says: each message heard, by its kind ---------------------------------------------
 
+def retry_wait(tried: int, servers: int) -> float:
+    """Seconds before the next try, after `tried` tries of `servers` known: half a second for the first round of
+    them, then twice as long each round, up to `RETRY_MAX_S` (a host's window may be closed for an hour; a fleet
+    takes a room up within a second or two)."""
+    rounds = max(0, tried // max(1, servers) - 1)
+    return min(RETRY_MAX_S, RETRY_S * 2 ** min(rounds, 16))
+
+
+def ended(why: str) -> OnlineError:
+    """How a link closed with no goodbye: the server hung up, or the connection was reset (or broke otherwise)."""
+    if why == HUNG_UP:
+        return OnlineError(Online.HUNG_UP)
+    return OnlineError(Online.RESET, why=why)
+
+
+def _final(trouble: Exception) -> bool:
+    """Whether looking for the game must stop: the seat is gone, or the server speaks no wire this game reads."""
+    return isinstance(trouble, WireError) or (isinstance(trouble, OnlineError) and trouble.code in FINAL)
+
+
+def _sharper(first: Exception | None, then: Exception) -> Exception | None:
+    """Why the game is looked for, as a try tells more: a server that went quiet and now refuses connections was
+    closed (a host's computer asleep, then woken with the game's window gone)."""
+    if isinstance(first, OnlineError) and first.code is Online.SILENT and isinstance(then, OnlineError) \
+            and then.code is Online.UNREACHABLE and then.values.get("why") == "refused":
+        return then
+    return first
+
+
 def _not_from_a_server(_player: Player, message) -> None:
     raise WireError(f"a message a server does not send: {type(message).__name__}")
 
@@ -404,7 +461,7 @@ def _seated(player: Player, message: m.Seated) -> None:
 
 
 def _table(player: Player, message: m.Table) -> None:
-    player.table = protocol.unpack_table(message.table)
+    player.table, player.table_at = protocol.unpack_table(message.table), player._clock()
 
 
 def _state(player: Player, message: m.State) -> None:

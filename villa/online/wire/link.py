@@ -21,6 +21,8 @@ from typing import Any, Callable
 from villa.online.wire.codec import Catalogue
 from villa.online.wire.frames import FrameBuffer, frame
 
+HUNG_UP = "hung up"              # `Link.why`: the peer closed the connection (it read to the end)
+RESET = "reset"                  # the connection was reset or broke (the peer's process gone, a network fault)
 RECEIVE_BUDGET = 256 * 1024      # bytes read in one `receive`: one busy connection does not starve the others
 MAX_QUEUED = 4 * 1024 * 1024     # bytes waiting to be sent: beyond, the reader is not reading, and the link closes
 _CHUNK = 65536
@@ -31,7 +33,8 @@ Clock = Callable[[], float]
 class Link:
     """One connection: frames in, decoded by the catalogue; messages out, queued until the socket takes them.
     `closed` once the peer hung up, the socket failed, the queue overflowed or `close` was called; `why` says
-    which. `heard_at` is the clock's time of the last bytes received."""
+    which (`HUNG_UP`, `RESET`, or the reason given to `close`). `heard_at` is the clock's time of the last bytes
+    received."""
 
     def __init__(self, sock: socket.socket, catalogue: Catalogue, clock: Clock = time.monotonic) -> None:
         sock.setblocking(False)
@@ -68,10 +71,10 @@ class Link:
             except (BlockingIOError, InterruptedError):
                 break
             except OSError as error:
-                self.close(error.strerror or str(error))
+                self.close(_broken(error))
                 break
             if not data:
-                self.close("hung up")
+                self.close(HUNG_UP)
                 break
             budget -= len(data)
             self.bytes_in += len(data)
@@ -99,7 +102,7 @@ class Link:
             except (BlockingIOError, InterruptedError):
                 return
             except OSError as error:
-                self.close(error.strerror or str(error))
+                self.close(_broken(error))
                 return
             self.bytes_out += sent
             del self._out[:sent]
@@ -124,6 +127,14 @@ class Link:
         self._out.clear()
         self._frames = FrameBuffer()
         self.sock.close()
+
+
+def _broken(error: OSError) -> str:
+    """Why a socket that was connected failed: reset (by the peer, or a pipe broken), or the system's words."""
+    if error.errno in (errno.ECONNRESET, errno.EPIPE, errno.ECONNABORTED, errno.ETIMEDOUT, errno.EHOSTUNREACH,
+                       errno.ENETUNREACH, errno.ENETRESET):
+        return RESET
+    return error.strerror or str(error)
 
 
 _REASONS = {errno.ECONNREFUSED: "refused", errno.ENETUNREACH: "unreachable", errno.EHOSTUNREACH: "unreachable",

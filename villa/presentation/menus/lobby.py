@@ -21,6 +21,7 @@ from villa.presentation.menus import style
 from villa.presentation.menus.base import Screen
 from villa.presentation.menus.new_game import SEAT_NAMES, STRENGTH_NAMES
 from villa.presentation.stage import stage
+from villa.presentation.words import watching
 
 
 @dataclass(frozen=True)
@@ -145,7 +146,9 @@ class LobbyScreen(Screen):
         for key in ("rules", "start"):
             w[key].show() if host and not started else w[key].hide()
         style.set_enabled(w["start"], may_start(table, mine))
-        if started:
+        if started and not mine:
+            status = watching()          # a game under way whose seats are taken: watched
+        elif started:
             status = _("The game begins …")
         elif not mine:
             status = _("Choose a free seat.")

@@ -10,13 +10,14 @@ from __future__ import annotations
 from typing import Callable
 
 from villa.match.setup import MAX_NAME, clean_name
+from villa.online.protocol import Online, OnlineError
 from villa.presentation.i18n import N_, _
 from villa.presentation.menus import style
 from villa.presentation.menus.base import Screen
 from villa.presentation.words import refusal
 
-MAX_ADDRESS = 64          # characters typed for host:port
-CODE_CHARS = 5            # the room code's length (villa.online.protocol.ROOM_LENGTH)
+MAX_ADDRESS = 200         # characters of a server's address: host:port, or a link pasted whole (an invite)
+CODE_CHARS = 12           # a room code's five characters, with the spaces and dashes it may be pasted with
 
 # why joining or hosting did not get as far as the lobby (codes from villa.app.online)
 TROUBLES = {
@@ -26,6 +27,7 @@ TROUBLES = {
     "no answer": N_("Nothing answered at {address} within {seconds} seconds: is the address right, and does the "
                     "network let the game through?"),
     "port busy": N_("The game could not host on port {port}: another program uses it. Try another port."),
+    "no code": N_("Type the room's code."),
     "bad code": N_("{code} is not a room code: a code is five letters and digits, such as K7QXM, and never "
                    "uses {unused}."),
     "no room": N_("No room with the code {code} is open on that server."),
@@ -82,6 +84,13 @@ class _Form(Screen):
         self.tell("")
         if cancel is not None:
             cancel()
+
+    def _filled(self, field: str, typed: str) -> None:
+        """A field typed in: a notice that asked for it goes once it holds something."""
+        if typed.strip() and self.notice and self.notice in self.asks_for.get(field, ()):
+            self.tell("")
+
+    asks_for: dict[str, tuple[str, ...]] = {}      # the field each notice asks to fill, by its words (as shown)
 
     def _notice(self, y: float) -> None:
         self.widgets["notice"] = style.text(self.root, self.notice, pos=(0, y), scale=0.036, kind="serif",
@@ -171,10 +180,12 @@ class JoinScreen(_Form):
         style.title(root, _("Join a game"), pos=(0, 0.6), scale=0.1)
         rows = (("address", _("Server's address"), self.address, MAX_ADDRESS),
                 ("code", _("Room code"), self.code, CODE_CHARS), ("name", _("Your name"), self.name, MAX_NAME))
+        self.asks_for = {"name": (refusal(OnlineError(Online.NO_NAME)),), "code": (trouble_words("no code"),)}
         for i, (key, words, value, longest) in enumerate(rows):
             y = 0.4 - i * 0.15
             style.text(root, words, pos=(-0.7, y - 0.014), scale=0.04, align="left", kind="bold")
-            w[key] = style.entry(root, value, pos=(0.33, y), width=0.76, max_chars=longest)
+            w[key] = style.entry(root, value, pos=(0.33, y), width=0.76, max_chars=longest,
+                                 on_change=lambda typed, key=key: self._filled(key, typed))
         w["join"] = style.button(root, _("Join"), self._join, pos=(0.25, -0.52), width=0.6, kind="primary")
         w["back"] = style.button(root, _("Back"), self.on_back, pos=(-0.35, -0.52), width=0.5, kind="quiet")
         self._notice(-0.14)

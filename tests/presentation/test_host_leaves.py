@@ -1,0 +1,196 @@
+"""A host who leaves strands nobody. Anna hosts a game in her own window, in a process of its own
+(`hosting_window.py`); Ben plays in this process's window. Ben holds a column when Anna's window is killed: his
+screen says at once what happened and how it comes back, offers no move but Leave, and keeps trying her address.
+Anna starts the game again and picks Continue (`--continue`, as the main menu's): her room opens again from her own
+files, on the same port, with her seat; Ben is back in the game by himself.
+
+And on one screen: Anna goes back to the main menu from a game she hosts (her window "closes" the room), her guest is
+told so, and her main menu's Continue opens it again."""
+
+from __future__ import annotations
+
+import os
+import queue
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from villa import rules
+from villa.app import joining
+from villa.app.front import Front
+from villa.match import MatchSetup, Seat, layout_named
+from villa.match import requests as rq
+from villa.online.client import Player
+from villa.online.client.seats_now import SeatsNow
+from villa.online.protocol import Online
+from villa.presentation.modes import Mode
+from villa.presentation.preferences import Settings
+
+pytestmark = pytest.mark.gui
+
+ROOT = Path(__file__).resolve().parents[2]
+LOOPBACK = "127.0.0.1"
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind((LOOPBACK, 0))
+        return probe.getsockname()[1]
+
+
+def _until(stage, done, seconds: float, others=()) -> bool:
+    end = time.monotonic() + seconds
+    while not done():
+        if time.monotonic() > end:
+            return False
+        stage.base.taskMgr.step()
+        for other in others:
+            other.poll()
+        time.sleep(0.004)
+    return True
+
+
+class Window:
+    """A game window in a process of its own, its printed lines read as they come."""
+
+    def __init__(self, args: list[str], home: Path, display: str) -> None:
+        self.process = subprocess.Popen([sys.executable, *args], cwd=ROOT, stdout=subprocess.PIPE,
+                                        stderr=subprocess.PIPE, text=True,
+                                        env=dict(os.environ, DISPLAY=display, VILLA_HOME=str(home)))
+        self.lines: queue.Queue = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        for line in self.process.stdout:
+            self.lines.put(line)
+
+    def line(self, starting: str, seconds: float = 90) -> str:
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            try:
+                line = self.lines.get(timeout=0.5)
+            except queue.Empty:
+                assert self.process.poll() is None, self.process.stderr.read()[-3000:]
+                continue
+            if line.startswith(starting):
+                return line
+        pytest.fail(f"the window never said {starting!r}")
+
+    def kill(self) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+        self.process.wait(10)
+
+
+def _log(home: Path) -> str:
+    path = home / "data" / "villa.log"
+    return path.read_text(encoding="utf-8") if path.exists() else ""
+
+
+def test_the_hosting_window_killed_mid_pull_strands_nobody_and_continue_brings_everyone_back(
+        stage, tmp_path, monkeypatch, display, snapshot):
+    monkeypatch.setenv("VILLA_HOME", str(tmp_path / "ben"))
+    anna_home, port = tmp_path / "anna", free_port()
+    anna = Window(["-m", "tests.presentation.hosting_window", str(port)], anna_home, display)
+    front, again = Front(stage, Settings(language="en")), None
+    try:
+        code = anna.line("room ").split()[1]
+        player = joining.sit_down(LOOPBACK, port, code, "Ben")
+        front.online_play.seated(player, joining.address(LOOPBACK, port), "Ben")
+        assert _until(stage, lambda: front.screen is not None, 60), "the game begins at both windows"
+        screen, match = front.screen, front.match
+        assert rules.acting_player(match.state) == 1 and screen.mode == Mode.IDLE, "Ben moves first"
+        assert player.table.get("hosted_at") == 0
+
+        column = sorted(rules.grabbable_columns(match.state))[0]
+        (x, y, z), _quat = player.poses[column]
+        assert match.request(rq.Take(1, column, (x, y, z))).refusal is None
+        for step in range(1, 6):
+            match.request(rq.Aim(1, (x * (1 + step / 20), y * (1 + step / 20), z)))
+            _until(stage, lambda: False, 0.05)
+        assert _until(stage, lambda: player.hand_holder == 1 and match.hand is not None, 20), "Ben holds the column"
+
+        anna.kill()                                    # her window dies: no goodbye, the sockets just close
+        assert _until(stage, lambda: screen.mode == Mode.CUT_OFF, 20), "Ben's screen knows at once"
+        told = screen.hud.message.getText()
+        assert told.startswith("Anna's window, which hosted this game, has closed. The game is kept on Anna's "
+                               "computer from the last settled turn: you will be back in it when Anna opens the "
+                               "game and picks Continue."), told
+        assert "another" not in told and "cannot read" not in told
+        assert screen.hud.status.getText().startswith("Cut off from Anna's window: "), screen.hud.status.getText()
+        assert list(screen.hud.commands.buttons) == ["leave"], "no move is offered, only Leave"
+        assert match.hand is None and not screen.press((0.0, 0.0)), "nothing in hand, a press takes nothing"
+        snapshot("host-left-guest-told")
+        _until(stage, lambda: False, 6)
+        assert screen.mode == Mode.CUT_OFF and not player.lost, "still looking, still saying so"
+        assert screen.hud.message.getText().startswith("Anna's window, which hosted this game, has closed.")
+        assert "trying again in" in screen.hud.status.getText() or "trying now" in screen.hud.status.getText()
+
+        again = Window(["-m", "villa", "--continue", "--size", "640x360"], anna_home, display)
+        assert _until(stage, lambda: player.came_back == 1 and screen.mode != Mode.CUT_OFF, 90), \
+            (screen.mode, player.lost_why, _log(anna_home)[-2000:])
+        assert _until(stage, lambda: player.table["seats"][0]["here"], 30), "Anna sits at her seat again"
+        assert player.room == code and player.port == port, "the same room, on the same port"
+        assert rules.acting_player(match.state) == 1 and column not in match.state.blocked, \
+            "from the last settled turn: Ben's move again, his column back in its place"
+        assert screen.hud.message.getText().startswith("Back in the game.")
+        assert "leave" not in screen.hud.commands.buttons
+        assert SeatsNow(player).cut_off() is None
+        snapshot("host-left-back-in-the-game")
+    finally:
+        front.close()
+        anna.kill()
+        if again is not None:
+            again.kill()
+
+
+@pytest.fixture
+def window(stage, monkeypatch, tmp_path):
+    monkeypatch.setenv("VILLA_HOME", str(tmp_path))
+    app = Front(stage, Settings(language="en"))
+    yield app
+    app.close()
+
+
+def test_a_host_who_goes_back_to_the_menu_is_said_so_and_her_continue_opens_the_room_again(window, stage,
+                                                                                        press_button):
+    from villa.presentation.menus.main_menu import MainMenu
+    plan = MatchSetup((Seat("Anna"), Seat("Ben")), layout_named("rings", 4), seed=4, deal_colours=True)
+    window.main_menu()
+    window.online_play.where_to_host(plan)
+    port = free_port()
+    window.online_play.host_here(str(port))
+    assert _until(stage, lambda: window.online_play.player is not None and window.online_play.player.seats, 20)
+    anna = window.online_play.player
+    ben = Player(LOOPBACK, port)
+    try:
+        assert _until(stage, lambda: ben.ready, 10, [ben])
+        ben.enter(anna.code)
+        assert _until(stage, lambda: ben.room is not None, 10, [ben])
+        ben.sit("Ben", 1)
+        assert _until(stage, lambda: ben.seats and anna.table["seats"][1]["here"], 10, [ben])
+        anna.begin()
+        assert _until(stage, lambda: window.screen is not None and ben.table.get("started") and ben.poses, 30, [ben])
+        kept = window.settings.kept_seat
+        assert kept.hosts and kept.started and kept.code == anna.code, "her seat is kept like everyone's"
+
+        window.main_menu()                               # she leaves: her window's server goes with it
+        assert _until(stage, lambda: ben.rejoining is not None, 10, [ben])
+        assert ben.lost_why.code is Online.HOST_LEFT and ben.lost_why.values["host"] == "Anna"
+        menu = window.menu
+        assert isinstance(menu, MainMenu) and menu.widgets["continue"]["text"] == f"Continue in room {kept.code}"
+        assert menu.widgets["continue"]["state"] == "normal"
+        press_button(menu.widgets["continue"])
+        assert _until(stage, lambda: window.screen is not None and ben.came_back == 1, 40, [ben]), \
+            "her room again, and Ben back in it by himself"
+        again = window.online_play
+        assert again.server.port == port and again.player.code == kept.code and again.player.seats.keys() == {0}
+        assert _until(stage, lambda: ben.table["seats"][0]["here"] and ben.table["seats"][1]["here"], 10, [ben])
+    finally:
+        ben.close()
