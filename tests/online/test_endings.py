@@ -305,3 +305,35 @@ def test_a_player_who_leaves_for_good_is_told_to_the_room_and_their_seat_waits_f
     anna.give_to_computer(1, Strength.MEDIUM)
     assert run(server, lambda: SeatsNow(anna).stand_in(1), seconds=10), "a computer plays Ben's seat, marked so"
     assert room.kept()[1]["stand_ins"] == [1]
+
+
+def test_the_hosts_computer_for_a_seat_outlasts_her_window_closing_and_coming_back(line):
+    """Anna's window hosts; she gives Ben's seat to a computer; her window closes before another turn is settled;
+    the room opened again from what was kept still has the computer at Ben's seat, marked so."""
+    server = Server(0, LOOPBACK)
+    port = server.port
+    try:
+        line.to = port
+        room, anna, ben = _in_a_game(server, line.port, hosted_at=0)
+        turns = len(room.store.records)
+        anna.give_to_computer(1, Strength.MEDIUM)
+        assert run(server, lambda: ben.lost and SeatsNow(anna).stand_in(1), seconds=10)
+        assert len(room.store.records) > turns, "kept at once, not at the next settled turn"
+        kept = room.store
+        anna_token = anna.seats[0]
+        anna.close()
+        server.close()
+    except BaseException:
+        server.close()
+        raise
+    again = Server(port, LOOPBACK)
+    try:
+        back = again.open(Room.taken_up(kept.records[-1], kept.seats, keep=Kept()))
+        assert back.match.setup.seats[1].is_computer and back.seating.stand_ins == {1}
+        anna = Player(LOOPBACK, port)
+        anna.rejoin(anna_token, back.code)
+        assert run(again, lambda: 0 in anna.seats and anna.poses, seconds=10)
+        assert SeatsNow(anna).stand_in(1) and SeatsNow(anna).hosting
+        assert anna.table["seats"][1]["computer"] == Strength.MEDIUM.value
+    finally:
+        again.close()

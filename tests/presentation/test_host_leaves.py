@@ -158,9 +158,8 @@ def window(stage, monkeypatch, tmp_path):
     app.close()
 
 
-def test_a_host_who_goes_back_to_the_menu_is_said_so_and_her_continue_opens_the_room_again(window, stage,
-                                                                                        press_button):
-    from villa.presentation.menus.main_menu import MainMenu
+def _hosting(window, stage) -> tuple[Player, Player, int]:
+    """Anna hosts a game in this window (as the menus' Host here does), Ben sits at another, and it begins."""
     plan = MatchSetup((Seat("Anna"), Seat("Ben")), layout_named("rings", 4), seed=4, deal_colours=True)
     window.main_menu()
     window.online_play.where_to_host(plan)
@@ -169,14 +168,21 @@ def test_a_host_who_goes_back_to_the_menu_is_said_so_and_her_continue_opens_the_
     assert _until(stage, lambda: window.online_play.player is not None and window.online_play.player.seats, 20)
     anna = window.online_play.player
     ben = Player(LOOPBACK, port)
+    assert _until(stage, lambda: ben.ready, 10, [ben])
+    ben.enter(anna.code)
+    assert _until(stage, lambda: ben.room is not None, 10, [ben])
+    ben.sit("Ben", 1)
+    assert _until(stage, lambda: ben.seats and anna.table["seats"][1]["here"], 10, [ben])
+    anna.begin()
+    assert _until(stage, lambda: window.screen is not None and ben.table.get("started") and ben.poses, 30, [ben])
+    return anna, ben, port
+
+
+def test_a_host_who_goes_back_to_the_menu_is_said_so_and_her_continue_opens_the_room_again(window, stage,
+                                                                                        press_button):
+    from villa.presentation.menus.main_menu import MainMenu
+    anna, ben, port = _hosting(window, stage)
     try:
-        assert _until(stage, lambda: ben.ready, 10, [ben])
-        ben.enter(anna.code)
-        assert _until(stage, lambda: ben.room is not None, 10, [ben])
-        ben.sit("Ben", 1)
-        assert _until(stage, lambda: ben.seats and anna.table["seats"][1]["here"], 10, [ben])
-        anna.begin()
-        assert _until(stage, lambda: window.screen is not None and ben.table.get("started") and ben.poses, 30, [ben])
         kept = window.settings.kept_seat
         assert kept.hosts and kept.started and kept.code == anna.code, "her seat is kept like everyone's"
 
@@ -194,3 +200,26 @@ def test_a_host_who_goes_back_to_the_menu_is_said_so_and_her_continue_opens_the_
         assert _until(stage, lambda: ben.table["seats"][0]["here"] and ben.table["seats"][1]["here"], 10, [ben])
     finally:
         ben.close()
+
+
+def test_a_host_whose_port_was_taken_meanwhile_hosts_her_room_on_another_and_is_told_to_pass_it_on(window, stage,
+                                                                                                 press_button):
+    anna, ben, port = _hosting(window, stage)
+    code = anna.code
+    ben.close()
+    window.main_menu()
+    squatter = socket.socket()                           # another program on her port now
+    squatter.bind(("", port))
+    squatter.listen(1)
+    try:
+        press_button(window.menu.widgets["continue"])
+        assert _until(stage, lambda: window.screen is not None, 40), "her room again, on another port"
+        again = window.online_play
+        assert again.server.port != port and again.player.code == code and again.player.seats.keys() == {0}
+        said = window.screen.hud.message.getText()
+        assert said.startswith(f"Port {port} is taken by another program now, so this game is hosted on port "
+                               f"{again.server.port}: your friends' windows look for it on the old port, so tell "
+                               f"them to join "), said
+        assert said.split("join ")[1].split(" again.")[0].endswith(f":{again.server.port}")
+    finally:
+        squatter.close()

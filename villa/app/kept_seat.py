@@ -61,8 +61,9 @@ class SeatKept:
         front = self.front
         kept = front.settings.kept_seat
         now, started = time.time(), bool(player.table.get("started"))
-        if kept is not None and (kept.code, kept.seat, kept.token, kept.started) == (player.code, seat, token, started) \
-                and now - self._kept_at < KEEP_EVERY_S:
+        same = kept is not None and (kept.code, kept.seat, kept.token, kept.started) == (player.code, seat, token,
+                                                                                          started)
+        if same and now - self._kept_at < KEEP_EVERY_S:
             return
         self._kept_at = now
         front.apply_settings(replace(front.settings, kept_seat=KeptSeat(address, player.code, seat, token, now,

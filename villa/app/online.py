@@ -74,6 +74,7 @@ class OnlinePlay:
         self._heard = 0            # refusals already said
         self.kept = SeatKept(front)   # the seat kept in the settings to rejoin
         self.question = None          # asked before a seat kept in a game under way is left for good
+        self.moved: tuple[int, int] | None = None    # a room hosted again here, on another port than before
         self._task = None
 
     # --- the menus ---
@@ -239,6 +240,7 @@ class OnlinePlay:
             if kept.hosts and address is None:
                 self.close()
                 self.server = self._serve(port, or_another=True)
+                self.moved = (port, self.server.port) if self.server.port != port else None
                 host, port = "127.0.0.1", self.server.port
                 address = host_port(local_address(), port)
         except Trouble as trouble:
@@ -365,6 +367,9 @@ class OnlinePlay:
             self.playing = True
             self.lobby = None
             self.front.play_online(player)
+            if self.moved and self.front.screen is not None:      # hosted again, on another port: said
+                self.front.screen.hud.announce(words.hosted_elsewhere(*self.moved, self.address),
+                                               self.front.screen.now, seconds=30.0)
         if player.state is not None and player.state.over and self.front.settings.kept_seat is not None:
             self.kept.forget()
         return task.cont

@@ -296,6 +296,13 @@ def computer_marked(name: str) -> str:
     return _("{name} (computer)").format(name=name)
 
 
+def hosted_elsewhere(port: int, now: int, address: str) -> str:
+    """The host's room opened again on another port than before (another program took hers meanwhile)."""
+    return _("Port {port} is taken by another program now, so this game is hosted on port {now}: your friends' "
+             "windows look for it on the old port, so tell them to join {address} again.").format(
+        port=port, now=now, address=address)
+
+
 def leave_seat_question(code: str) -> str:
     """Asked before opening or joining another room while this window keeps a seat in a game under way."""
     return _("You still have a seat in {code}, a game under way: leave it for good? The others are told, and the "
