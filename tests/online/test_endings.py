@@ -20,8 +20,9 @@ import pytest
 
 from villa import rules
 from villa.match import Strength
+from villa.match import requests as rq
 from villa.online import protocol
-from villa.online.client import Player
+from villa.online.client import OnlineMatch, Player
 from villa.online.client import player as players
 from villa.online.client.player import RETRY_MAX_S, retry_wait
 from villa.online.client.seats_now import SeatsNow
@@ -337,3 +338,41 @@ def test_the_hosts_computer_for_a_seat_outlasts_her_window_closing_and_coming_ba
         assert anna.table["seats"][1]["computer"] == Strength.MEDIUM.value
     finally:
         again.close()
+
+
+def test_a_window_back_in_its_game_after_asking_much_hears_its_own_hand_again(server, line):
+    """The room counts a connection's requests from its entering: a window that came back (after a pull and many
+    aims) holds what it lowers, and lets it go, as the server's hands have it."""
+    room, anna, ben = _in_a_game(server, line.port)
+    match = OnlineMatch(ben)
+    seat = rules.acting_player(match.state)
+    assert seat == 1, "Ben moves first"
+    column = sorted(rules.grabbable_columns(match.state))[0]
+    (x, y, z), _quat = ben.poses[column]
+    match.request(rq.Take(1, column, (x, y, z)))
+    for step in range(30):                              # many aims: the window asked much of the first connection
+        match.request(rq.Aim(1, (x * (1 + step / 60), y * (1 + step / 60), z)))
+        run(server, lambda: False, frames=2)
+    asked = ben.asked
+    line.cut("hang up")
+    assert run(server, lambda: match.advance(1 / 60) and ben.rejoining is not None, seconds=10)
+    assert match.hand is None, "cut off: nothing in this window's hand"
+    assert run(server, lambda: match.advance(1 / 60) and ben.came_back == 1 and ben.ready and ben.poses, seconds=20)
+    assert run(server, lambda: match.advance(1 / 60) and match.hand is not None, seconds=20), \
+        "the column the server's hands kept is taken up again at this window"
+    assert ben.asked < asked, "counted again from the new connection"
+    top = max(pose[0][2] for piece, pose in ben.poses.items() if piece.startswith("floor"))
+    for step in range(1, 21):                           # out, then over the top floor
+        f = step / 20
+        match.request(rq.Aim(1, (x * (1 + 1.5 * f), y * (1 + 1.5 * f), z)))
+        run(server, lambda: match.advance(1 / 60) and False, frames=2)
+    for step in range(1, 21):
+        f = step / 20
+        match.request(rq.Aim(1, (x * 2.5 * (1 - f), y * 2.5 * (1 - f), z + (top + 15 - z) * f)))
+        run(server, lambda: match.advance(1 / 60) and False, frames=2)
+    assert match.request(rq.SetDown(1, hold=True)).refusal is None
+    assert run(server, lambda: match.advance(1 / 60) and match.holding, seconds=20), \
+        "the server's hands hold it, and this window hears so"
+    assert match.request(rq.LetGo(1)).refusal is None
+    assert run(server, lambda: match.advance(1 / 60) and rules.acting_player(room.match.state) == 0, seconds=30), \
+        "set on the top floor: Anna's turn"

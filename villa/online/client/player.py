@@ -423,6 +423,7 @@ def _opened(player: Player, message: m.Opened) -> None:
 def _entered(player: Player, message: m.Entered) -> None:
     player.room = player.room_code = message.code
     player.smoothing = Smoothing()      # each server counts its frames from its own start
+    player.asked = 0                    # and a room this connection's requests from its entering (their echo)
     if player.rejoining is not None and not player.seats:
         player._came_back()
 
