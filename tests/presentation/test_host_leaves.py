@@ -29,6 +29,7 @@ from villa.match import requests as rq
 from villa.online.client import Player
 from villa.online.client.seats_now import SeatsNow
 from villa.online.protocol import Online
+from villa.physics.pulling import Grip
 from villa.presentation.modes import Mode
 from villa.presentation.preferences import Settings
 
@@ -223,3 +224,69 @@ def test_a_host_whose_port_was_taken_meanwhile_hosts_her_room_on_another_and_is_
         assert said.split("join ")[1].split(" again.")[0].endswith(f":{again.server.port}")
     finally:
         squatter.close()
+
+
+def test_a_window_back_in_the_middle_of_setting_a_column_down_leaves_it_where_the_servers_hands_hold_it(
+        stage, monkeypatch, tmp_path, mouse, frames):
+    """Ben's window dies with his column set down in his hands on the top floor; it comes back with his token and
+    takes the column up again where it stands: the pointer, wherever it is, does not drag it across the floor
+    (which brought a villa down); moved, it moves the column by as much."""
+    from villa.online import protocol
+    from villa.online.server import Room, Server
+    monkeypatch.setenv("VILLA_HOME", str(tmp_path))
+    server = Server(free_port(), LOOPBACK)
+    room = server.open(Room(protocol.new_room_code(), MatchSetup((Seat("Anna"), Seat("Ben")), layout_named(
+        "rings", 4), seed=4, deal_colours=True)))
+    server.start(stage.task_mgr)
+    front = Front(stage, Settings(language="en"))
+    anna, ben = Player(LOOPBACK, server.port), Player(LOOPBACK, server.port)
+    try:
+        for seat, (person, name) in enumerate(((anna, "Anna"), (ben, "Ben"))):
+            assert _until(stage, lambda p=person: p.ready, 10, [anna, ben])
+            person.enter(room.code)
+            assert _until(stage, lambda p=person: p.room is not None, 10, [anna, ben])
+            person.sit(name, seat)
+        assert _until(stage, lambda: room.match is not None and ben.poses, 20, [anna, ben])
+        column = "red-hex"
+        (x, y, z), _quat = ben.poses[column]
+        ben.request(rq.Take(1, column, (x, y, z)))
+        top = max(pose[0][2] for piece, pose in ben.poses.items() if piece.startswith("floor"))
+        for step in range(1, 21):
+            f = step / 20
+            ben.request(rq.Aim(1, (x * (1 + 1.5 * f), y * (1 + 1.5 * f), z)))
+            _until(stage, lambda: False, 0.03, [anna, ben])
+        for step in range(1, 21):
+            f = step / 20
+            ben.request(rq.Aim(1, (x * 2.5 * (1 - f), y * 2.5 * (1 - f), z + (top + 15 - z) * f)))
+            _until(stage, lambda: False, 0.03, [anna, ben])
+        ben.request(rq.SetDown(1, hold=True))
+        assert _until(stage, lambda: room.match.hand is not None and room.match.hand.state == Grip.HELD, 20,
+                      [anna, ben]), "set down on the top floor, held"
+        token = ben.seats[1]
+        ben.link.close()                                  # Ben's window dies
+        ben.lost = True
+        assert _until(stage, lambda: room.seating.connection(1) is None, 10, [anna])
+        stood = room.match.villa.nodes[column].getPos()
+
+        back = Player(LOOPBACK, server.port)
+        assert _until(stage, lambda: back.ready, 10, [anna, back])
+        back.rejoin(token, room.code)
+        assert _until(stage, lambda: 1 in back.seats and back.poses and back.table.get("started"), 10, [anna, back])
+        mouse.move(40, 40)                                # the pointer far from the villa, in a corner
+        front.online_play.seated(back, f"{LOOPBACK}:{server.port}", "Ben")
+        assert _until(stage, lambda: front.screen is not None and front.match.hand is not None, 20, [anna]), \
+            "the column in the server's hands is taken up at Ben's window"
+        screen = front.screen
+        assert screen.mode == "Carrying" and front.match.hand.taken_up
+        _until(stage, lambda: False, 1.5, [anna])
+        assert (room.match.villa.nodes[column].getPos() - stood).length() < 1.0, "it stays where it stands"
+        assert not room.match.villa.collapse and room.match.hand is not None
+
+        mouse.move(60, 40)                                # the pointer moves: the column with it, by as much
+        _until(stage, lambda: False, 1.5, [anna])
+        assert (room.match.villa.nodes[column].getPos() - stood).length() > 0.2
+        assert not room.match.villa.collapse
+    finally:
+        front.close()
+        anna.close()
+        server.close()
