@@ -82,3 +82,13 @@ def _labels(screen):
 def _font_of(entry):
     """The font a text field draws in now."""
     return entry.component("text").textNode.getFont()
+
+
+def test_words_set_on_a_screen_later_are_drawn_in_the_fallback_too(stage, frames):
+    """A notice or a prompt set after the screen is built (the host's name in it) is set in the fallback as well."""
+    from villa.presentation.menus import MainMenu
+    menu = MainMenu(can_continue=False, on_new_game=None, on_online=None, on_continue=None, on_learn=None,
+                    on_rules=None, on_settings=None, on_how_to_play=None, on_quit=None)
+    menu.tell("安娜's window, which hosted this game, has closed.")
+    assert menu.widgets["notice"]["text"] == f"\1{FALLBACK}\1安娜\2's window, which hosted this game, has closed."
+    menu.destroy()

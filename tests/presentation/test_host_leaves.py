@@ -227,7 +227,7 @@ def test_a_host_whose_port_was_taken_meanwhile_hosts_her_room_on_another_and_is_
 
 
 def test_a_window_back_in_the_middle_of_setting_a_column_down_leaves_it_where_the_servers_hands_hold_it(
-        stage, monkeypatch, tmp_path, mouse, frames):
+        stage, monkeypatch, tmp_path, mouse, frames, on_screen):
     """Ben's window dies with his column set down in his hands on the top floor; it comes back with his token and
     takes the column up again where it stands: the pointer, wherever it is, does not drag it across the floor
     (which brought a villa down); moved, it moves the column by as much."""
@@ -282,10 +282,21 @@ def test_a_window_back_in_the_middle_of_setting_a_column_down_leaves_it_where_th
         assert (room.match.villa.nodes[column].getPos() - stood).length() < 1.0, "it stays where it stands"
         assert not room.match.villa.collapse and room.match.hand is not None
 
-        mouse.move(60, 40)                                # the pointer moves: the column with it, by as much
+        mouse.move(600, 500)                              # the pointer moves, the button up: it stays
         _until(stage, lambda: False, 1.5, [anna])
-        assert (room.match.villa.nodes[column].getPos() - stood).length() > 0.2
-        assert not room.match.villa.collapse
+        assert (room.match.villa.nodes[column].getPos() - stood).length() < 1.0, "it sits in the hands, unmoved"
+        x, y = on_screen(stood)
+        mouse.move(x, y)
+        _until(stage, lambda: False, 0.5, [anna])
+        mouse.down()                                      # pressed, dragged a little (it slides no further), let go
+        for step in range(1, 6):
+            mouse.move(x + 3 * step, y)
+            _until(stage, lambda: False, 0.2, [anna])
+        mouse.up()
+        assert _until(stage, lambda: rules.acting_player(room.match.state) == 0, 60, [anna]), \
+            "let go where it stands: set on the top floor, Anna's turn"
+        assert (room.match.villa.nodes[column].getPos() - stood).length() < 10.0
+        assert not room.match.villa.collapse and room.match.state.log[-1].column == column
     finally:
         front.close()
         anna.close()

@@ -17,6 +17,7 @@ from direct.gui.DirectGui import DirectFrame
 from villa.match.setup import Strength
 from villa.online.server.turn_clock import CHOICES as CLOCK_CHOICES
 from villa.presentation.i18n import _
+from villa.presentation.fonts import drawable
 from villa.presentation.menus import style
 from villa.presentation.menus.base import Screen
 from villa.presentation.menus.new_game import SEAT_NAMES, STRENGTH_NAMES
@@ -98,7 +99,7 @@ class LobbyScreen(Screen):
 
     def tell(self, words: str) -> None:
         self.notice = words
-        self.widgets["notice"]["text"] = words
+        self.widgets["notice"]["text"] = drawable(words, "serif")
 
     def build(self) -> None:
         root, w = self.root, self.widgets
@@ -157,7 +158,7 @@ class LobbyScreen(Screen):
                       else _("Wait for your friends, or give the empty seats to computer players."))
         else:
             status = _("Waiting for the host to start the game.")
-        w["status"]["text"] = status
+        w["status"]["text"] = drawable(status, "serif")
 
     def _draw_clock(self, seconds: int, host: bool) -> None:
         """The turn clock: for the host a choice (no clock, 1, 2 or 5 minutes a move), for everyone its words."""

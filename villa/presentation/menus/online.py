@@ -12,6 +12,7 @@ from typing import Callable
 from villa.match.setup import MAX_NAME, clean_name
 from villa.online.protocol import Online, OnlineError
 from villa.presentation.i18n import N_, _
+from villa.presentation.fonts import drawable
 from villa.presentation.menus import style
 from villa.presentation.menus.base import Screen
 from villa.presentation.words import refusal
@@ -103,7 +104,7 @@ class _Form(Screen):
         if "notice" not in self.widgets:
             return
         notice, cancel = self.widgets["notice"], self.widgets["cancel"]
-        notice["text"] = self.notice
+        notice["text"] = drawable(self.notice, "serif")
         notice["text_fg"] = style.INK_SOFT if self.waiting else style.TERRACOTTA_PRESS
         cancel.show() if self.waiting else cancel.hide()
 

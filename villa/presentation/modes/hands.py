@@ -24,7 +24,8 @@ from villa.rules.pieces import floor_id
 class InHand(ModeBase):
     """What the three hands share: giving up what is held, the builder's hands, and letting go of a
     clicked piece once it sits. A piece taken up from the server's hands (online, a window back in the middle of
-    a move) is moved from where it is by the pointer's moves, not pulled to wherever the pointer happens to be."""
+    a move) is moved from where it is by the pointer's moves, not pulled to wherever the pointer happens to be;
+    one that sits in the hands is slid only while the button is down again (it came back with the button up)."""
 
     _offset = None      # for a piece taken up: where it stood from where the pointer pointed, on the aim's plane
 
@@ -32,6 +33,10 @@ class InHand(ModeBase):
         """The piece in hand toward the pointer's `spot` (None: the pointer misses the plane); `piece` its node."""
         hand = self.match.hand
         if spot is not None and getattr(hand, "taken_up", False) and piece is not None:
+            sits = hand.state in (Grip.HELD, laying.Laying.HELD)
+            if sits and not self.screen.controls.game_drag:
+                self._offset = None        # (measured again from where it sits when the button goes down)
+                return
             if self._offset is None:
                 at = piece.getPos()
                 self._offset = (at.x - spot.x, at.y - spot.y)
