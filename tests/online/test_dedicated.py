@@ -19,6 +19,7 @@ from villa import rules
 from villa.match import record as records
 from villa.match import requests as rq
 from villa.online.client import Player
+from villa.online.client import player as players
 from villa.online.protocol import Online
 from villa.online.wire import messages as m
 from villa.rules.state import Step
@@ -160,9 +161,12 @@ def test_the_dedicated_server_killed_mid_game_takes_it_up_again(tmp_path):
         _stopped(server)
 
 
-def test_a_dedicated_server_stopped_mid_game_and_started_again_has_its_players_back_by_themselves(tmp_path):
+def test_a_dedicated_server_stopped_mid_game_and_started_again_has_its_players_back_by_themselves(tmp_path,
+                                                                                                  monkeypatch):
     """SIGTERM: every room kept, every player told the server stopped (said so, not "cannot read"); the players
     look for the game all the while, and are back in it by themselves once the server runs again on its port."""
+    monkeypatch.setattr(players, "BACKOFF", ((1.0, 0.5),))     # the minutes of waiting longer, in seconds
+    monkeypatch.setattr(players, "RETRY_MAX_S", 2.0)
     port = free_port()
     server, lines = _start(tmp_path, port, "--people", "2", "--seed", "3")
     try:

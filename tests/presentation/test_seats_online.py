@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from villa.match import MatchSetup, Seat, Strength, layout_named
+from villa.match import MatchSetup, Seat, layout_named
 from villa.online import protocol
 from villa.online.client import Player
 from villa.online.client.seats_now import SeatsNow

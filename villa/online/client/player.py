@@ -12,10 +12,11 @@ gone. Nothing here waits: the window polls each frame, a test or `--join` polls 
 A player in a game under way whose server goes (killed, frozen, stopped, the window that hosted it closed: its room
 lives on in a fleet, or in the files of a server or a host's window started again) looks for the game by itself, server
 after server of those it knows (the one it first went to, those it was sent on to, and a fleet's others), waiting
-longer between tries the longer it looks (up to `RETRY_MAX_S`), for as long as it is let; it takes its seats back with
-its tokens. `lost_why` says why it looks, `trouble` why a connection ended for good. Each way a connection ends is its
-own code: the server's goodbye (`Online`), the other side hanging up or the connection reset (`Online.HUNG_UP`,
-`Online.RESET`), no answer (`Online.SILENT`, `Online.UNREACHABLE`); a `WireError` only for what broke the wire's form.
+longer between tries the longer it has looked (`BACKOFF`, then every `RETRY_MAX_S`), for as long as it is let; it
+takes its seats back with its tokens. `lost_why` says why it looks, `trouble` why a connection ended for good. Each
+way a connection ends is its own code: the server's goodbye (`Online`), the other side hanging up or the connection
+reset (`Online.HUNG_UP`, `Online.RESET`), no answer (`Online.SILENT`, `Online.UNREACHABLE`); a `WireError` only for
+what broke the wire's form.
 
 What the player heard is kept: the room's table, the rules' state (from the state sent on entering, then each
 move the referee made, applied here by the same rules), the pieces' poses, the hand, the refusals, the
@@ -52,7 +53,10 @@ SILENT_S = 15.0            # s without a word from the server (which pings each 
                            # window that hosts the server may stall for seconds opening its game screen
 REDIRECTS = 3              # a room played elsewhere is followed this many times at most
 RETRY_S = 0.5              # s between the first tries to find the game again, server after server
-RETRY_MAX_S = 10.0         # the wait doubles each round of the servers known, up to this, for as long as it looks
+# then, the longer it has looked (s), the longer between tries: a fleet takes a room up within its lease and a
+# second or two, a server restarted or a host's window opened again may take minutes (or an hour)
+BACKOFF = ((10.0, RETRY_S), (30.0, 2.0), (60.0, 5.0))
+RETRY_MAX_S = 10.0         # after that, for as long as it looks
 ANSWER_S = 3.0             # s a server tried while looking for the game has to answer
 
 # how a connection of a game under way ended, when the game lives on somewhere to be found again
@@ -210,7 +214,7 @@ class Player:
             return
         if self.rejoining is not None and not self._let_go and not _final(trouble):
             self.lost_why = _sharper(self.lost_why, trouble)
-            self._next_try = max(self._next_try, self._clock() + retry_wait(self._tried, len(self.addresses)))
+            self._next_try = max(self._next_try, self._clock() + retry_wait(self._clock() - self.rejoining))
             return
         if self.trouble is None:
             self.trouble = trouble
@@ -358,12 +362,10 @@ class Player:
 
 # --- what the server says: each message heard, by its kind ---------------------------------------------
 
-def retry_wait(tried: int, servers: int) -> float:
-    """Seconds before the next try, after `tried` tries of `servers` known: half a second for the first round of
-    them, then twice as long each round, up to `RETRY_MAX_S` (a host's window may be closed for an hour; a fleet
-    takes a room up within a second or two)."""
-    rounds = max(0, tried // max(1, servers) - 1)
-    return min(RETRY_MAX_S, RETRY_S * 2 ** min(rounds, 16))
+def retry_wait(looked_s: float) -> float:
+    """Seconds before the next try, after looking for the game this long: half a second at first (a fleet's room is
+    taken up within seconds), then longer and longer (`BACKOFF`), and every `RETRY_MAX_S` from a minute on."""
+    return next((wait for until, wait in BACKOFF if looked_s < until), RETRY_MAX_S)
 
 
 def ended(why: str) -> OnlineError:
