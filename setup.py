@@ -18,8 +18,8 @@ except ImportError:   # pip installing the game runs this file too, where Panda3
 APP = "villa-paletti"
 
 # Targets: 64-bit Linux (glibc 2.17 and later; TLS to a fleet's Redis where the system has OpenSSL 3.3 or later:
-# villa/app/without_ssl.py), 64-bit Windows, macOS on Intel (10.13 and later, also under Rosetta) and on Apple
-# silicon (11 and later).
+# villa/app/without_ssl.py; the game's own TLS everywhere, through the OpenSSL the cryptography wheel carries),
+# 64-bit Windows, macOS on Intel (10.13 and later, also under Rosetta) and on Apple silicon (11 and later).
 PLATFORMS = ["manylinux2014_x86_64", "win_amd64", "macosx_10_13_x86_64", "macosx_11_0_arm64"]
 
 # The game's files beside the executable, in the same folders as in a checkout.
@@ -54,6 +54,12 @@ UNUSED_MODULES = [
     "redis.commands.vectorset", "redis.multidb", "redis.asyncio.multidb", "redis.data_structure", "redis.ocsp",
     # development tools that a checkout has installed
     "pytest", "hypothesis", "setuptools", "pkg_resources", "distutils", "pip",
+    # Pillow's parts the game never calls (it writes animated WebP only): colour management, fonts, image maths,
+    # Tk and Qt, AVIF (8 MB with its library), drawing, showing and grabbing pictures
+    "PIL.ImageCms", "PIL._imagingcms", "PIL.ImageFont", "PIL._imagingft", "PIL.ImageMath", "PIL._imagingmath",
+    "PIL.ImageTk", "PIL._imagingtk", "PIL.ImageQt", "PIL.ImageShow", "PIL.AvifImagePlugin", "PIL._avif",
+    "PIL.ImageMorph", "PIL._imagingmorph", "PIL.ImageDraw", "PIL.ImageDraw2", "PIL.ImageGrab", "PIL.ImageWin",
+    "PIL.PSDraw", "PIL.ImageText",
     # numpy's parts the game never calls (numpy loads them only on first use)
     "numpy.random", "numpy.fft", "numpy.polynomial", "numpy.ma", "numpy.testing", "numpy.f2py",
     "numpy.distutils", "numpy.typing",
@@ -71,8 +77,10 @@ BUILD_APPS = {
     "include_patterns": ASSETS,
     # the walk for assets starts at the project's top: keep it out of these
     "exclude_patterns": [".venv/**", ".git/**", "build/**", "dist/**", "tests/**", "docs/**"],
-    # (build_apps' module finder takes redis' `from .hiredis import` for the hiredis package, which is not there)
-    "include_modules": {"*": ["villa.app.main", "villa.app.dedicated", "redis._parsers.hiredis"]},
+    # (build_apps' module finder takes redis' `from .hiredis import` for the hiredis package, which is not there;
+    # and cannot see cffi's _cffi_backend, which cryptography's compiled bindings import for pyOpenSSL)
+    "include_modules": {"*": ["villa.app.main", "villa.app.dedicated", "redis._parsers.hiredis", "_cffi_backend",
+                              "PIL.WebPImagePlugin"]},
     "exclude_modules": {"*": UNUSED_MODULES},
     # OpenGL and OpenAL only: no software renderer, no FFmpeg, no model loaders
     "plugins": ["pandagl", "p3openal_audio"],

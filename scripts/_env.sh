@@ -8,7 +8,9 @@ PYTHON="${PYTHON:-python3}"
 
 ensure_venv() {
     local extras="$1"   # "" for playing, "test" for the test suite
-    local stamp="$VENV/.installed-$(sha256sum "$ROOT/pyproject.toml" | cut -c1-16)-${extras:-play}"
+    local base="$VENV/.installed-$(sha256sum "$ROOT/pyproject.toml" | cut -c1-16)"
+    local stamp="$base-${extras:-play}"
+    [ -z "$extras" ] && [ -f "$base-test" ] && stamp="$base-test"    # the tests' packages include the game's
     if [ ! -x "$VENV/bin/python" ]; then
         echo "Creating the virtual environment in .venv ..."
         "$PYTHON" -m venv "$VENV"
@@ -25,13 +27,24 @@ ensure_venv() {
     fi
 }
 
-# Debian packages the tests need: a virtual screen and a mouse driver for the window's tests, and a Redis
-# server of their own for the tests of a fleet of game servers.
+# Debian packages the tests need: a virtual screen and a mouse driver for the window's tests, a Redis
+# server of their own for the tests of a fleet of game servers, a home's router (miniupnpd on nftables, in
+# network namespaces made with iproute2), and the desktop's clipboard and link handling (xclip, xdg-utils, gio).
+have() {   # a program on the PATH, or in the system's folders a user's PATH may leave out
+    command -v "$1" >/dev/null 2>&1 || [ -x "/usr/sbin/$1" ] || [ -x "/sbin/$1" ]
+}
+
 ensure_debian_packages() {
     local missing=()
-    command -v Xvfb >/dev/null 2>&1 || missing+=(xvfb)
-    command -v xdotool >/dev/null 2>&1 || missing+=(xdotool)
-    command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
+    have Xvfb || missing+=(xvfb)
+    have xdotool || missing+=(xdotool)
+    have redis-server || missing+=(redis-server)
+    have miniupnpd || missing+=(miniupnpd-nftables)
+    have nft || missing+=(nftables)
+    have ip || missing+=(iproute2)
+    have xclip || missing+=(xclip)
+    have xdg-mime || missing+=(xdg-utils)
+    have gio || missing+=(libglib2.0-bin)
     [ ${#missing[@]} -eq 0 ] && return 0
     echo "Installing Debian packages: ${missing[*]} ..."
     local sudo=""

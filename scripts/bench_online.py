@@ -28,8 +28,18 @@ Figures:
 - `trips_p99_ms_alone`, `trips_p99_ms_holders`, `trips_p99_ratio`: a seated player's requests (60 a second, each
   refused at once by its room: a round trip through the door, the handlers and the room) to a server serving in
   a process of its own (`Server.serve`, with `--load-rooms` rooms of computer players moving), first alone, then
-  with `--holders` connections each holding half a frame open (half of them after their hello); `trips` has the
-  p50, p99 and max of each phase.
+  with `--holders` connections each holding a TLS handshake half done; `trips` has the p50, p99 and max of each
+  phase.
+
+Everything above speaks TLS, as the game does. What TLS costs, against the same in the clear (`--insecure` on
+both sides):
+- `trips_p99_ms_clear`, `tls_trips_p99_ratio`: the round trips alone to a server started insecure, and TLS's p99
+  over the clear one's (target: 1.2 at most); `trips` has its p50, p99 and max as `clear`.
+- `bytes_per_client_s_moving_clear`, `tls_bytes_ratio`: one room's bytes to each client a second while its villa
+  moves, in the clear, and TLS's over them (the same room of one, over TLS, first in the doubling above).
+- `handshake_ms_p50`, `handshake_ms_p99`, `connect_clear_ms_p50`: from a player dialling the serving process to
+  its welcome (connect, TLS 1.3 handshake and the certificate's check, hello), `--handshakes` times; and the same
+  in the clear. `handshake_cpu_ms_server`, `_player`: the CPU a handshake costs each side, in memory (medians).
 """
 
 from __future__ import annotations
@@ -59,6 +69,9 @@ from villa.online.server import CATALOGUE, Room, Server  # noqa: E402
 from villa.online.wire import messages as m  # noqa: E402
 from villa.online.wire.door import Limits  # noqa: E402
 from villa.online.wire.frames import frame  # noqa: E402
+from villa.online.client.trust import Trust  # noqa: E402
+from villa.online.wire.certificates import make_identity  # noqa: E402
+from villa.online.wire.tls import ServerTls, client_session  # noqa: E402
 
 LOOPBACK = "127.0.0.1"
 BUDGET_MS = 1000.0 / 60.0
@@ -90,9 +103,9 @@ def until(players, done, seconds: float = 30.0, server: Server | None = None) ->
     return True
 
 
-def watch(port: int, codes: list[str], seconds: float) -> None:
+def watch(port: int, codes: list[str], seconds: float, insecure: bool = False) -> None:
     """The clients' process: one client per seat of every room, watching until told to stop."""
-    players = [(Player(LOOPBACK, port), code) for code in codes for _ in range(SEATS)]
+    players = [(Player(LOOPBACK, port, insecure=insecure), code) for code in codes for _ in range(SEATS)]
     print("connecting", flush=True)
     until([p for p, _ in players], lambda: all(p.ready for p, _ in players))
     for player, code in players:
@@ -113,12 +126,13 @@ def _at_rest(room: Room) -> bool:
     return not room.match.busy and room.match.villa.settled
 
 
-def measure(count: int, seconds: float) -> dict:
+def measure(count: int, seconds: float, insecure: bool = False) -> dict:
     """The server's frames with `count` rooms of computer players, each seat watched by a client."""
-    server = Server(0, LOOPBACK, aside=True, limits=Limits(per_address=count * SEATS + 16))
+    server = Server(0, LOOPBACK, aside=True, limits=Limits(per_address=count * SEATS + 16), insecure=insecure)
     rooms = [server.open(Room(protocol.new_room_code(), computers(seed), aside=True)) for seed in range(1, count + 1)]
     watchers = subprocess.Popen([sys.executable, __file__, "--watch", str(server.port), str(seconds + 30),
-                                 *(r.code for r in rooms)], stdout=subprocess.PIPE, text=True)
+                                 "clear" if insecure else "tls", *(r.code for r in rooms)], stdout=subprocess.PIPE,
+                                text=True)
     try:
         assert watchers.stdout.readline().startswith("connecting")
         end = time.monotonic() + 30
@@ -292,10 +306,11 @@ def held_follow(lag: float, aims: int) -> tuple[list[float], list[float], list[f
 
 # --- a player's round trips through a server serving in its own process ---------------------------------
 
-def serve(load_rooms: int, connections: int) -> None:
+def serve(load_rooms: int, connections: int, insecure: bool) -> None:
     """The server's process: a room for the player (seat 1 a computer's) and `load_rooms` rooms of computer
     players, served until its standard input closes."""
-    server = Server(0, LOOPBACK, aside=True, limits=Limits(per_address=connections, total=connections))
+    server = Server(0, LOOPBACK, aside=True, limits=Limits(per_address=connections, total=connections),
+                    insecure=insecure)
     plan = MatchSetup((Seat("Seat 1"), Seat("Computer", Strength.EASY)), layout_named("random", 2), seed=2)
     room = server.open(Room(protocol.new_room_code(), plan, aside=True))
     for seed in range(1, load_rooms + 1):
@@ -310,24 +325,79 @@ def serve(load_rooms: int, connections: int) -> None:
     print((time.process_time() - spent) / (time.monotonic() - began), flush=True)     # the server's share of a core
 
 
-def _holding(port: int, holders: int) -> list[socket.socket]:
-    """Connections each holding half a frame open, half of them after their hello."""
+def _holding(port: int, holders: int, insecure: bool) -> list[socket.socket]:
+    """Connections each holding a TLS handshake half done (in the clear: half a frame, half of them after their
+    hello)."""
     hello = frame(CATALOGUE.encode(m.Hello(m.PROTOCOL, m.GAME)))
     half = frame(CATALOGUE.encode(m.OpenRoom(b"{" * 3000)))[:1500]
+    client_hello = client_session("localhost", None).sealed()
     held = []
     for n in range(holders):
         sock = socket.create_connection((LOOPBACK, port))
-        sock.sendall((hello if n % 2 else b"") + half)
+        sock.sendall(((hello if n % 2 else b"") + half) if insecure else client_hello[:len(client_hello) // 2])
         held.append(sock)
     return held
 
 
-def trips(count: int, holders: int, load_rooms: int) -> dict:
-    server = subprocess.Popen([sys.executable, __file__, "--serve", str(load_rooms), str(holders + 16)],
-                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+def _serving(holders: int, load_rooms: int, insecure: bool) -> tuple[subprocess.Popen, int, str]:
+    server = subprocess.Popen([sys.executable, __file__, "--serve", str(load_rooms), str(holders + 80),
+                               "clear" if insecure else "tls"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              text=True)
     port, code = server.stdout.readline().split()
-    held = _holding(int(port), holders)
-    anna = Player(LOOPBACK, int(port))
+    return server, int(port), code
+
+
+def _stopped(server: subprocess.Popen) -> float:
+    """The serving process stopped; its share of a core while it served."""
+    server.stdin.close()
+    share = float(server.stdout.read().strip() or "nan")
+    server.wait(30)
+    return share
+
+
+def handshakes(count: int, load_rooms: int, insecure: bool = False) -> list[float]:
+    """Milliseconds from dialling a server serving in its own process to its welcome, `count` times."""
+    server, port, _code = _serving(0, load_rooms, insecure)
+    times = []
+    try:
+        for _ in range(count):
+            began = time.perf_counter()
+            player = Player(LOOPBACK, port, insecure=insecure)
+            until([player], lambda: player.ready or player.lost)
+            assert player.ready, player.trouble
+            times.append((time.perf_counter() - began) * 1000)
+            player.close()
+    finally:
+        _stopped(server)
+    return sorted(times)
+
+
+def handshake_cpu(count: int) -> tuple[float, float]:
+    """CPU milliseconds of a TLS handshake in memory (no network, no waiting): the server's side, the player's
+    (its check of the certificate included), each the median of `count`."""
+    server, theirs, ours = ServerTls(make_identity()), [], []
+    for _ in range(count):
+        player = client_session("localhost", lambda chain: Trust().check("localhost", 1, None, chain))
+        session, spent = server.session(), [0.0, 0.0]
+        hello = player.sealed()
+        while not (player.established and session.established):
+            began = time.process_time()
+            session.take_in(hello)
+            answer = session.sealed()
+            spent[0] += time.process_time() - began
+            began = time.process_time()
+            player.take_in(answer)
+            hello = player.sealed()
+            spent[1] += time.process_time() - began
+        theirs.append(spent[0] * 1000)
+        ours.append(spent[1] * 1000)
+    return statistics.median(theirs), statistics.median(ours)
+
+
+def trips(count: int, holders: int, load_rooms: int, insecure: bool = False) -> dict:
+    server, port, code = _serving(holders, load_rooms, insecure)
+    held = _holding(port, holders, insecure)
+    anna = Player(LOOPBACK, port, insecure=insecure)
     try:
         until([anna], lambda: anna.ready)
         anna.enter(code)
@@ -347,9 +417,7 @@ def trips(count: int, holders: int, load_rooms: int) -> dict:
         anna.close()
         for sock in held:
             sock.close()
-        server.stdin.close()
-        server_cpu = float(server.stdout.read().strip() or "nan")
-        server.wait(30)
+        server_cpu = _stopped(server)
     times.sort()
     return {"p50_ms": round(statistics.median(times), 3), "p99_ms": round(times[int(len(times) * 0.99) - 1], 3),
             "max_ms": round(times[-1], 3), "server_cpu": round(server_cpu, 3)}
@@ -370,14 +438,15 @@ def main() -> int:
     parser.add_argument("--trips", type=int, default=480, help="round trips timed in each phase (60 a second)")
     parser.add_argument("--holders", type=int, default=100, help="connections holding half a frame open")
     parser.add_argument("--load-rooms", type=int, default=2, help="rooms of computer players beside the player's")
+    parser.add_argument("--handshakes", type=int, default=100, help="connections timed to their welcome")
     parser.add_argument("--watch", nargs="+", help=argparse.SUPPRESS)
-    parser.add_argument("--serve", nargs=2, type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--serve", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.watch:
-        watch(int(args.watch[0]), args.watch[2:], float(args.watch[1]))
+        watch(int(args.watch[0]), args.watch[3:], float(args.watch[1]), insecure=args.watch[2] == "clear")
         return 0
     if args.serve:
-        serve(*args.serve)
+        serve(int(args.serve[0]), int(args.serve[1]), insecure=args.serve[2] == "clear")
         return 0
     tried, cpu, best, moving, rest = {}, {}, 0, [], []
     count = 1
@@ -395,6 +464,11 @@ def main() -> int:
     joined, rejoined = join_and_rejoin()
     followed, drawn, gaps = (sorted(figures) for figures in held_follow(args.lag, args.aims))
     alone, holding = trips(args.trips, 0, args.load_rooms), trips(args.trips, args.holders, args.load_rooms)
+    clear = trips(args.trips, 0, args.load_rooms, insecure=True)
+    clear_moving = measure(1, args.seconds, insecure=True)["per_client_s"]["moving"]
+    shaken, connected = handshakes(args.handshakes, args.load_rooms), handshakes(args.handshakes, args.load_rooms,
+                                                                                 insecure=True)
+    server_cpu, player_cpu = handshake_cpu(args.handshakes)
     figures = {"matches_at_60hz": best, "frame_p95_ms": tried, "frame_cpu_ms": cpu,
                "rest_rooms": args.rest_rooms, "rest_frame_p95_ms": round(rest_p95, 2),
                "rest_frame_cpu_ms": round(rest_cpu, 2),
@@ -407,7 +481,16 @@ def main() -> int:
                "held_follow_aims": len(followed), "simulated_rtt_s": args.lag,
                "trips_p99_ms_alone": alone["p99_ms"], "trips_p99_ms_holders": holding["p99_ms"],
                "trips_p99_ratio": round(holding["p99_ms"] / alone["p99_ms"], 2),
-               "trips": {"alone": alone, "holders": holding}, "holders": args.holders, "load_rooms": args.load_rooms,
+               "trips_p99_ms_clear": clear["p99_ms"],
+               "tls_trips_p99_ratio": round(alone["p99_ms"] / clear["p99_ms"], 2),
+               "bytes_per_client_s_moving_clear": round(clear_moving) if clear_moving else None,
+               "tls_bytes_ratio": round(moving[0] / clear_moving, 3) if moving and clear_moving else None,
+               "handshake_ms_p50": round(statistics.median(shaken), 2),
+               "handshake_ms_p99": round(shaken[int(len(shaken) * 0.99) - 1], 2),
+               "connect_clear_ms_p50": round(statistics.median(connected), 2),
+               "handshake_cpu_ms_server": round(server_cpu, 3), "handshake_cpu_ms_player": round(player_cpu, 3),
+               "trips": {"alone": alone, "holders": holding, "clear": clear}, "holders": args.holders,
+               "load_rooms": args.load_rooms,
                "max_matches_tried": args.max_matches, "seconds_each": args.seconds, "cpus": os.cpu_count()}
     if args.json:
         print(json.dumps(figures))

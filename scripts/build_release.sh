@@ -24,6 +24,13 @@ done
 
 ensure_venv "test"
 cd "$ROOT"
+# the Linux game's Cg stand-ins are compiled and checked with a C compiler and binutils (scripts/release.py)
+if ! command -v cc >/dev/null 2>&1 || ! command -v nm >/dev/null 2>&1; then
+    echo "Installing Debian packages: gcc binutils ..."
+    sudo_=""; [ "$(id -u)" -eq 0 ] || sudo_="sudo"
+    $sudo_ apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo_ apt-get install -y -qq gcc binutils >/dev/null
+fi
 PY="$VENV/bin/python"
 "$PY" -c "import setuptools" 2>/dev/null || "$PY" -m pip install --quiet setuptools
 

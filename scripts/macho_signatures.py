@@ -98,3 +98,16 @@ def seal_again(path: Path) -> list[str]:
     if mended:
         path.write_bytes(bytes(data))
     return mended
+
+
+def thin(path: Path, arch: str) -> int:
+    """A fat file (a universal2 module: both Macs' code) cut down to its `arch` slice, whose own signature goes
+    with it; returns the bytes taken out (0: not fat, or no such slice)."""
+    data = path.read_bytes()
+    slices = _slices(data)
+    kept = [(offset, size) for name, offset, size in slices if name == arch]
+    if data[:4] != FAT_MAGIC or len(slices) < 2 or not kept:
+        return 0
+    offset, size = kept[0]
+    path.write_bytes(data[offset:offset + size])
+    return len(data) - size

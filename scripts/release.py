@@ -37,6 +37,7 @@ from functools import lru_cache
 from pathlib import Path
 
 import macho_signatures
+import stable_abi_dll
 
 ROOT = Path(__file__).resolve().parents[1]
 APPS = ROOT / "build" / "apps"
@@ -45,16 +46,26 @@ DIST = ROOT / "dist"
 PACKED = ROOT / "build" / "packed.json"                 # what `pack` made, for `record`
 RECORD = ROOT / "packaging" / "release-build.json"      # the last full build that passed its test
 LINUX_FILES = ROOT / "packaging" / "linux"
+CG_STUB = ROOT / "packaging" / "cg" / "cg_stub.c"     # stand-ins for the Cg toolkit (see the file)
+CG_LIBRARIES = {"libCg.so": "CG_CORE", "libCgGL.so": "CG_GL"}
 BUNDLE_NAME = "Villa Paletti.app"
 BUNDLE_ID = "org.villa-paletti.game"
+# invites (villa-paletti://HOST:PORT/CODE#FINGERPRINT) open the app: the scheme it declares to macOS
+URL_TYPES = [{"CFBundleURLName": "org.villa-paletti.invite", "CFBundleURLSchemes": ["villa-paletti"]}]
 # The C++ runtime numpy's Windows modules are built against (VCRUNTIME140_1.dll is not in
 # Panda3D's wheel); Microsoft allows these files to be shipped with a program.
 WINDOWS_RUNTIME = "msvc-runtime==14.44.35112"
 WINDOWS_RUNTIME_FILES = ("vcruntime140.dll", "vcruntime140_1.dll", "msvcp140.dll")
+# Parts of Windows itself that modules name (cryptography's random numbers), and the stable ABI's forwarder,
+# which `finish` makes (stable_abi_dll.py)
+WINDOWS_OWN_FILES = ("bcryptprimitives.dll", "python3.dll")
 REQUIRED_FOLDERS = ("textures", "sounds", "fonts", "icons", "villa/locale")
 # OpenSSL, which Panda3D's Linux interpreter loads from the system for `ssl` (its Windows and macOS ones carry
 # their own), 3.3 or later; where the system's is older the game does without ssl (villa/app/without_ssl.py).
 LINUX_SYSTEM_LIBRARIES = ("libssl.so.3", "libcrypto.so.3")
+# The game's own TLS on every platform: cryptography's compiled bindings, which carry their own OpenSSL, and the
+# cffi backend pyOpenSSL reaches OpenSSL through.
+TLS_MODULES = ("cryptography.hazmat.bindings._rust", "_cffi_backend")
 
 
 class ReleaseError(Exception):
@@ -176,13 +187,23 @@ def problems(build: Path, t: Target) -> list[str]:
     for plugin in build_config()["BUILD_APPS"]["plugins"]:
         if f"lib{plugin}{t.library}" not in names:
             found.append(f"Panda3D's plugin lib{plugin}{t.library} is missing")
-    for module in ("panda3d.core", "panda3d.bullet", "panda3d.direct", "numpy._core._multiarray_umath"):
+    for module in ("panda3d.core", "panda3d.bullet", "panda3d.direct", "numpy._core._multiarray_umath", *TLS_MODULES):
         if f"{module}{t.suffix}" not in names:
             found.append(f"the compiled module {module}{t.suffix} is missing")
+    if t.system == "linux" and binaries.is_dir():
+        defined = set().union(*(_symbols(binaries / library, defined=True) for library in CG_LIBRARIES
+                                if (binaries / library).is_file()))
+        missing = sorted(cg_functions(binaries) - defined)
+        if missing:
+            found.append(f"Cg's functions {', '.join(missing[:3])} ... are in no library of the build")
     if t.system == "windows":
         for dll in WINDOWS_RUNTIME_FILES:
             if dll not in names:
                 found.append(f"the C++ runtime {dll} is missing")
+        wanted = stable_abi_names(build)
+        given = set(stable_abi_dll.exports(build / "python3.dll")) if (build / "python3.dll").is_file() else set()
+        if wanted - given:
+            found.append(f"python3.dll does not forward {', '.join(sorted(wanted - given)[:3])} ...")
     if t.system == "macos":
         for binary in _macos_binaries(build):
             for arch in macho_signatures.broken_signatures(binary):
@@ -212,7 +233,8 @@ def missing_libraries(log: Path, t: Target) -> list[str]:
         if not missing or building != t.platform:
             continue
         name = missing.group(1).lower()
-        if t.system == "windows" and (name.startswith("api-ms-win-") or name in WINDOWS_RUNTIME_FILES):
+        if t.system == "windows" and (name.startswith("api-ms-win-") or name in WINDOWS_RUNTIME_FILES
+                                      or name in WINDOWS_OWN_FILES):
             continue
         if t.system == "linux" and name in LINUX_SYSTEM_LIBRARIES:
             continue
@@ -261,6 +283,28 @@ def windows_runtime(build: Path) -> None:
                 (build / "licenses" / "msvc-runtime.txt").write_bytes(archive.read(name))
 
 
+def stable_abi_names(build: Path) -> set[str]:
+    """What the build's modules built for the stable ABI (cryptography's) import from python3.dll."""
+    names: set[str] = set()
+    for binary in sorted(build.iterdir()):
+        if binary.suffix.lower() in (".pyd", ".dll") and binary.name.lower() != "python3.dll":
+            names |= stable_abi_dll.imported_from(binary, "python3.dll")
+    return names
+
+
+def windows_stable_abi(build: Path) -> int:
+    """python3.dll, the stable ABI's forwarder to the build's python3X.dll, which Panda3D's Windows runtime does
+    not carry and cryptography's module needs; returns how many names it forwards (0: no module needs it)."""
+    names = stable_abi_names(build)
+    if not names:
+        return 0
+    pythons = sorted(p.stem for p in build.glob("python3*.dll") if p.stem.lower() != "python3")
+    if not pythons:
+        raise ReleaseError("the Windows build has no python3X.dll for python3.dll to forward to")
+    (build / "python3.dll").write_bytes(stable_abi_dll.forwarder("python3.dll", pythons[0], names))
+    return len(names)
+
+
 def linux_one_executable(build: Path, t: Target) -> None:
     """On Linux build_apps makes the game's and the server's executables from the same stub, each with its
     own interpreter and copy of the modules (14 MB); the game's holds the server's too, and is the server
@@ -272,15 +316,17 @@ def linux_one_executable(build: Path, t: Target) -> None:
             server.symlink_to(game.name)
 
 
-SHT_SYMTAB, PT_LOAD = 2, 1
+SHT_SYMTAB, PT_LOAD, SHF_ALLOC = 2, 1, 2
 
 
 def drop_symbol_table(path: Path) -> int:
     """Take the symbol table (.symtab and its .strtab: the symbols only a debugger reads) out of a 64-bit
     little-endian ELF library, in whole pages, moving what follows it up; returns the bytes taken out (0: none
-    there, or nothing to take without moving a segment off its page). Not binutils' strip: the libraries that
-    came through auditwheel have segments patchelf put after the symbol table, and strip misplaces them ("ELF
-    load command address/offset not page-aligned"). The loader reads segments and .dynsym, never .symtab."""
+    there, or nothing to take without moving a segment off its page). A section that lies between the two and is
+    never loaded (cryptography's library has the section names there) is moved to where they began. Not binutils'
+    strip: the libraries that came through auditwheel have segments patchelf put after the symbol table, and strip
+    misplaces them ("ELF load command address/offset not page-aligned"). The loader reads segments and .dynsym,
+    never .symtab."""
     data = bytearray(path.read_bytes())
     if data[:6] != b"\x7fELF\x02\x01":
         return 0
@@ -293,8 +339,22 @@ def drop_symbol_table(path: Path) -> int:
     strings = sections[struct.unpack_from("<I", data, tables[0] + 0x28)[0]]
     spans = [struct.unpack_from("<QQ", data, at + 0x18) for at in (tables[0], strings)]
     start, end = min(o for o, _ in spans), max(o + n for o, n in spans)
-    if sum(n for _, n in spans) != end - start or not start < end <= len(data):
-        return 0                                  # not one stretch of the file
+    between = sorted((at for at in sections if at not in (tables[0], strings)
+                      and start <= struct.unpack_from("<Q", data, at + 0x18)[0] < end
+                      and struct.unpack_from("<Q", data, at + 0x20)[0]),
+                     key=lambda at: struct.unpack_from("<Q", data, at + 0x18)[0])
+    if not start < end <= len(data) or shoff < end <= shoff + shnum * shentsize:
+        return 0
+    moved, cursor = [], start
+    for at in between:
+        flags, = struct.unpack_from("<Q", data, at + 8)
+        offset, size = struct.unpack_from("<QQ", data, at + 0x18)
+        align = max(struct.unpack_from("<Q", data, at + 0x30)[0], 1)
+        if flags & SHF_ALLOC or offset + size > end:
+            return 0                              # loaded, or reaching past the stretch: leave it all
+        cursor = -(-cursor // align) * align
+        moved.append((at, cursor, bytes(data[offset:offset + size])))
+        cursor += size
     segments = [phoff + i * phentsize for i in range(phnum)]
     after = []
     for at in segments:
@@ -305,9 +365,12 @@ def drop_symbol_table(path: Path) -> int:
         if offset >= end and kind == PT_LOAD:
             after.append(max(align, 1))
     page = max(after + [4096])
-    cut = (end - start) // page * page
+    cut = (end - cursor) // page * page
     if cut == 0 or phoff + phnum * phentsize > start:
         return 0
+    for at, offset, content in moved:
+        data[offset:offset + len(content)] = content
+        struct.pack_into("<Q", data, at + 0x18, offset)
     for at in segments:
         offset, = struct.unpack_from("<Q", data, at + 8)
         if offset >= end:
@@ -320,7 +383,7 @@ def drop_symbol_table(path: Path) -> int:
             struct.pack_into("<Q", data, at + 0x18, offset - cut)
     if shoff >= end:
         struct.pack_into("<Q", data, 0x28, shoff - cut)
-    del data[start:start + cut]
+    del data[cursor:cursor + cut]
     path.write_bytes(data)
     return cut
 
@@ -337,6 +400,56 @@ def linux_drop_symbols(build: Path) -> dict[str, int]:
     return dropped
 
 
+def _symbols(library: Path, defined: bool) -> set[str]:
+    """The dynamic symbols a library defines (or imports), by binutils' nm."""
+    listed = subprocess.run(["nm", "-D", "--defined-only" if defined else "--undefined-only", str(library)],
+                            capture_output=True, text=True, check=True).stdout
+    return {line.split()[-1] for line in listed.splitlines() if line.strip()}
+
+
+_CG_FUNCTION = re.compile(r"^cg[A-Z]\w*$")
+
+
+def cg_functions(build: Path) -> set[str]:
+    """The Cg toolkit's functions the build's libraries import (cgCreateContext, cgGLBindProgram ...); never
+    Panda3D's own `cg_` names."""
+    names: set[str] = set()
+    for library in sorted(build.iterdir()):
+        if library.name in CG_LIBRARIES or not library.is_file() or ".so" not in library.suffixes:
+            continue
+        names |= {symbol for symbol in _symbols(library, defined=False) if _CG_FUNCTION.match(symbol)}
+    return names
+
+
+def linux_without_cg(build: Path) -> int:
+    """Panda3D's Linux libraries are linked against NVIDIA's Cg toolkit (libCg.so and libCgGL.so, 20 MB), which
+    compiles Cg shaders: the game's are GLSL, and Cg is only asked which profiles it supports. The two libraries
+    are replaced by stand-ins compiled from packaging/cg/cg_stub.c (needs cc and nm: Debian's build-essential),
+    after checking that they define every Cg function the build's libraries import. Returns the bytes saved."""
+    libraries = {name: build / name for name in CG_LIBRARIES}
+    if not all(path.is_file() for path in libraries.values()):
+        return 0
+    if shutil.which("cc") is None or shutil.which("nm") is None:
+        raise ReleaseError("a C compiler (cc) and nm are needed to replace the Cg toolkit in the Linux build "
+                           "(Debian package: build-essential)")
+    before = sum(path.stat().st_size for path in libraries.values())
+    stubs = APPS / "cg-stubs"
+    stubs.mkdir(parents=True, exist_ok=True)
+    made = {}
+    for name, part in CG_LIBRARIES.items():
+        made[name] = stubs / name
+        subprocess.run(["cc", "-O2", "-shared", "-fPIC", f"-D{part}", f"-Wl,-soname,{name}", "-o", str(made[name]),
+                        str(CG_STUB)], check=True, capture_output=True)
+    offered = set().union(*(_symbols(path, defined=True) for path in made.values()))
+    missing = sorted(cg_functions(build) - offered)
+    if missing:
+        raise ReleaseError(f"Panda3D asks the Cg toolkit for {', '.join(missing[:5])}, which "
+                           f"packaging/cg/{CG_STUB.name} does not stand in for")
+    for name, path in libraries.items():
+        shutil.copyfile(made[name], path)
+    return before - sum(path.stat().st_size for path in libraries.values())
+
+
 def linux_desktop(build: Path) -> None:
     """The desktop entry, and the script that adds it (with this folder's path) to the menu."""
     for name in ("villa-paletti.desktop", "add-to-menu.sh"):
@@ -345,9 +458,9 @@ def linux_desktop(build: Path) -> None:
 
 
 def macos_bundle(build: Path, version: str) -> Path:
-    """The bundle named as the game is, with its version and an identifier in Info.plist, and
-    the signatures of the binaries build_apps wrote into made whole again (Apple silicon
-    runs nothing else)."""
+    """The bundle named as the game is, with its version, an identifier and the invites' scheme in
+    Info.plist, and the signatures of the binaries build_apps wrote into made whole again (Apple
+    silicon runs nothing else)."""
     bundles = sorted(build.glob("*.app"))
     if not bundles:
         raise ReleaseError(f"build_apps made no app bundle in {build}")
@@ -359,7 +472,8 @@ def macos_bundle(build: Path, version: str) -> Path:
         info = plistlib.load(file)
     info.update({"CFBundleName": "Villa Paletti", "CFBundleDisplayName": "Villa Paletti",
                  "CFBundleIdentifier": BUNDLE_ID, "CFBundleVersion": version,
-                 "CFBundleShortVersionString": version, "NSHighResolutionCapable": True})
+                 "CFBundleShortVersionString": version, "NSHighResolutionCapable": True,
+                 "CFBundleURLTypes": URL_TYPES})
     info.pop("CFBundleSignature", None)
     with open(info_path, "wb") as file:
         plistlib.dump(info, file)
@@ -410,13 +524,24 @@ def finish(platform: str, log: Path) -> tuple[Path, int]:
         raise ReleaseError(f"{build.relative_to(ROOT)} does not exist: build_apps did not build {platform}")
     if t.system == "windows":
         windows_runtime(build)
+        forwarded = windows_stable_abi(build)
+        if forwarded:
+            print(f"  Windows: python3.dll made, forwarding the {forwarded} names the stable ABI's modules import")
     if t.system == "macos":
+        thinned = {binary.name: macho_signatures.thin(binary, t.machine) for binary in _macos_binaries(build)}
+        thinned = {name: cut for name, cut in thinned.items() if cut}
+        if thinned:
+            print(f"  macOS: {', '.join(thinned)} cut to their {t.machine} code "
+                  f"({sum(thinned.values()) / 1e6:.1f} MB)")
         macos_bundle(build, version)
     if t.system == "linux":
         linux_one_executable(build, t)
         dropped = linux_drop_symbols(build)
         if dropped:
             print(f"  Linux: the symbol tables of {', '.join(dropped)} taken out ({sum(dropped.values()) / 1e6:.1f} MB)")
+        saved = linux_without_cg(build)
+        if saved:
+            print(f"  Linux: the Cg toolkit replaced by its stand-ins ({saved / 1e6:.1f} MB)")
     found = problems(build, t) + [f"build_apps found no {name}" for name in missing_libraries(log, t)]
     if found:
         raise ReleaseError(f"the {t.label} build is incomplete: " + "; ".join(found))

@@ -6,7 +6,8 @@ over loopback, for `--minutes`:
 - `--rooms` games played to the end: a host opens a room in the lobby, a guest enters with its code, both sit,
   the host begins, and whoever's move it is shoves a column through the villa (a question is declined) until it
   falls; each player has the record, and leaves;
-- `--cycles` connect, enter, leave and abuse cycles, each from an address of its own (127.3.x.y): a hello, a room
+- `--cycles` connect, enter, leave and abuse cycles (every other one over TLS, the others in the clear, which the
+  server refuses), each from an address of its own (127.3.x.y): a hello, a room
   entered (a right code, or a wrong one), left, then one of: garbage, a frame too long, another version's hello,
   half a frame left hanging, a flood of pings, a request for a seat not held, or a window killed;
 - a player seated in a room of their own asking something each tenth of a second (refused at once): the time to
@@ -31,6 +32,7 @@ import os
 import random
 import select
 import socket
+import ssl
 import statistics
 import struct
 import subprocess
@@ -69,6 +71,8 @@ def _payload(message) -> bytes:
 
 
 HELLO = _payload(m.Hello(m.PROTOCOL, m.GAME))
+UNCHECKED = ssl.create_default_context()       # the abuse's TLS: whatever certificate the server shows
+UNCHECKED.check_hostname, UNCHECKED.verify_mode = False, ssl.CERT_NONE
 
 
 # --- the server's process ---------------------------------------------------------------------------------
@@ -230,13 +234,15 @@ def cycle(port: int, number: int, codes: list[str], dice: random.Random) -> None
     elif abuse == 5:
         said += _payload(rq.Take(0, "red-hex", (1.0, 2.0, 3.0)))             # a seat not held
     try:
-        with socket.socket() as sock:
-            sock.bind((source, 0))
-            sock.settimeout(2.0)
-            sock.connect((LOOPBACK, port))
+        with socket.socket() as raw:
+            raw.bind((source, 0))
+            raw.settimeout(2.0)
+            raw.connect((LOOPBACK, port))
+            # every other one over TLS, as the game speaks; the others in the clear (refused: tls needed)
+            sock = UNCHECKED.wrap_socket(raw) if number % 2 else raw
             sock.sendall(said)
             if abuse == 6:                                                   # a window killed: no goodbye
-                sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                raw.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
     except OSError:
         pass                         # refused, or hung up on already: the server's right
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import plistlib
 import shutil
 import signal
 import socket
@@ -19,6 +20,7 @@ import sys
 import tarfile
 import time
 import tomllib
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -160,6 +162,43 @@ def test_a_macos_bundle_keeps_its_programs_its_libraries_and_its_files_apart(tmp
     assert sorted(p.name for p in data.iterdir()) == ["textures"]
 
 
+def test_the_macos_app_declares_the_invites_scheme_with_its_name_version_and_identifier(tmp_path, release):
+    """build_apps' own bundling, then the release's: Info.plist as the packed app has it (Apple's own format,
+    read back with plistlib)."""
+    command = CONFIG["BuildApps"](Distribution())
+    command.gui_apps, command.console_apps = dict(OPTIONS["gui_apps"]), dict(OPTIONS["console_apps"])
+    command.macos_main_app, command.icon_objects = assets.APP_NAME, {}
+    for name in [*OPTIONS["gui_apps"], *OPTIONS["console_apps"]]:
+        (tmp_path / name).write_bytes(b"#!/bin/sh\n")      # no Mach-O: no signature to seal again
+    command.bundle_macos_app(str(tmp_path))
+    bundle = release.macos_bundle(tmp_path, "9.8.7")
+    with open(bundle / "Contents" / "Info.plist", "rb") as file:
+        info = plistlib.load(file)
+    assert_declares_invites(info)
+    assert (bundle.name, info["CFBundleVersion"], info["CFBundleExecutable"]) == (
+        "Villa Paletti.app", "9.8.7", assets.APP_NAME)
+
+
+def assert_declares_invites(info: dict) -> None:
+    """Info.plist opens villa-paletti:// links with the app: a URL type of that scheme, and an identifier for
+    macOS to know the app by."""
+    schemes = [scheme for kind in info.get("CFBundleURLTypes", []) for scheme in kind.get("CFBundleURLSchemes", [])]
+    assert schemes == ["villa-paletti"], info.get("CFBundleURLTypes")
+    assert info["CFBundleIdentifier"] == "org.villa-paletti.game"
+
+
+@pytest.mark.slow
+def test_each_built_macos_app_declares_the_invites_scheme():
+    """The apps in dist/ as the last build packed them (skipped where nothing for macOS was built here)."""
+    apps = sorted((ROOT / "dist").glob("villa-paletti-*-macos-*.zip"))
+    if not apps:
+        pytest.skip("no macOS app in dist/ (scripts/build_release.sh macos builds them)")
+    for app in apps:
+        with zipfile.ZipFile(app) as archive:
+            plist = next(name for name in archive.namelist() if name.endswith(".app/Contents/Info.plist"))
+            assert_declares_invites(plistlib.loads(archive.read(plist)))
+
+
 def test_on_linux_the_server_is_a_link_to_the_games_executable(tmp_path, release):
     """The two would each hold an interpreter and every module: the game's program is the server too when
     started by the server's name."""
@@ -197,6 +236,42 @@ def test_on_linux_the_libraries_symbol_tables_go_and_they_still_load(tmp_path, r
     assert done.stdout.strip() == "True", done.stderr[-2000:]
 
 
+def test_a_symbol_table_with_a_section_between_its_halves_goes_too_and_the_library_still_loads(tmp_path, release):
+    """cryptography's compiled bindings (3 MB of symbols) keep the section names between the symbol table and its
+    strings: they are moved up, the rest cut out, and the module still imports and speaks OpenSSL."""
+    from cryptography.hazmat.bindings import _rust
+    original = Path(_rust.__file__)
+    copy = tmp_path / "cryptography" / "hazmat" / "bindings" / original.name
+    copy.parent.mkdir(parents=True)
+    shutil.copyfile(original, copy)
+    cut = release.drop_symbol_table(copy)
+    if not cut:
+        pytest.skip("this cryptography's library has no symbol table to take out")
+    assert cut > 1e6 and cut % 4096 == 0 and copy.stat().st_size == original.stat().st_size - cut
+    loads = ("import importlib.util, sys; spec = importlib.util.spec_from_file_location("
+             "'cryptography.hazmat.bindings._rust', sys.argv[1]); module = importlib.util.module_from_spec(spec); "
+             "spec.loader.exec_module(module); print(module.openssl.openssl_version_text().split()[0])")
+    done = subprocess.run([sys.executable, "-c", loads, str(copy)], capture_output=True, text=True, timeout=60)
+    assert done.stdout.strip() == "OpenSSL", done.stderr[-2000:]
+
+
+def test_the_windows_build_gets_the_stable_abis_forwarder_cryptographys_module_needs(tmp_path, release):
+    """python3.dll, made for the names the build's modules import from it, forwards each to python311.dll, and
+    reads back as Windows' own tools read a DLL (binutils' objdump, where it is here)."""
+    names = {"PyArg_UnpackTuple", "PyBaseObject_Type", "Py_IncRef", "_Py_NoneStruct"}
+    dll = tmp_path / "python3.dll"
+    dll.write_bytes(release.stable_abi_dll.forwarder("python3.dll", "python311", names))
+    assert release.stable_abi_dll.exports(dll) == {name: f"python311.{name}" for name in names}
+    if shutil.which("objdump"):
+        listed = subprocess.run(["objdump", "-p", str(dll)], capture_output=True, text=True).stdout
+        assert "pei-x86-64" in listed and "DLL" in listed
+        assert all(f"python311.{name}" in listed for name in names)
+    import pip._vendor.distlib as distlib
+    launcher = Path(distlib.__file__).parent / "t64.exe"             # a real Windows program, to read imports from
+    if launcher.is_file():
+        assert "GetCommandLineW" in release.stable_abi_dll.imported_from(launcher, "kernel32.dll")
+
+
 BLOCKING_IMPORTER = """
 import importlib, importlib.abc, pkgutil, sys
 left_out = sys.argv[1].split(",")
@@ -215,8 +290,37 @@ for module in pkgutil.walk_packages(villa.__path__, "villa."):
 import direct.showbase.ShowBase, direct.gui.DirectGui, panda3d.bullet, numpy, platformdirs, redis
 numpy.linalg.norm(numpy.ones(3))
 numpy.clip(numpy.mgrid[0:4, 0:4], 0, 1)
+import io
+from villa.app.clips import write_webp
+clip = io.BytesIO()
+write_webp(clip, (8, 8), 2, lambda index: bytes([index * 100]) * 192)   # a clip written with what is shipped
+assert clip.getvalue()[:4] == b"RIFF" and b"WEBP" in clip.getvalue()[:16]
 print("imported")
 """
+
+
+def test_the_cg_stand_ins_answer_every_cg_function_panda3d_imports(tmp_path, release, monkeypatch):
+    """The Linux build replaces the Cg toolkit by stand-ins (packaging/cg/cg_stub.c): they must define every Cg
+    function Panda3D's libraries import, or the build is refused in a sentence."""
+    if shutil.which("cc") is None or shutil.which("nm") is None:
+        pytest.skip("no C compiler or nm here (Debian package: build-essential)")
+    import panda3d
+    package = Path(panda3d.__file__).parent
+    names = ("libpanda.so.1.10", "libpandagl.so", "libCg.so", "libCgGL.so")
+    if not all((package / name).is_file() for name in names):
+        pytest.skip("this Panda3D is not linked against the Cg toolkit")
+    for name in names:
+        shutil.copyfile(package / name, tmp_path / name)
+    monkeypatch.setattr(release, "APPS", tmp_path / "apps")
+    saved = release.linux_without_cg(tmp_path)
+    assert saved > 19_000_000 and (tmp_path / "libCg.so").stat().st_size < 100_000
+    for name in ("libCg.so", "libCgGL.so"):
+        shutil.copyfile(package / name, tmp_path / name)
+    short = tmp_path / "cg_stub.c"
+    short.write_text(release.CG_STUB.read_text().replace("cgGLBindProgram(", "cgGLBindProgramNot("))
+    monkeypatch.setattr(release, "CG_STUB", short)
+    with pytest.raises(release.ReleaseError, match="cgGLBindProgram"):
+        release.linux_without_cg(tmp_path)
 
 
 def test_the_game_imports_without_the_modules_the_build_leaves_out():
@@ -269,9 +373,11 @@ for module in options["exclude_modules"]["*"]:
     freezer.excludeModule(module)
 freezer.done(addStartupModules=True)
 frozen = {name for name, _ in freezer.getModuleDefs()}
-import villa.app.main, villa.app.dedicated
-ours = ("villa", "redis", "platformdirs")
-print(json.dumps(sorted(name for name in sys.modules if name.split(".")[0] in ours and name not in frozen)))
+import villa.app.main, villa.app.dedicated, villa.online.wire.tls, villa.online.client.trust
+ours = ("villa", "redis", "platformdirs", "PIL", "cryptography", "OpenSSL")
+inside = "cryptography.hazmat.bindings._rust."     # modules of the compiled bindings themselves
+print(json.dumps(sorted(name for name in sys.modules if name.split(".")[0] in ours and name not in frozen
+                        and not name.startswith(inside))))
 """
 
 
@@ -341,7 +447,8 @@ def test_the_desktop_entry_starts_the_game_and_matches_its_window():
     lines = (ROOT / "packaging" / "linux" / "villa-paletti.desktop").read_text().splitlines()
     entry = dict(line.split("=", 1) for line in lines if "=" in line)
     assert lines[0] == "[Desktop Entry]" and entry["Type"] == "Application"
-    assert entry["Exec"] == entry["Icon"] == entry["StartupWMClass"] == assets.APP_NAME
+    assert entry["Exec"] == f"{assets.APP_NAME} %u" and entry["Icon"] == entry["StartupWMClass"] == assets.APP_NAME
+    assert entry["MimeType"] == "x-scheme-handler/villa-paletti;", "invites open the game"
     assert entry["Name"] == assets.WINDOW_TITLE
     assert "Game" in entry["Categories"].split(";")
 
@@ -376,6 +483,26 @@ def _signed_binary(flags: int) -> bytearray:
     directory = struct.pack(">IIIIIIIIIBBBB", 0xFADE0C02, 44 + len(hashes), 0x20400, flags, 44, 40, 0, 2, 2 * page,
                             32, 2, 0, 12) + b"x\0\0\0" + hashes
     return body + struct.pack(">IIIII", 0xFADE0CC0, 20 + len(directory), 1, 0, 20) + directory
+
+
+def test_a_universal_module_is_cut_to_the_macs_own_code_and_keeps_its_signature(tmp_path):
+    """cryptography's macOS module holds both Macs' code (universal2): each build keeps its own slice, signed."""
+    import importlib.util
+    import struct
+    spec = importlib.util.spec_from_file_location("macho_signatures", ROOT / "scripts" / "macho_signatures.py")
+    signatures = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(signatures)
+    arm = bytes(_signed_binary(flags=0x2))
+    intel = struct.pack("<IIIIIIII", 0xFEEDFACF, 0x1000007, 3, 6, 0, 0, 0, 0).ljust(4096, b"\0")
+    fat = bytearray(struct.pack(">II", 0xCAFEBABE, 2))
+    fat += struct.pack(">IIIII", 0x1000007, 3, 4096, len(intel), 12) + struct.pack(">IIIII", 0x100000C, 0, 8192,
+                                                                                    len(arm), 14)
+    fat = fat.ljust(4096, b"\0") + intel + arm
+    binary = tmp_path / "cryptography.hazmat.bindings._rust.so"
+    binary.write_bytes(fat)
+    assert signatures.thin(binary, "arm64") == len(fat) - len(arm)
+    assert binary.read_bytes() == arm and signatures.broken_signatures(binary) == []
+    assert signatures.thin(binary, "arm64") == 0, "thin already"
 
 
 def test_an_ad_hoc_signature_is_sealed_again_after_its_binary_was_written_into(tmp_path):
@@ -517,10 +644,11 @@ def _polled(player: Player, done, seconds: float = 30.0) -> bool:
     return True
 
 
-def _a_player_sits_down(port: int, room: str) -> Player | None:
-    """The server on the loopback `port` answers a player of the game's own online play: lets them into `room`
-    and gives them its first seat (None: it did not). The one place these tests speak the online game's wire."""
-    player = Player("127.0.0.1", port)
+def _a_player_sits_down(port: int, room: str, pin: str | None = None) -> Player | None:
+    """The server on the loopback `port` answers a player of the game's own online play over TLS (its certificate
+    `pin`ned): lets them into `room` and gives them its first seat (None: it did not). The one place these tests
+    speak the online game's wire."""
+    player = Player("127.0.0.1", port, pin=pin)
     player.enter(room)
     player.sit("Anna", 0)
     seated = _polled(player, lambda: player.lost or (player.room == room and bool(player.seats)
@@ -561,9 +689,11 @@ def _seats_a_player_and_stops_on_sigterm(server: subprocess.Popen, lines: list[s
     and the player hears `farewell` (the server closing, or in a fleet the room moving on to another server)."""
     room = next(line for line in lines if line.startswith("room "))
     code, port = room.split()[1], int(room.split()[4].rstrip(":"))
+    pin = _fingerprint(lines)
     try:
-        anna = _a_player_sits_down(port, code)
+        anna = _a_player_sits_down(port, code, pin)
         assert anna is not None, "the server did not seat a player"
+        assert anna.link.tls.version == "TLSv1.3" and anna.fingerprint == pin
         seated(code)
         server.send_signal(signal.SIGTERM)
         assert server.wait(30) == 128 + signal.SIGTERM, server.stderr.read()
@@ -573,7 +703,59 @@ def _seats_a_player_and_stops_on_sigterm(server: subprocess.Popen, lines: list[s
         if server.poll() is None:
             server.kill()
             server.wait(30)
-    return f"room {code} on port {port}, a player seated, ended by SIGTERM, the player told '{farewell.value}'"
+    return (f"room {code} on port {port} over TLS 1.3 (certificate {pin[:16]}...), a player seated, ended by "
+            f"SIGTERM, the player told '{farewell.value}'")
+
+
+def _fingerprint(lines: list[str]) -> str:
+    """The certificate's fingerprint the built server printed (its own, made at its first start)."""
+    said = next((line for line in lines if line.startswith("TLS certificate ")), None)
+    assert said is not None, f"the built server speaks no TLS: {lines}"
+    return said.split()[2]
+
+
+@built
+@pytest.mark.slow
+def test_an_invite_clicked_opens_the_built_game_in_its_room(unpacked, display, tmp_path):
+    """add-to-menu.sh in the game's folder, then a villa-paletti:// link opened as a chat opens it (xdg-open, no
+    desktop): the built game starts with the invite and goes into the room of a server here."""
+    import threading
+
+    from villa.match import MatchSetup, Seat, layout_named
+    from villa.online import protocol
+    from villa.online.server import Room, Server
+    game, env = unpacked
+    home = tmp_path / "desktop"
+    desktop = {**env, "PATH": "/usr/bin:/bin", "DISPLAY": display, "HOME": str(home),
+               "XDG_DATA_HOME": str(home / "data"), "XDG_CONFIG_HOME": str(home / "config"),
+               "XDG_DATA_DIRS": str(tmp_path / "no system"), "USER": "mira"}
+    done = subprocess.run([str(game / "add-to-menu.sh")], env=desktop, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    server = Server(0, "127.0.0.1")
+    room = Room(protocol.new_room_code(), MatchSetup((Seat("Seat 1"), Seat("Seat 2")), layout_named("rings")))
+    server.open(room)
+    stop = threading.Event()
+    serving = threading.Thread(target=server.serve, kwargs={"until": stop.is_set}, daemon=True)
+    serving.start()
+    click = subprocess.Popen(["xdg-open", f"villa-paletti://127.0.0.1:{server.port}/{room.code}"], env=desktop,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        end = time.monotonic() + 120
+        while not room.audience and click.poll() is None and time.monotonic() < end:
+            time.sleep(0.1)
+        assert room.audience, click.stderr.read()[-3000:] if click.poll() is not None else "nobody came in"
+    finally:
+        if click.poll() is None:
+            os.killpg(click.pid, signal.SIGTERM)
+            try:
+                click.wait(20)
+            except subprocess.TimeoutExpired:
+                os.killpg(click.pid, signal.SIGKILL)
+                click.wait(10)
+        stop.set()
+        serving.join(10)
+        server.close()
+    print(f"\n  add-to-menu.sh, then xdg-open of an invite: the built game came into room {room.code}")
 
 
 @built
@@ -604,8 +786,88 @@ def test_the_built_server_joins_a_fleet_on_redis(unpacked, tmp_path):
         kept = redis.Redis.from_url(store.url, decode_responses=True)
 
         def in_the_directory(code: str) -> None:
-            assert kept.hget(keys.room(code), "address") == f"127.0.0.1:{port}", "the room is not in the fleet's Redis"
+            assert kept.hget(keys.room(code), "address") == f"127.0.0.1:{port}#{_fingerprint(lines)}", \
+                "the room is not in the fleet's Redis, with its server's certificate"
         said = _seats_a_player_and_stops_on_sigterm(server, lines, Online.MOVED, in_the_directory)
     finally:
         store.stop()
     print(f"\n  {frozen.SERVER_PROGRAM} --redis {store.url}: {said}")
+
+
+@built
+@pytest.mark.slow
+def test_the_built_game_makes_a_clip_of_a_fall(unpacked, display):
+    from PIL import Image
+
+    from villa.app.storage import write_atomically
+    from villa.match import record as records
+    from tests.match.falls import pulled_through
+    game, env = unpacked
+    match, _column, _player = pulled_through()
+    replay, clip = Path(env["HOME"]) / "fall.json", Path(env["HOME"]) / "fall.webp"
+    write_atomically(replay, records.dumps(match.record, "replay"))
+    done = _run(game, {**env, "DISPLAY": display}, "--clip", str(replay), "--out", str(clip), "--size", "640x360")
+    assert done.returncode == 0, done.stderr[-2000:]
+    with Image.open(clip) as made:
+        assert made.size == (640, 360) and made.n_frames == len(match.motion.frames)
+    print(f"\n  --clip: {len(match.motion.frames)} frames of the fall, {clip.stat().st_size} bytes")
+
+
+@built
+@pytest.mark.slow
+def test_the_built_game_joins_a_room_of_the_built_server_over_tls(unpacked, display):
+    """On this machine's OpenSSL (3.0, older than Panda3D's Python wants): the built game, started with --join,
+    shakes hands with the built server, checks its certificate (trusted on first use, and remembered), and sits;
+    another player at the table sees it there."""
+    game, env = unpacked
+    server, lines = _serve(game, env)
+    room = next(line for line in lines if line.startswith("room "))
+    code, port, pin = room.split()[1], int(room.split()[4].rstrip(":")), _fingerprint(lines)
+    joining = subprocess.Popen([str(game / assets.APP_NAME), "--join", f"127.0.0.1:{port}", "--room", code,
+                                "--name", "Anna"], cwd=env["HOME"], env={**env, "DISPLAY": display},
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    ben = None
+    try:
+        ben = Player("127.0.0.1", port, pin=pin)
+        ben.enter(code)
+        seated = _polled(ben, lambda: ben.room == code and ben.table.get("seats", [{}])[0].get("name") == "Anna",
+                         seconds=120)
+        assert seated, (joining.poll(), joining.stderr.read() if joining.poll() is not None else "still running")
+        known = json.loads((Path(env["HOME"]) / ".config" / assets.APP_NAME / "known_servers.json").read_text())
+        assert known == {f"127.0.0.1:{port}": pin}, "the built game checked and kept the server's certificate"
+    finally:
+        if ben is not None:
+            ben.close()
+        joining.terminate()
+        joining.wait(timeout=30)
+        server.send_signal(signal.SIGTERM)
+        server.wait(30)
+    print(f"\n  the built game joined room {code} over TLS, its server's certificate {pin[:16]}... kept")
+
+
+@built
+@pytest.mark.slow
+def test_every_build_carries_what_its_tls_needs():
+    """Listed from each archive built beside the Linux one: cryptography's compiled bindings (with their own
+    OpenSSL) and cffi's backend, in each platform's own form."""
+    folder, version = Path(ARCHIVE).parent, villa.__version__
+    listed = {}
+    for platform in CONFIG["PLATFORMS"]:
+        label = {"manylinux": "linux-x86_64", "win": "windows-x86_64", "macosx_10": "macos-x86_64",
+                 "macosx_11": "macos-arm64"}[next(k for k in ("manylinux", "win", "macosx_10", "macosx_11")
+                                                  if platform.startswith(k))]
+        archive = folder / f"villa-paletti-{version}-{label}.{'tar.gz' if label.startswith('linux') else 'zip'}"
+        if not archive.is_file():
+            continue
+        if archive.suffix == ".zip":
+            with zipfile.ZipFile(archive) as packed:
+                names = packed.namelist()
+        else:
+            with tarfile.open(archive) as packed:
+                names = packed.getnames()
+        suffix = ".pyd" if label.startswith("windows") else ".so"
+        for module in ("cryptography.hazmat.bindings._rust", "_cffi_backend"):
+            assert any(name.endswith("/" + module + suffix) for name in names), f"{archive.name} lacks {module}"
+        listed[label] = len(names)
+    assert "linux-x86_64" in listed
+    print(f"\n  cryptography's bindings and cffi's backend in {', '.join(sorted(listed))}")

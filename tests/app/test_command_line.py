@@ -67,11 +67,28 @@ def test_the_no_display_message_is_one_line(tmp_path, monkeypatch):
     (("--join", "127.0.0.1:47170", "--room", "A0", "--name", "Ann"), "a room code is 5 letters"),
     (("--join", "127.0.0.1:47170", "--room", "ABCDE"), "--join needs the room and your name"),
     (("--room", "ABCDE", "--name", "Ann"), "add --join HOST:PORT"),
+    (("villa-paletti://127.0.0.1:47170/ABCD0",), "the invite's room code cannot be one"),
+    (("--join", "villa-paletti://127.0.0.1:70000/ABCDE"), "the invite's port is not a number"),
+    (("villa-paletti://127.0.0.1:47170/ABCDE#12ab",), "the invite's fingerprint (after #) is not 64 hex digits"),
+    (("villa-paletti://127.0.0.1:47170/ABCDE", "--room", "ABCDE"), "the invite names its room already"),
+    (("villa-paletti://127.0.0.1:47170/ABCDE", "--join", "127.0.0.1:47170"), "give one"),
+    (("villa-paletti://127.0.0.1:47170/ABCDE", "--autoplay", "3", "--headless"), "--join plays a game online"),
 ])
 def test_a_bad_way_online_gets_one_line_and_exit_code_2(args, words, capsys):
     with pytest.raises(SystemExit) as ended:
         cli.parse(list(args))
     assert ended.value.code == 2 and words in capsys.readouterr().err
+
+
+def test_an_invite_is_taken_whole_as_the_desktop_gives_it_or_by_join():
+    """A link clicked in a chat starts `villa-paletti INVITE`; `--join INVITE` is the same, and needs no --room."""
+    fingerprint = "0f" * 32
+    for argv in (["villa-paletti://203.0.113.45:47171/k7qxm#" + fingerprint.upper()],
+                 ["--join", f"villa-paletti://203.0.113.45:47171/K7QXM#{fingerprint}", "--name", "Ann"]):
+        args = cli.parse(argv)
+        assert (args.join.host, args.join.port, args.join.code, args.join.fingerprint) == (
+            "203.0.113.45", 47171, "K7QXM", fingerprint)
+    assert cli.parse(["--join", "127.0.0.1:47170", "--room", "ABCDE", "--name", "Ann"]).join == ("127.0.0.1", 47170)
 
 
 def test_no_server_at_the_address_is_one_sentence_before_any_window(tmp_path, monkeypatch):
@@ -81,6 +98,8 @@ def test_no_server_at_the_address_is_one_sentence_before_any_window(tmp_path, mo
     assert result.returncode == 2
     assert f"villa-paletti: no game server answers at 127.0.0.1:{port}" in result.stderr
     assert "Traceback" not in result.stderr
+    result = run_villa("--join", f"villa-paletti://127.0.0.1:{port}/ABCDE", "--name", "Ann", home=tmp_path)
+    assert result.returncode == 2 and f"no game server answers at 127.0.0.1:{port}" in result.stderr, "by invite"
 
 
 def test_a_join_with_no_display_says_so_before_it_takes_a_seat(monkeypatch):

@@ -116,6 +116,7 @@ class FakeFront:
         self.settings = Settings()
         self.played: list = []
         self.menu = None
+        self.insecure = False
 
     def apply_settings(self, settings) -> None:
         self.settings = settings
@@ -201,3 +202,67 @@ def test_a_seat_taken_from_the_command_line_is_kept_to_rejoin(monkeypatch):
     assert tasks[0](SimpleNamespace(cont="cont", done="done")) == "cont"
     kept = front.settings.kept_seat
     assert (kept.address, kept.code, kept.seat, kept.token) == ("127.0.0.1:47391", "ABCDE", 1, "token")
+
+
+def test_the_invite_names_the_routers_public_address_once_it_forwards_the_port_else_this_computers():
+    """What the lobby shows of a game hosted here as the router's answer comes, and for a room on a server."""
+    from types import SimpleNamespace
+
+    from villa.app.online import OnlinePlay, sharing
+    from villa.online.invite import Reach
+    from villa.online.router import Forwarding, Step
+    from villa.presentation.invite_words import reach_words, router_words
+    play = OnlinePlay(FakeFront())
+    play.player, play.address = SimpleNamespace(code="K7QXM", fingerprint="ab" * 32), "192.168.1.20:47170"
+    assert sharing(play).reach is Reach.SERVER and str(sharing(play).invite) == \
+        f"villa-paletti://192.168.1.20:47170/K7QXM#{'ab' * 32}"
+    play.server = SimpleNamespace(port=47170, fingerprint="ab" * 32)
+    said = {}
+    for forwarding in (Forwarding(Step.ASKING, 47170), Forwarding(Step.NO_ROUTER, 47170),
+                       Forwarding(Step.REFUSED, 47170, via="UPnP", why="UPnP error 606 Action not authorized"),
+                       Forwarding(Step.OPEN, 47170, "203.0.113.45", 47171, "PCP", lease=600),
+                       Forwarding(Step.OPEN, 47170, "100.64.3.7", 47170, "UPnP", lease=600)):
+        play.opening = SimpleNamespace(forwarding=forwarding)
+        shared = sharing(play)
+        said[forwarding.step, forwarding.public_address] = (str(shared.invite), reach_words(shared),
+                                                            router_words(shared))
+    by_hand = ("For friends elsewhere, forward TCP port 47170 to this computer (192.168.1.20) in your router's "
+               "settings, or host the game on a server: villa-paletti-server, which comes with the game, on a "
+               "machine with a public address.")
+    lan = "This computer's address on your network: friends on the same network can join."
+    invite = f"villa-paletti://192.168.1.20:47170/K7QXM#{'ab' * 32}"
+    assert said[Step.ASKING, None] == (invite, lan, "Asking your router to let friends from elsewhere in …")
+    assert said[Step.NO_ROUTER, None] == (invite, lan, "No router answered (UPnP, PCP, NAT-PMP). " + by_hand)
+    assert said[Step.REFUSED, None] == (invite, lan, "Your router would not forward the game's port (UPnP may be off "
+                                                     "in its settings). " + by_hand)
+    assert said[Step.OPEN, "203.0.113.45"] == (
+        f"villa-paletti://203.0.113.45:47171/K7QXM#{'ab' * 32}",
+        "Your home's public address: your router forwards port 47171 to this computer (PCP), so friends anywhere "
+        "can join.", "")
+    assert said[Step.OPEN, "100.64.3.7"][1] == (
+        "Your router forwards port 47170 to this computer, but its own outside address is private: another router "
+        "beyond it (your provider's) may keep friends out.")
+
+
+def test_the_join_forms_first_line_is_an_invite_or_an_address():
+    from villa.app.online import login_name, parse_invite_or_address
+    assert parse_invite_or_address("192.168.1.20:47171") == ("192.168.1.20", 47171, None, None)
+    assert parse_invite_or_address(f"villa-paletti://[2001:db8::7]:47171/k7qxm#{'AB' * 32}") == (
+        "2001:db8::7", 47171, "K7QXM", "ab" * 32)
+    with pytest.raises(Trouble) as told:
+        parse_invite_or_address("villa-paletti://192.168.1.20:47171/K7QXM#abc")
+    assert told.value.code == "bad invite" and told.value.values == {"why": "bad fingerprint"}
+    from villa.presentation.menus.online import trouble_words
+    assert trouble_words(told.value.code, **told.value.values).startswith("The server's fingerprint at the end")
+    assert login_name() == "" or login_name()[0].isupper()
+
+
+def test_the_login_name_is_the_name_a_clicked_invite_sits_down_with(monkeypatch):
+    from villa.app.online import login_name
+    for variable in ("USER", "USERNAME", "LOGNAME"):
+        monkeypatch.delenv(variable, raising=False)
+    assert login_name() == ""
+    monkeypatch.setenv("USERNAME", "mira")
+    assert login_name() == "Mira"
+    monkeypatch.setenv("USER", "root")
+    assert login_name() == "Mira", "not root: nobody is called that at a table"

@@ -17,18 +17,24 @@ from villa.rules.pieces import Colour
 from villa.rules.rulesets import FamilyMode, Scoring, family
 
 from tests.conformance.lockstep import Ask, Frames, Step, Until, ask
+from tests.conformance.screen import READS
 from tests.conformance.moves import (at_rest, build, carry_to, check, give_up_at_once, lay_floor, over_and_still,
                                      knock_down, pull_out, roll, set_down, set_down_held, slide_to, take)
 
 
+VILLA_READS = frozenset(name for name, read in READS.items() if read.whens & {"rest", "moved", "each"})
+
+
 @dataclass(frozen=True)
 class Game:
-    """`tells`: the kinds of event the game must come to (`lockstep.told`), so a script that drifts is noticed."""
+    """`tells`: the kinds of event the game must come to (`lockstep.told`), and `compares` the screen's reads it must
+    compare (`screen.READS`), so a script that drifts is noticed."""
 
     name: str
     setup: MatchSetup
     script: tuple[Step, ...]
     tells: frozenset[str] = frozenset()
+    compares: frozenset[str] = VILLA_READS
 
 
 def answer(objects: bool) -> Step:
@@ -78,7 +84,7 @@ OBJECTIONS = Game("objections", square_on_blue(), (
     ask(rq.GiveUp), Until(at_rest, 300, both=True),
     knock_down(), Until(over_and_still, 1800),
     check(lambda g: g.over and g.state.result.fell, "the villa fell: the game is over"),
-), frozenset({"accepted", "refused", "asked", "touched", "let go", "settled", "collapsed", "over"}))
+), frozenset({"accepted", "refused", "asked", "touched", "let go", "settled", "collapsed", "over"}), frozenset(READS))
 
 
 GREEN_SUPPORTS = {"blue-hex": (-4.0, -2.5), "red-hex": (4.0, -2.5), "yellow-hex": (-4.0, 2.5), "green-hex": (4.0, 2.5)}

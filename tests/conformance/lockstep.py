@@ -33,6 +33,7 @@ from villa.online.client import OnlineMatch, Player
 from villa.online.server import Room, Server
 from villa.online.server.news import POSES_EVERY, STILL_CM
 from villa.online.wire.door import Limits
+from tests.conformance import screen
 
 LOOPBACK = "127.0.0.1"
 MOVABLE = frozenset(protocol.PIECES)
@@ -173,6 +174,7 @@ class Lockstep:
         self.heard: dict[str, list] = {"hot seat": [], "server": [], "online": []}
         self.steps = 0
         self.online: OnlineMatch | None = None
+        self.seen = screen.Seen()     # what the screen's reads were compared by, and how often
         if hot_seat:
             self.local = Match(setup)
             self.local.events.subscribe(None, self.heard["hot seat"].append)
@@ -277,6 +279,7 @@ class Lockstep:
         if self.online is None:
             return
         self._hands.append((face(self.local)["hand"], self.local.holding))
+        self.seen.felt = [*self.seen.felt[-HAND_NEWS_EVERY:], screen.felt(self.local)]
         self.server.frames(1)
         self.server.poll()
         self.clock.frames += 1
@@ -315,9 +318,12 @@ class Lockstep:
         assert first is None, (f"{where}: event {first} differs: hot seat {local[first:first + 3]}, "
                                f"online {online[first:first + 3]}")
         differ = self._differ()
-        if set(differ) <= {"hand", "holding"} and (face(self.online)["hand"], self.online.holding) in self._hands:
-            return        # the window hears of the hand's new phase with the next pose news
-        assert not differ, f"{where}: the faces differ (hot seat, online): {differ}"
+        if not (set(differ) <= {"hand", "holding"} and (face(self.online)["hand"], self.online.holding) in self._hands):
+            assert not differ, f"{where}: the faces differ (hot seat, online): {differ}"
+        # else the window hears of the hand's new phase with the next pose news
+        at_rest = not self.local.busy and not self.online.busy
+        differ = screen.compare(self.local, self.online, self.seen, at_rest)
+        assert not differ, f"{where}: the screen reads otherwise (hot seat, online): {differ}"
 
     def _differ(self) -> dict:
         here, there = face(self.local), face(self.online)

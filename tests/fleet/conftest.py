@@ -83,6 +83,11 @@ class FleetServer:
     def codes(self) -> list[str]:
         return [line.split()[1] for line in self.lines if line.startswith("room ")]
 
+    @property
+    def fingerprint(self) -> str | None:
+        """The server's TLS certificate's, as it printed it (None: started --insecure)."""
+        return next((line.split()[2] for line in self.lines if line.startswith("TLS certificate ")), None)
+
     def signal(self, number: int) -> None:
         self.process.send_signal(number)
 

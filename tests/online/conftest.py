@@ -21,6 +21,7 @@ from villa.online.server import CATALOGUE, Room, Server
 from villa.online.wire import messages as m
 from villa.online.wire.frames import WireError, frame
 from villa.online.wire.link import Link
+from villa.online.wire.tls import client_session
 
 LOOPBACK = "127.0.0.1"
 HELLO = m.Hello(m.PROTOCOL, m.GAME)
@@ -115,7 +116,8 @@ def players_until(done, seconds: float = 10.0) -> bool:
 
 
 def connected(server: Server, count: int = 1) -> list[Player]:
-    players = [Player(LOOPBACK, server.port) for _ in range(count)]
+    """Players connected to the server (over TLS, or in the clear to a server started insecure)."""
+    players = [Player(LOOPBACK, server.port, insecure=server.fingerprint is None) for _ in range(count)]
     assert run(server, lambda: all(p.ready for p in players), seconds=10), [p.trouble for p in players]
     return players
 
@@ -151,14 +153,16 @@ def refused(server: Server, player: Player, code: protocol.Online, seconds: floa
 
 class Raw:
     """A client that says whatever it is told (messages, or any bytes), from `source` (any 127.x.y.z is this
-    machine), and keeps what it heard."""
+    machine), and keeps what it heard; over TLS unless told (`tls=False`, to a server started insecure), its
+    messages waiting for the handshake (which the server's polls and `hear` carry on), its server unchecked."""
 
-    def __init__(self, port: int, source: str = LOOPBACK) -> None:
+    def __init__(self, port: int, source: str = LOOPBACK, tls: bool = True) -> None:
         sock = socket.socket()
         sock.settimeout(5)
         sock.bind((source, 0))
         sock.connect((LOOPBACK, port))
-        self.link = Link(sock, CATALOGUE)
+        self.link = Link(sock, CATALOGUE, tls=client_session(LOOPBACK, None) if tls else None)
+        self.link.flush()
         self.heard: list[Any] = []
         self.error: str | None = None
 
@@ -172,13 +176,15 @@ class Raw:
         self.link.flush()
 
     def send_payload(self, payload: bytes) -> None:
-        """One frame of any payload (a kind's number and a body that may be anything)."""
+        """One frame of any payload (a kind's number and a body that may be anything): in the clear only."""
+        assert self.link.tls is None, "a payload of any bytes goes to a server started insecure"
         self.link.sock.sendall(frame(payload))
 
     def hear(self) -> list[Any]:
         if not self.link.closed:
             try:
                 self.heard += self.link.receive()
+                self.link.flush()           # what waited for the handshake
             except WireError as error:
                 self.error = error.why
                 self.link.close()

@@ -19,6 +19,7 @@ import time
 import pytest
 
 from villa import rules
+from villa.app.server_identity import own_identity
 from villa.match import Strength
 from villa.match import requests as rq
 from villa.online import protocol
@@ -137,12 +138,14 @@ def line(server):
     line.close()
 
 
-def _in_a_game(server: Server, port: int, hosted_at: int | None = None) -> tuple[Room, Player, Player]:
-    """Anna and Ben at a game under way, through the line at `port`; its room kept in memory."""
+def _in_a_game(server: Server, port: int, hosted_at: int | None = None,
+               insecure: bool = False) -> tuple[Room, Player, Player]:
+    """Anna and Ben at a game under way, through the line at `port`; its room kept in memory. Each player holds the
+    server to the certificate it showed first (`insecure`: in the clear, to a server started so)."""
     kept = Kept()
     room = server.open(Room(protocol.new_room_code(), two_seats(), keep=kept, hosted_at=hosted_at))
     room.store = kept
-    anna, ben = Player(LOOPBACK, port), Player(LOOPBACK, port)
+    anna, ben = Player(LOOPBACK, port, insecure=insecure), Player(LOOPBACK, port, insecure=insecure)
     assert run(server, lambda: anna.ready and ben.ready, seconds=10)
     for seat, (player, name) in enumerate(((anna, "Anna"), (ben, "Ben"))):
         player.enter(room.code)
@@ -192,13 +195,27 @@ def test_a_server_gone_silent_is_looked_for_and_the_window_comes_back_when_it_an
     assert run(server, lambda: ben.came_back == 1 and ben.ready, seconds=30)
 
 
-def test_a_message_that_breaks_the_wires_form_is_the_only_one_said_to_be_unreadable(server, line):
-    room, anna, ben = _in_a_game(server, line.port)
-    line.cut("garble")
-    assert players_until(lambda: ben.lost and anna.lost)
+def test_a_message_that_breaks_the_wires_form_is_the_only_one_said_to_be_unreadable():
+    server = Server(0, LOOPBACK, insecure=True)       # in the clear: a frame between the two is read as it comes
+    line = Line(server.port)
+    try:
+        room, anna, ben = _in_a_game(server, line.port, insecure=True)
+        line.cut("garble")
+        assert players_until(lambda: ben.lost and anna.lost)
+    finally:
+        line.close()
+        server.close()
     assert isinstance(ben.trouble, WireError) and ben.rejoining is None, "it is not looked for on that server again"
     assert words.connection_ended(ben.trouble) == ("The server sent something this game cannot read, and the "
                                                    "connection closed.")
+
+
+def test_bytes_garbled_on_an_encrypted_line_are_caught_by_its_encryption_not_said_to_be_unreadable(server, line):
+    room, anna, ben = _in_a_game(server, line.port)
+    line.cut("garble")
+    assert players_until(lambda: ben.lost and anna.lost)
+    assert isinstance(ben.trouble, OnlineError) and ben.trouble.code is Online.TLS_FAILED and ben.rejoining is None
+    assert "cannot read" not in words.connection_ended(ben.trouble)
 
 
 def test_a_server_of_another_version_found_while_looking_ends_the_looking_and_says_so(server, line, monkeypatch):
@@ -211,15 +228,17 @@ def test_a_server_of_another_version_found_while_looking_ends_the_looking_and_sa
 
 
 def test_the_window_hosting_a_game_closes_its_guests_are_told_who_and_come_back_when_she_opens_it_again(line,
-                                                                                                     monkeypatch):
+                                                                                                     monkeypatch,
+                                                                                                     tmp_path):
     monkeypatch.setattr(players, "BACKOFF", ((1.0, 0.5),))     # the minutes of waiting longer, in seconds
     monkeypatch.setattr(players, "RETRY_MAX_S", 2.0)
-    server = Server(0, LOOPBACK)
+    server = Server(0, LOOPBACK, identity=own_identity(tmp_path / "tls"))     # her data folder's certificate
     port = server.port
     try:
         line.to = port
         room, anna, ben = _in_a_game(server, line.port, hosted_at=0)
         assert ben.table["hosted_at"] == 0 and room.kept()[1]["hosted_at"] == 0
+        shown = ben.fingerprint       # the certificate Ben's window checked, and holds her address to
         kept: Kept = room.store
         anna.close()                  # her window's own player goes with it
         server.close()                # her window closes: its server says goodbye
@@ -238,15 +257,43 @@ def test_the_window_hosting_a_game_closes_its_guests_are_told_who_and_come_back_
     line.refuse()                     # nothing listens there: her window is closed
     assert players_until(lambda: ben.next_try_in is not None and ben.next_try_in > 0.9, 10), "it waits longer"
 
-    again = Server(port, LOOPBACK)    # she opens the game and picks Continue: her room again, on its port
+    # she opens the game and picks Continue: her room again, on its port, with the certificate kept in her folder
+    again = Server(port, LOOPBACK, identity=own_identity(tmp_path / "tls"))
     try:
+        assert again.fingerprint == server.fingerprint == shown
         line.mend()
         record, seats = kept.records[-1], kept.seats
         back = again.open(Room.taken_up(record, seats, keep=Kept()))
         assert back.hosted_at == 0 and back.code == room.code
         assert run(again, lambda: ben.came_back == 1 and ben.ready and 1 in ben.seats, seconds=30)
+        assert ben.fingerprint == shown, "the check it made first passed again"
         assert not back.seating.sitters[0].client and back.seating.connection(1) is not None
         assert SeatsNow(ben).cut_off() is None
+    finally:
+        again.close()
+
+
+def test_a_host_back_with_another_certificate_ends_the_looking_and_says_nothing_was_sent_to_it(line, monkeypatch):
+    monkeypatch.setattr(players, "BACKOFF", ((1.0, 0.5),))
+    server = Server(0, LOOPBACK)
+    port = server.port
+    try:
+        line.to = port
+        room, anna, ben = _in_a_game(server, line.port, hosted_at=0)
+        kept: Kept = room.store
+        anna.close()
+        server.close()
+    except BaseException:
+        server.close()
+        raise
+    _looking(ben, Online.HOST_LEFT)
+    again = Server(port, LOOPBACK)    # a new certificate: not the one Ben's window checked (someone in between?)
+    try:
+        again.open(Room.taken_up(kept.records[-1], kept.seats, keep=Kept()))
+        assert run(again, lambda: ben.lost, seconds=20), "the looking ends"
+        assert ben.trouble.code is Online.CERT_CHANGED and ben.rejoining is None and not ben.came_back
+        assert "nothing was sent to it" in words.connection_ended(ben.trouble)
+        assert not again.rooms[room.code].seating.connection(1), "not a byte of the game went to it"
     finally:
         again.close()
 

@@ -6,14 +6,24 @@ from __future__ import annotations
 
 import socket
 
+import pytest
+
 from villa.match import requests as rq
 from villa.online.protocol import Online
-from villa.online.server import CATALOGUE
+from villa.online.server import CATALOGUE, Server
 from villa.online.wire import messages as m
 from villa.online.wire.frames import frame
 from tests.online.conftest import HELLO, LOOPBACK, joined, pump, run
 
 HOLDERS = 100
+
+
+@pytest.fixture
+def server():
+    """In the clear: the frames' halves are the point (a handshake left half done: tests/online/test_tls.py)."""
+    server = Server(0, LOOPBACK, insecure=True)
+    yield server
+    server.close()
 
 
 def _holders(port: int) -> list[tuple[socket.socket, bytes]]:

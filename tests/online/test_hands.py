@@ -100,7 +100,8 @@ def test_a_floor_held_online_tips_is_lifted_moved_lowered_again_sits_and_is_laid
     assert run(server, lambda: room.seating.connection(proposer) is None, seconds=10)
     (back,) = connected(server)
     back.rejoin(token, room.code)
-    assert run(server, lambda: back.seats and back.poses and back.state is not None, seconds=10)
+    assert run(server, lambda: back.seats and back.poses and back.state is not None
+               and back.hand_holder == proposer, seconds=10)   # (the hand's news names the seat once it is sat)
     mover = matches[proposer] = OnlineMatch(back)           # a window anew: it takes up the floor the server holds
     lay = mover.hand
     assert lay is not None and lay.piece == held.piece, "the floor in the server's hands is in this window's"

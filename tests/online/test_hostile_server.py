@@ -25,7 +25,8 @@ BOMB = zlib.compress(b"\0" * 50_000_000, 9)     # 50 MB of nothing in under 60 k
 
 
 class FakeServer:
-    """A listening socket whose one connection says whatever the test tells it to."""
+    """A listening socket whose one connection says whatever the test tells it to, in the clear (its players are
+    insecure ones: what a server's messages may hold is the point here, not their TLS)."""
 
     def __init__(self) -> None:
         self.listener = socket.create_server((LOOPBACK, 0))
@@ -67,7 +68,7 @@ def _poll_until(player: Player, done, seconds: float = 10.0) -> bool:
 
 
 def _welcomed(fake: FakeServer) -> Player:
-    player = Player(LOOPBACK, fake.port)
+    player = Player(LOOPBACK, fake.port, insecure=True)
     assert _poll_until(player, lambda: player.link is not None)
     fake.accept()
     state = rules.new_game(three_seats().rules_setup())
@@ -123,7 +124,7 @@ def test_a_server_that_never_answers_is_given_up_after_the_timeout(fake):
 
 
 def test_a_player_closed_while_connecting_stops_at_once(fake):
-    player = Player(LOOPBACK, fake.port)
+    player = Player(LOOPBACK, fake.port, insecure=True)
     assert player.connecting
     player.close()
     assert player.lost and not player.connecting and not player.ready

@@ -35,7 +35,7 @@ def test_too_many_connections_are_refused_saying_which_limit():
         other = Raw(server.port, source="127.0.0.2")
         other.say(HELLO)
         assert pump(server, [other], lambda: m.Welcome in other.kinds())
-        fourth = Raw(server.port, source="127.0.0.3")
+        fourth = Raw(server.port, source="127.0.0.3", tls=False)    # refused in the clear, before any handshake
         assert pump(server, [fourth], lambda: fourth.goodbye() is not None)
         assert fourth.goodbye() == (Online.FULL.value, {"total": 3})
         assert all(player.ready for player in first)
@@ -49,6 +49,7 @@ def test_a_silent_connection_is_closed_and_forgotten_and_its_number_used_again()
     try:
         quiet = Raw(server.port)
         quiet.say(HELLO)
+        assert pump(server, [quiet], lambda: m.Welcome in quiet.kinds())
         anna, ben = connected(server, 2)
         assert set(server.visitors) == {0, 1, 2}
         anna.close()

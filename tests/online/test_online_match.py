@@ -95,6 +95,23 @@ def test_pieces_out_of_the_game_are_not_in_the_villa_drawn():
     assert "red-thin-1" not in puppet.nodes and "blue-thin-1" in puppet.nodes
 
 
+def test_a_piece_drawn_somewhere_new_is_pointed_at_where_it_is_drawn():
+    """The villa drawn here never steps: a column moved by the other player's hand, and a floor carried and turned,
+    are found by a ray where they are drawn now, and no more where they stood."""
+    puppet = Puppet()
+    upright, quarter = (1.0, 0.0, 0.0, 0.0), (0.7071068, 0.0, 0.0, 0.7071068)
+    puppet.show({"blue-thin-1": ((-6.0, 0.0, 5.2), upright), "floor-1": ((0.0, 0.0, 10.7), upright)}, frozenset())
+    down = Vec3(0, 0, -1)
+    assert puppet.pick((-6.0, 0.0, 8.0), down)[0] == "blue-thin-1"
+    assert puppet.pick((0.0, 0.0, 30.0), down)[0] == "floor-1"
+    puppet.show({"blue-thin-1": ((30.0, 5.0, 5.2), upright), "floor-1": ((-40.0, 0.0, 10.7), quarter)}, frozenset())
+    assert puppet.pick((-6.0, 0.0, 8.0), down)[0] == "base", "the column is found where it stood"
+    assert puppet.pick((0.0, 0.0, 30.0), down)[0] == "base", "the floor is found where it stood"
+    assert puppet.pick((30.0, 5.0, 30.0), down)[0] == "blue-thin-1", "the column is missed where it is drawn"
+    hit = puppet.pick((-40.0, 0.0, 30.0), down)
+    assert hit[0] == "floor-1" and abs(hit[1].z - 11.0) < 0.05, "the floor is missed where it is drawn"
+
+
 def test_a_family_round_ends_in_the_fall_and_the_next_begins_on_a_fresh_villa_in_both(server):
     """The rules begin the next round the moment the villa falls; each screen shows the fall first (Collapsed),
     and the round (RoundStarted) once the server's villa, built anew, has come."""

@@ -126,7 +126,7 @@ def test_a_server_closed_mid_game_takes_it_up_from_its_autosave_and_its_players_
     assert players_until(lambda: all(p.next_try_in and p.next_try_in > 0.4 for p in players), 5), \
         "nobody answers there now: tried again in a while"
 
-    again = Server(port, LOOPBACK)                       # the server started again, on its port
+    again = Server(port, LOOPBACK, identity=server.tls.identity)    # started again, on its port, with its certificate
     try:
         room = again.open(Room.taken_up(record, kept.seats, keep=Kept()))
         assert room.match.state == record.state and room.code == kept.seats["room"]
@@ -159,11 +159,13 @@ def test_the_host_gives_a_left_seat_to_a_computer_player_and_the_screens_wait_no
 # --- a seat taken from the command line ---------------------------------------------------------------
 
 class _Window:
-    """What `OnlinePlay` asks of the window's `Front` to keep a seat: the settings, and the loop's tasks."""
+    """What `OnlinePlay` asks of the window's `Front` to keep a seat: the settings, the loop's tasks, and whether
+    it speaks TLS."""
 
     def __init__(self) -> None:
         self.settings = Settings()
         self.stage = SimpleNamespace(task_mgr=taskMgr)
+        self.insecure = False
 
     def apply_settings(self, settings: Settings) -> None:
         self.settings = settings
@@ -185,7 +187,9 @@ def _until(done, seconds: float = 10.0) -> bool:
     return joining._until(SimpleNamespace(poll=taskMgr.step), done, seconds)
 
 
-def test_a_join_from_the_command_line_keeps_its_seat_and_takes_it_back_after_a_lost_connection(served):
+def test_a_join_from_the_command_line_keeps_its_seat_and_takes_it_back_after_a_lost_connection(served, monkeypatch,
+                                                                                              tmp_path):
+    monkeypatch.setenv("VILLA_HOME", str(tmp_path))       # where the window keeps the servers' certificates
     room = Room(protocol.new_room_code(), two_seats())
     served.open(room)
     window = _Window()

@@ -76,3 +76,16 @@ def test_a_piece_lowered_and_held_is_drawn_as_the_server_has_it_now_and_blends_b
     assert smooth.pose("floor-2", now=later) == ((2.5, 0.0, 17.9), TURNED)   # no jump at letting go ...
     smooth.heard(30, {"floor-2": ((2.5, 0.0, 17.9), TURNED)}, now=later + 0.3)
     assert smooth.pose("floor-2", now=later + 0.3 + BLEND_S) == ((2.5, 0.0, 17.9), TURNED)   # ... then as heard
+
+
+def test_a_villa_heard_whole_is_drawn_where_it_stands_at_once_and_no_piece_ahead_of_it():
+    """A villa built anew (the next round): its pieces are not glided there from where the fallen ones lay, and the
+    column that was in hand when it fell is not drawn at the pointer any more."""
+    smooth = Smoothing(delay=0.1)
+    smooth.heard(10, {"red-hex": ((30.0, 0.0, 1.0), TURNED), "blue-hex": ((20.0, 5.0, 1.0), TURNED)}, now=1.0)
+    smooth.hold("red-hex", (30.0, 0.0, 1.0), number=1, now=1.0)
+    smooth.aim((40.0, 0.0, 1.0), number=2)
+    smooth.anew()
+    smooth.heard(12, {"red-hex": ((2.0, 0.0, 5.2), STILL), "blue-hex": ((-2.0, 0.0, 5.2), STILL)}, now=1.02)
+    assert smooth.pose("red-hex", now=1.02) == ((2.0, 0.0, 5.2), STILL)
+    assert smooth.pose("blue-hex", now=1.02) == ((-2.0, 0.0, 5.2), STILL)

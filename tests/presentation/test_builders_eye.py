@@ -49,5 +49,5 @@ def test_a_floor_carried_past_its_columns_is_drawn_tipping_and_over_their_middle
         rq.ask(match, lambda s: rq.Aim(s, tuple(Point3(x, 0, 0))))
         for _ in range(60):
             match.frame()
-        shown = laying_outline(lay)
+        shown = laying_outline(match.villa, lay)
         assert shown.stands is stands and abs(shown.x - x) < 0.1, (x, shown)

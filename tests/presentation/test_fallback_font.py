@@ -59,7 +59,7 @@ def test_a_chinese_name_typed_in_the_join_form_and_shown_in_the_lobby_is_drawn(s
     player = SimpleNamespace(code="K7QXM", seats={1: "t"}, table={"seats": [
         {"name": "山田太郎", "computer": None, "taken": True, "here": True},
         {"name": "张伟", "computer": None, "taken": True, "here": True}], "started": False, "host": 0, "clock": 0})
-    lobby = LobbyScreen(player=player, address="127.0.0.1:47170", on_sit=None, on_computer=None, on_start=None,
+    lobby = LobbyScreen(player=player, sharing=lambda: None, on_sit=None, on_computer=None, on_start=None,
                         on_rules=None, on_leave=None)
     lobby.show()
     frames(2)

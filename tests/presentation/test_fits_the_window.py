@@ -140,6 +140,7 @@ def _menus(match):
         menus.RulesSummaryScreen(on_back=noop),
         menus.PauseMenu(on_resume=noop, on_rules=noop, on_settings=noop, on_players=noop, on_quit_to_menu=noop),
         menus.SettingsScreen(settings=Settings(), on_close=noop),
+        menus.SettingsScreen(settings=Settings(), on_close=noop, invite_links=True, on_invite_links=lambda on: on),
         menus.SeatsScreen(seats=seats, on_done=noop, on_back=noop),
         menus.EndScreen(state=finished(holder=2, shows=0, culprit=2, winner=0), on_play_again=noop,
                         on_main_menu=noop),
@@ -154,6 +155,8 @@ def _online_menus(noop):
     """The online menus, with the longest of their sentences, and the lobby as the host and a guest see it."""
     from types import SimpleNamespace
 
+    from villa.online.invite import Invite, Reach, Sharing
+    from villa.online.router import Forwarding, Step
     from villa.presentation.menus.lobby import LobbyScreen
     from villa.presentation.menus.online import TROUBLES, HostScreen, JoinScreen, OnlineMenu, trouble_words
     longest = max((trouble_words(t, address="192.168.100.200:47170", port=47170, code="K7QXM", seconds=10,
@@ -164,9 +167,13 @@ def _online_menus(noop):
                        {"name": "Computer 1", "computer": "medium", "taken": False, "here": False}],
              "started": False, "host": 0, "clock": 120}
     host, guest = (SimpleNamespace(table=table, seats=seats, code="K7QXM") for seats in ({0: "t"}, {}))
-    lobbies = [LobbyScreen(player=player, address="192.168.100.200:47170", on_sit=noop, on_computer=noop,
+    # the longest invite lines and words: a hosted game its router refused, a guest on a server of a long name
+    refused = Forwarding(Step.REFUSED, 47170, via="NAT-PMP", why="result 2")
+    shared = (Sharing(Invite("192.168.100.200", 47170, "K7QXM", "ab" * 32), Reach.LAN, refused),
+              Sharing(Invite("villa-paletti-games.example.org", 47170, "K7QXM", "ab" * 32), Reach.SERVER))
+    lobbies = [LobbyScreen(player=player, sharing=lambda s=sharing: s, on_sit=noop, on_computer=noop,
                            on_start=noop, on_rules=noop, on_leave=noop, on_clock=noop, on_send_away=noop)
-               for player in (host, guest)]
+               for player, sharing in zip((host, guest), shared)]
     for lobby in lobbies:
         lobby.tell(longest)
     return [OnlineMenu(on_host=noop, on_join=noop, on_rejoin=noop, on_back=noop, rejoin_code="K7QXM", notice=longest),

@@ -11,6 +11,7 @@ import dataclasses
 import json
 
 import pytest
+from panda3d.core import Point3
 
 from villa import rules
 from villa.match import Match
@@ -21,8 +22,10 @@ from villa.physics.laying import Laying
 from villa.physics.pulling import Grip
 from villa.presentation import words
 from villa.presentation.modes import Mode
+from villa.presentation.view import PLAY_PITCH
 from villa.presentation.words import Button
 from villa.rules import Task
+from villa.rules.pieces import floor_id
 from tests.conformance import games
 from tests.conformance.lockstep import LOOPBACK, Lockstep, Reached
 
@@ -197,13 +200,61 @@ REJOINS = {
 HELD = {Grip.PULLING: Mode.PULLING, Laying.CARRYING: Mode.LAYING}     # the server's hands hold the window's piece
 
 
-@pytest.mark.parametrize("step", REJOINS)
-def test_a_window_back_online_at_a_step_shows_what_it_asks_and_answers_its_keys(step, stage, frames, mouse,
-                                                                                press_button, monkeypatch):
-    """The room is brought to the step by the script (online alone); then the acting seat's player comes back in a
-    window of its own with the seat's token, and that window's screen is the one checked."""
+def turns_view(screen) -> None:
+    """The screen looks at the villa as a turn begins (the villa filling most of the view, from a little above), not
+    from afar or from high up (framing again from there comes within a few per cent: it is not a fixed point)."""
+    goal = screen.view.camera.goal
+    shown = (Point3(goal.target), goal.pitch, goal.distance)
+    screen.view.focus_top()
+    assert shown[1] == PLAY_PITCH and abs(shown[2] - goal.distance) < 0.1 * goal.distance \
+        and (shown[0] - goal.target).length() < 5.0, f"the view is at {shown}, the turn's at {goal}"
+
+
+def come_back(stage, frames, tables, serve, seat: int, held=None):
+    """The player of `seat` back in a window of its own with the seat's token: (its player, its game, its screen);
+    `held`: the piece the server's hands hold, which the window's player is to hear of first."""
     from villa.online.client import OnlineMatch, Player
     from villa.presentation.game import GameScreen
+    window = Player(LOOPBACK, tables.server.port)
+    for _ in range(600):
+        if window.ready:
+            break
+        serve()
+        window.poll()
+    window.rejoin(tables.player.seats[seat], tables.room.code)
+    for _ in range(600):
+        if window.seats and window.state is not None and window.poses and (
+                held is None or window.hand_holder == rules.acting_player(tables.local.state)):
+            break
+        serve()
+        window.poll()
+    assert set(window.seats) == {seat}, window.refusals
+    match = OnlineMatch(window)
+    screen = GameScreen(stage, match, here=match.here)
+    frames(30)       # the window's villa is heard at rest
+    return window, match, screen
+
+
+def watches_a_floor_laid(stage, frames, snapshot, tables, serve, seat: int) -> None:
+    """A window waiting while another lays a floor draws it as the hot seat draws a floor in hand: see-through, its
+    outline at the tops it would rest on, which glow."""
+    window, match, screen = come_back(stage, frames, tables, serve, seat)
+    try:
+        floor = floor_id(match.state.top_level + 1)
+        assert screen.mode is Mode.COMPUTER and match.hand is None and floor in match.villa.in_hand
+        assert screen.sight.floor == screen.view.scene.pieces[floor], "the floor in their hands is drawn solid"
+        assert not screen.sight.drawing.root.isEmpty() and screen.sight.drawing.root.getNumChildren(), "no outline"
+        snapshot("online-floor-laid-at-another-window")
+    finally:
+        screen.close()
+        window.close()
+
+
+@pytest.mark.parametrize("step", REJOINS)
+def test_a_window_back_online_at_a_step_shows_what_it_asks_and_answers_its_keys(step, stage, frames, mouse,
+                                                                                press_button, monkeypatch, snapshot):
+    """The room is brought to the step by the script (online alone); then the acting seat's player comes back in a
+    window of its own with the seat's token, and that window's screen is the one checked."""
     game, reached = REJOINS[step]
     if reached is over:
         # a window gone at the end has not had the game's record, and its room waits for it; here the script's
@@ -226,29 +277,20 @@ def test_a_window_back_online_at_a_step_shows_what_it_asks_and_answers_its_keys(
         stage.task_mgr.add(serve, "tests: the server", sort=-30)
         seat = rules.acting_player(tables.local.state)
         seat = 0 if seat is None else seat      # the game over: anyone of it comes back
-        window = Player(LOOPBACK, server.port)
-        for _ in range(600):
-            if window.ready:
-                break
-            serve()
-            window.poll()
-        window.rejoin(tables.player.seats[seat], tables.room.code)
         held = tables.local.hand
-        for _ in range(600):
-            if window.seats and window.state is not None and window.poses and (
-                    held is None or window.hand_holder == seat):
-                break
-            serve()
-            window.poll()
-        assert set(window.seats) == {seat}, window.refusals
-        match = OnlineMatch(window)
-        screen = GameScreen(stage, match, here=match.here)
-        frames(30)       # the window's villa is heard at rest
+        if is_floor(held):                      # first, another's window: the floor in the others' hands
+            watches_a_floor_laid(stage, frames, snapshot, tables, serve, next(n for n in tables.player.seats
+                                                                               if n != seat))
+        window, match, screen = come_back(stage, frames, tables, serve, seat, held)
         if held is not None:     # the window takes the piece up where the server's hands hold it
             assert match.hand is not None and screen.mode is HELD[held.state], f"{screen.mode}, {match.hand}"
             answers_its_key(match, "Escape", type(rules.giving_up(match.state)), mouse, frames)
             return
         shows_what_is_asked(screen, match, online=True)
+        if screen.mode is Mode.ASKING:      # as at a screen that saw the move: what it did, above the question
+            said = words.last_said(match.state)
+            assert said and screen.panel.words.getText().startswith(said), screen.panel.words.getText()
+        turns_view(screen)
         if match.over:
             return
         if rules.task(match.state) is Task.COLOUR_CHOICE:

@@ -117,6 +117,8 @@ def test_the_hosting_window_killed_mid_pull_strands_nobody_and_continue_brings_e
             _until(stage, lambda: False, 0.05)
         assert _until(stage, lambda: player.hand_holder == 1 and match.hand is not None, 20), "Ben holds the column"
 
+        shown = player.fingerprint                     # her window's certificate, kept in her data folder
+        assert shown is not None
         anna.kill()                                    # her window dies: no goodbye, the sockets just close
         assert _until(stage, lambda: screen.mode == Mode.CUT_OFF, 20), "Ben's screen knows at once"
         told = screen.hud.message.getText()
@@ -135,9 +137,10 @@ def test_the_hosting_window_killed_mid_pull_strands_nobody_and_continue_brings_e
 
         again = Window(["-m", "villa", "--continue", "--size", "640x360"], anna_home, display)
         assert _until(stage, lambda: player.came_back == 1 and screen.mode != Mode.CUT_OFF, 90), \
-            (screen.mode, player.lost_why, _log(anna_home)[-2000:])
+            (screen.mode, player.lost_why, player.trouble, _log(anna_home)[-2000:])
         assert _until(stage, lambda: player.table["seats"][0]["here"], 30), "Anna sits at her seat again"
         assert player.room == code and player.port == port, "the same room, on the same port"
+        assert player.fingerprint == shown, "showing the same certificate: Ben's window's check of it passed again"
         assert rules.acting_player(match.state) == 1 and column not in match.state.blocked, \
             "from the last settled turn: Ben's move again, his column back in its place"
         assert screen.hud.message.getText().startswith("Back in the game.")

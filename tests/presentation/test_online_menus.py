@@ -54,6 +54,7 @@ def notice(front) -> str:
 
 def test_host_here_set_the_clock_give_a_seat_to_a_computer_roll_for_colours_and_start(front, frames, press_button,
                                                                                      snapshot):
+    from villa.app.online import local_address
     from villa.online.client import OnlineMatch
     from villa.presentation import menus
     from villa.presentation.menus.lobby import LobbyScreen
@@ -73,7 +74,9 @@ def test_host_here_set_the_clock_give_a_seat_to_a_computer_roll_for_colours_and_
     assert until(frames, lambda: isinstance(front.menu, LobbyScreen) and front.online_play.player.seats)
     lobby, player = front.menu, front.online_play.player
     assert len(player.code) == 5 and lobby.widgets["code"]["text"] == player.code
-    assert lobby.widgets["address"]["text"].endswith(f":{port}")
+    assert lobby.widgets["invite"]["text"] == \
+        f"villa-paletti://{local_address()}:{port}/{player.code}#{front.online_play.server.fingerprint}", \
+        "the invite names this computer's address until the router forwards the port"
     assert until(frames, lambda: "computer_1_easy" in lobby.widgets)
     assert lobby.widgets["start"]["state"] == "disabled", "Ben's seat is empty"
     assert front.settings.kept_seat.hosts, "a seat at a server hosted here is kept as the host's: Continue opens it"
@@ -243,9 +246,9 @@ def test_a_server_that_never_answers_says_connecting_at_once_can_be_cancelled_an
 
 
 class Liar:
-    """A server that welcomes the game and lets it into room ABCDE, then misbehaves: `how` is "garbled" (it
-    sends bytes that are no message), "silent" (it says nothing more) or "failed" (its room broke down); or it
-    plays another version ("version") and says goodbye at once."""
+    """A server (over TLS, with a certificate of its own) that welcomes the game and lets it into room ABCDE, then
+    misbehaves: `how` is "garbled" (it sends bytes that are no message), "silent" (it says nothing more) or
+    "failed" (its room broke down); or it plays another version ("version") and says goodbye at once."""
 
     def __init__(self, how: str) -> None:
         self.how = how
@@ -261,11 +264,13 @@ class Liar:
         from villa.online import protocol
         from villa.online.wire import messages as m
         from villa.online.wire.frames import frame
+        from villa.online.wire.certificates import make_identity
         from villa.online.wire.link import Link
+        from villa.online.wire.tls import ServerTls
         from villa.online.server import CATALOGUE
         self.listener.settimeout(10)
         conn, _ = self.listener.accept()
-        link = Link(conn, CATALOGUE)
+        link = Link(conn, CATALOGUE, tls=ServerTls(make_identity()).session())
         table = {"seats": [{"name": "Seat 1", "computer": None, "taken": False, "here": False}], "started": False}
         while not self.stop.is_set() and not link.closed:
             for message in link.receive():
@@ -279,7 +284,8 @@ class Liar:
                     link.flush()
                     time.sleep(0.3)                  # the lobby opens; then the server misbehaves
                     if self.how == "garbled":
-                        conn.sendall(frame(b"\xff"))
+                        link.tls.put_out(frame(b"\xff"))
+                        conn.sendall(link.tls.sealed())
                     elif self.how == "failed":
                         link.send(m.Goodbye("room failed", "{}"))
             link.flush()
@@ -445,7 +451,7 @@ def test_the_lobby_draws_the_seats_anew_as_the_table_changes_and_leaves_no_widge
         {"name": "Anna", "computer": None, "taken": True, "here": True}, free], "started": False, "host": 0,
         "clock": 0})
     sent_away, clocks = [], []
-    lobby = LobbyScreen(player=player, address="127.0.0.1:47170", on_sit=None, on_computer=None, on_start=None,
+    lobby = LobbyScreen(player=player, sharing=lambda: None, on_sit=None, on_computer=None, on_start=None,
                         on_rules=None, on_leave=None, on_clock=clocks.append, on_send_away=sent_away.append)
     lobby.show()
     frames(2)
@@ -473,3 +479,46 @@ def test_the_lobby_draws_the_seats_anew_as_the_table_changes_and_leaves_no_widge
     frames(1)
     assert "clock_60" not in lobby.widgets and "1 min a move" in lobby.widgets["clock_words"]["text"]
     lobby.destroy()
+
+
+def test_a_server_showing_another_certificate_than_before_is_refused_on_the_join_form_in_words(front, frames,
+                                                                                             press_button, served,
+                                                                                             snapshot):
+    """The window remembers the certificate each address showed (trust on first use): another one there is
+    refused before the window says a word to it, and the form says why with both fingerprints."""
+    from villa.online.wire.certificates import make_identity, short
+    address = f"{LOOPBACK}:{served.port}"
+    before = make_identity().fingerprint
+    front.online_play.trust.known.remember(address, before)     # as a first visit left it
+    form, join = join_form(front, frames, press_button)
+    join(address, served.room.code)
+    assert until(frames, lambda: "shows another certificate than before" in form.widgets["notice"]["text"])
+    said = form.widgets["notice"]["text"]
+    assert short(before) in said and short(served.fingerprint) in said and "nothing was sent" in said
+    assert served.visitors == {} and front.online_play.player is None
+    assert form.widgets["address"].get() == address, "what was typed is kept"
+    snapshot("online-certificate-changed")
+
+
+def test_a_window_started_insecure_says_so_and_a_server_that_speaks_tls_says_why_it_refused(stage, frames,
+                                                                                            press_button, served,
+                                                                                            monkeypatch, tmp_path,
+                                                                                            snapshot):
+    from villa.app.front import Front
+    from villa.presentation.menus.online import OnlineMenu
+    monkeypatch.setenv("VILLA_HOME", str(tmp_path))
+    front = Front(stage, Settings(language="en"), players=(Seat("Anna"), Seat("Ben")), rng=random.Random(3),
+                  insecure=True)
+    try:
+        front.main_menu()
+        frames(3)
+        press_button(front.menu.widgets["online"])
+        assert isinstance(front.menu, OnlineMenu) and "Without encryption (--insecure)" in \
+            front.menu.widgets["insecure"]["text"]
+        snapshot("online-menu-insecure")
+        form, join = join_form(front, frames, press_button)
+        join(f"{LOOPBACK}:{served.port}", served.room.code)
+        assert until(frames, lambda: "speaks only with encryption" in form.widgets["notice"]["text"])
+        assert "--insecure" in form.widgets["notice"]["text"] and served.visitors == {}
+    finally:
+        front.close()

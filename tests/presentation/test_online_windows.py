@@ -237,6 +237,8 @@ def test_a_floor_granted_that_cannot_be_laid_is_given_up_with_its_button(stage, 
     front.screen.current.propose_floor()       # P: no column of Ann's on the top floor yet
     assert _run(stage, lambda: rules.acting_player(ben.state) == 0 and rules.is_question(rules.task(ben.state)),
                 [ben])
+    assert _run(stage, lambda: front.screen.hud.status.getText().startswith("Ben decides whether to object"),
+                [ben]), front.screen.hud.status.getText()     # then the turn clock
     ben.request(rq.Answer(0, False))           # no objection: Ann gets a floor too few columns can carry
     assert _run(stage, lambda: "give-up" in front.screen.hud.commands.buttons, [ben])
     assert not rules.floor_to_lay(front.match.state)

@@ -156,6 +156,20 @@ def test_an_objection_asks_in_turn_then_the_proof_then_the_take_out_explained():
     assert "blue-hex" in flow.guidance(out).out
 
 
+def test_a_window_waiting_on_a_question_says_what_is_decided_and_otherwise_who_it_waits_for():
+    """Online, the person the game waits for at another screen: deciding a question, or just acting."""
+    proposed = apply(_three_players(), ProposeFloor())
+    assert flow.waiting_for(proposed, 0) == "Anna decides whether to object"
+    challenged = apply(apply(_three_players(), TakeColumn("yellow-thin-1")), Abort())
+    assert flow.waiting_for(challenged, 0) == "Anna decides whether to challenge the neutral column given up"
+    assert flow.waiting_for(_three_players(), 2) == "Waiting for Cleo"
+    i18n.install("de")
+    try:
+        assert flow.waiting_for(proposed, 0) == "Anna entscheidet, ob Einspruch erhoben wird"
+    finally:
+        i18n.install("en")
+
+
 def test_a_successful_proof_removes_the_column_and_ends_the_turn():
     objecting = apply(apply(_three_players(), ProposeFloor()), Object())
     holding = apply(objecting, TakeColumn("green-hex"))

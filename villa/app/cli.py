@@ -15,6 +15,7 @@ from pathlib import Path
 from villa import __version__
 from villa.match import LAYOUT_NAMES, Seat, Strength
 from villa.online import protocol
+from villa.online.invite import BadInvite, Invite, InviteError, looks_like_invite, parse_invite
 
 DEFAULT_NAMES = ("Anna", "Ben", "Cleo", "Dario")
 MAX_NAME = 24
@@ -67,6 +68,28 @@ def _address(text: str) -> tuple[str, int]:
         raise argparse.ArgumentTypeError(f"give the server as HOST:PORT, e.g. 127.0.0.1:{protocol.PORT}, "
                                          f"not {shown(text)}")
     return host, int(port)
+
+
+# what is wrong with an invite given on the command line
+INVITE_TROUBLES = {
+    BadInvite.NOT_AN_INVITE: "an invite starts with villa-paletti://",
+    BadInvite.NO_HOST: "the invite names no server",
+    BadInvite.BAD_PORT: "the invite's port is not a number from 1 to 65535",
+    BadInvite.BAD_CODE: "the invite's room code cannot be one",
+    BadInvite.BAD_FINGERPRINT: "the invite's fingerprint (after #) is not 64 hex digits",
+}
+
+
+def _invite(text: str) -> Invite:
+    try:
+        return parse_invite(text)
+    except InviteError as error:
+        raise argparse.ArgumentTypeError(f"{INVITE_TROUBLES[error.code]}: copy the whole line, "
+                                         f"villa-paletti://HOST:PORT/CODE#FINGERPRINT, not {shown(text)}") from None
+
+
+def _server_or_invite(text: str) -> tuple[str, int] | Invite:
+    return _invite(text) if looks_like_invite(text) else _address(text)
 
 
 def _room(text: str) -> str:
@@ -168,6 +191,11 @@ def build_parser() -> argparse.ArgumentParser:
                             "kept to rejoin, a game this window hosted opened again, or the game kept here)")
     group.add_argument("--load", type=_path, metavar="FILE", help="take up the game saved in FILE")
     group.add_argument("--replay", type=_path, metavar="FILE", help="watch a recorded game again, turn by turn")
+    group.add_argument("--clip", type=_path, metavar="REPLAY",
+                       help="make a clip of the villa's fall recorded in REPLAY (a replay or save), with --out FILE "
+                            "(animated WebP, 1280x720 or --size; no window: on a machine without a display it "
+                            "starts Xvfb)")
+    group.add_argument("--out", type=_path, metavar="FILE", help="where --clip writes the clip")
     group.add_argument("--autoplay", type=_whole_number("the number of turns", 0, 100_000), metavar="TURNS",
                        help="computer players play TURNS turns, autosaving after each (with --headless)")
     group.add_argument("--strength", choices=[s.value for s in Strength], default=None,
@@ -176,11 +204,18 @@ def build_parser() -> argparse.ArgumentParser:
     group.add_argument("--headless", action="store_true",
                        help=f"no window: with {HEADLESS_MODES}, print each turn instead")
     online = parser.add_argument_group("play online")
-    online.add_argument("--join", type=_address, metavar="HOST:PORT",
-                        help="join a room on a game server (villa-paletti-server), sit at its first free seat, "
-                             "and play once every seat is taken")
+    online.add_argument("invite", nargs="?", type=_invite, metavar="INVITE",
+                        help="an invite, villa-paletti://HOST:PORT/CODE#FINGERPRINT, as a link clicked in a chat "
+                             "gives it: the window goes into its room")
+    online.add_argument("--join", type=_server_or_invite, metavar="INVITE|HOST:PORT",
+                        help="join a room by its invite, or on a game server (villa-paletti-server) with --room; "
+                             "with --name sit at its first free seat before the window opens, and play once "
+                             "every seat is taken")
     online.add_argument("--room", type=_room, metavar="CODE", help="the room's code, as its host gives it")
     online.add_argument("--name", type=_name, metavar="NAME", help="your name at the room's table")
+    online.add_argument("--insecure", action="store_true",
+                        help="play online without TLS, everything in the clear: only with a server started with "
+                             "--insecure")
     return parser
 
 
@@ -218,7 +253,14 @@ def check(parser: argparse.ArgumentParser, args, argv: list[str]) -> None:
         parser.error("--autoplay plays without a window: add --headless")
     if args.strength is not None and args.autoplay is None:
         parser.error("--strength sets the computer players of --autoplay: add --autoplay TURNS --headless")
-    if args.join and not (args.room and args.name):
+    if args.invite is not None and args.join:
+        parser.error("the invite and --join each name a room: give one")
+    if args.invite is not None:
+        args.join = args.invite
+    invited = isinstance(args.join, Invite)
+    if invited and args.room:
+        parser.error("the invite names its room already: drop --room")
+    if args.join and not invited and not (args.room and args.name):
         parser.error("--join needs the room and your name: add --room CODE --name NAME")
     if not args.join and (args.room or args.name):
         parser.error("--room and --name are for a game online: add --join HOST:PORT")
@@ -229,6 +271,13 @@ def check(parser: argparse.ArgumentParser, args, argv: list[str]) -> None:
         fixed = [o for o in FIXED_BY_SAVE if _given(argv, o)]
         if fixed:
             parser.error(f"--join takes the players, layout and seed from the room: drop {', '.join(fixed)}")
+    if (args.clip is None) != (args.out is None):
+        parser.error("--clip and --out go together: --clip REPLAY --out FILE")
+    if args.clip is not None and (mode or args.autoplay is not None or args.headless or args.screenshot is not None
+                                  or args.join):
+        parser.error("--clip makes a clip of a replay and nothing else: drop the other options")
+    if args.clip is not None and any(_given(argv, o) for o in FIXED_BY_SAVE):
+        parser.error("--clip takes the players, layout and seed from the replay: drop them")
     if args.headless and _given(argv, "--size"):
         parser.error("--size sets the window, and --headless has none: drop one")
 

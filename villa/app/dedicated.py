@@ -3,6 +3,10 @@
     villa-paletti-server --port 47170                       # a room for two people
     villa-paletti-server --people 2 --computers 1 --strength easy --layout random --seed 5
 
+It speaks TLS: with the certificate and key of `--cert`/`--key` (a CA's), or else its own, made at first start
+and kept in the data folder (`tls/`, readable by its user alone); it prints the certificate's fingerprint, which
+an invite carries. `--insecure` speaks in the clear instead (players' windows must be started so too).
+
 It first prunes room files older than `--keep-days`, takes up every room whose game was under way (kept in
 the data folder's `online/`), then opens a new room if asked to or if none was taken up, and prints a line
 per room with its code, which friends type to sit down. Players may also open rooms of their own from the
@@ -29,6 +33,7 @@ except ImportError:                 # Windows: no such limit to raise
 from villa.app import ends, frozen
 from villa.app.logs import PlayerError, run_guarded
 from villa.app.room_files import KEEP_DAYS, RoomFiles
+from villa.app.server_identity import given_identity, own_identity
 from villa.app.storage import data_dir, shown_path
 from villa.match import LAYOUT_NAMES, MatchSetup, Seat, Strength, layout_named
 from villa.online import protocol
@@ -41,6 +46,11 @@ FILES_BESIDE = 64          # files open besides the connections: the listener, r
 
 def rooms_dir() -> Path:
     return data_dir() / "online"
+
+
+def tls_dir() -> Path:
+    """Where a server's own certificate and key are kept (the game hosting in its window keeps them there too)."""
+    return data_dir() / "tls"
 
 
 def parse(argv: list[str] | None = None) -> argparse.Namespace:
@@ -60,6 +70,12 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
                         help="print a line of JSON this often: rooms, frames, frame times (for measuring)")
     parser.add_argument("--keep-days", type=float, default=KEEP_DAYS,
                         help=f"room files not written for this many days are pruned at start (default {KEEP_DAYS})")
+    tls = parser.add_argument_group("TLS (docs/online.md): by default the server's own certificate, made at first "
+                                    "start and kept in its data folder")
+    tls.add_argument("--cert", metavar="FILE", type=Path, help="a CA's certificate (PEM, its chain after it) instead")
+    tls.add_argument("--key", metavar="FILE", type=Path, help="that certificate's private key (PEM)")
+    tls.add_argument("--insecure", action="store_true",
+                     help="no TLS: everything in the clear, and only windows started with --insecure can play here")
     fleet = parser.add_argument_group("a fleet of servers sharing their rooms (docs/online.md)")
     fleet.add_argument("--redis", metavar="URL", help="join the fleet whose rooms are kept in this Redis, such as "
                                                       "redis://10.0.0.5:6379/0")
@@ -82,6 +98,10 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
         host, _colon, port = (args.public or "").rpartition(":")
         if not host or not port.isdigit() or not 0 < int(port) < 65536:
             parser.error("--redis needs --public HOST:PORT, the address at which players reach this server")
+    if (args.cert is None) != (args.key is None):
+        parser.error("--cert and --key go together: the certificate and its key")
+    if args.insecure and args.cert is not None:
+        parser.error("--insecure speaks without TLS: it takes no --cert")
     if not 0.2 <= args.lease <= 60:
         parser.error(f"--lease is from 0.2 to 60 seconds, not {args.lease}")
     return args
@@ -125,12 +145,19 @@ def _serve(args) -> int:
     pruned = files.prune(args.keep_days)
     if pruned:
         print(f"pruned {pruned} room files older than {args.keep_days:g} days", flush=True)
-    fleet = _fleet(args) if args.redis else None
+    identity = None if args.insecure else \
+        given_identity(args.cert, args.key) if args.cert is not None else own_identity(tls_dir())
+    fleet = _fleet(args, identity.fingerprint if identity else None) if args.redis else None
     with ends.listening():
         try:   # computers think off the frames (`aside`)
-            server = Server(args.port, args.address, store=files, aside=True, fleet=fleet)
+            server = Server(args.port, args.address, store=files, aside=True, fleet=fleet, identity=identity,
+                            insecure=args.insecure)
         except OSError as error:
             raise PlayerError(f"no server could start on port {args.port}: {error}") from None
+        if server.fingerprint is None:
+            print("without TLS (--insecure): everything goes in the clear", flush=True)
+        else:
+            print(f"TLS certificate {server.fingerprint} ({'a CA' if args.cert else 'its own'})", flush=True)
         try:
             rooms = files.under_way(aside=True) if fleet is None else []
             if args.new_room or (not rooms and fleet is None):
@@ -155,10 +182,10 @@ def _serve(args) -> int:
     return 0
 
 
-def _fleet(args) -> Fleet:
+def _fleet(args, fingerprint: str | None) -> Fleet:
     lease = args.lease
     return Fleet(args.redis, args.public, Timings(refresh_s=lease / 3, presence_s=lease, lease_s=lease, reap_s=lease / 3,
-                                                  redis_s=min(0.25, lease / 4)))
+                                                  redis_s=min(0.25, lease / 4)), fingerprint=fingerprint)
 
 
 if __name__ == "__main__":   # the standalone build's console program

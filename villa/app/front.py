@@ -18,10 +18,12 @@ import time
 from dataclasses import replace
 
 from villa import rules
-from villa.app import ends, joining, saves, settings as stored
+from villa.app import ends, invite_links, joining, saves, settings as stored
+from villa.app.clipping import Clipping
 from villa.app.keeping import Keeper, has_kept_game, latest_game
 from villa.app.kept_seat import kept_seat_waits
 from villa.app.learning import Learning
+from villa.app.known_servers import KnownServersFile
 from villa.app.logs import PlayerError
 from villa.app.online import OnlinePlay
 from villa.app.storage import data_dir
@@ -29,6 +31,8 @@ from villa.match import Match, MatchSetup, Record, Seat, Strength, TimeUp, layou
 from villa.match.computer import close_thinking, reseat_computers, seat_computers
 from villa.online.client import OnlineMatch
 from villa.online.client.seats_now import SeatsNow
+from villa.online.client.trust import Trust
+from villa.online.invite import Invite
 from villa.physics import layouts
 from villa.presentation import i18n, menus, words
 from villa.presentation.arrange import ArrangeScreen
@@ -42,12 +46,14 @@ from villa.presentation.sound import Sound
 from villa.presentation.stage import WindowOptions, check_display, open_window, stage
 
 log = logging.getLogger(__name__)
+REPLAY_INK = (0.95, 0.9, 0.8, 1)     # the clip row's words over the replay's villa
 
 
 class Front:
     def __init__(self, stage, settings: Settings, sound=None, players=None, rng: random.Random | None = None,
-                 settings_trouble: tuple | None = None) -> None:
+                 settings_trouble: tuple | None = None, insecure: bool = False) -> None:
         self.stage, self.settings, self.sound = stage, settings, sound
+        self.insecure = insecure          # --insecure: online without TLS (to a server started so)
         self.settings_trouble = settings_trouble   # (file, set aside as): told once, on the main menu
         self.players = players            # the seats a new game starts with (the command line's)
         self.rng = rng or random.Random()
@@ -57,6 +63,7 @@ class Front:
         self.match: Match | OnlineMatch | None = None
         self.online = None                # the player's client of a game online (`play_online`)
         self.screen: GameScreen | None = None
+        self.clipping: Clipping | None = None   # the fall saved as a clip, from the end screen
         self.learning = Learning(self)     # learn to play: the lessons
         self.keeper = Keeper(on_trouble=self._save_trouble)
         self.online_play = OnlinePlay(self)   # the online menus and lobby
@@ -111,7 +118,9 @@ class Front:
         def close(settings: Settings) -> None:
             self.apply_settings(settings)
             back()
-        self._open(menus.SettingsScreen(settings=self.settings, on_close=close, on_change=self.apply_settings))
+        links = invite_links.registered() if invite_links.on_windows() else None     # Linux, macOS: the desktop's
+        self._open(menus.SettingsScreen(settings=self.settings, on_close=close, on_change=self.apply_settings,
+                                        invite_links=links, on_invite_links=invite_links.choose))
 
     def apply_settings(self, settings: Settings) -> None:
         """Every change is kept at once; volume, the mouse and the graphics take effect at once (the language
@@ -287,6 +296,9 @@ class Front:
             self.online.close()      # the seat waits for its token on the server
             self.online = None
         self.keeper.stop()
+        if self.clipping is not None:    # a clip still being made is cancelled with the end screen
+            self.clipping.close()
+            self.clipping = None
         if self.screen is not None:
             self.screen.close()
             self.screen = None
@@ -391,10 +403,18 @@ class Front:
         self._close_menu()
 
     def _game_over(self, result) -> None:
+        if self.screen is None:   # a finished game taken up (--load): its screen is still being built
+            self.stage.task_mgr.doMethodLater(0, lambda _task: self._game_over(result), "villa end screen")
+            return
         self.screen.hud.hide()
         again = None if self.online else self.play_again     # online: a new room, from the menu
+        match, screen, player = self.match, self.screen, self.online
+        # online the record is the server's, which every window of the room (and one that watches) is sent
+        self.clipping = Clipping(self.stage, (lambda: player.finished) if player is not None else (lambda: match.record),
+                                 fell=bool(result is not None and result.fell), shot_of=lambda: screen.watched_from)
         self._open(menus.EndScreen(state=self.match.state, on_play_again=again,
-                                   on_main_menu=self.main_menu, builders_eye=self.match.setup.builders_eye))
+                                   on_main_menu=self.main_menu, builders_eye=self.match.setup.builders_eye,
+                                   clip=self.clipping.row_in))
 
     def play_again(self) -> None:
         """The same players and rules on a fresh villa."""
@@ -417,10 +437,16 @@ def play(args) -> int:
     the game kept here) or --load takes up."""
     record, player, settings, online = None, None, None, False
     troubles: list[tuple] = []
-    if args.join:       # before any window: a wrong address says so; a seat kept there is taken back
+    invite = args.join if isinstance(args.join, Invite) else None
+    if invite is not None:
+        host, port, code, pin = invite.host, invite.port, invite.code, invite.fingerprint
+    elif args.join:
+        (host, port), code, pin = args.join, args.room, None
+    if args.join and args.name:   # before any window: a wrong address says so; a seat kept there is taken back
         check_display()     # a seat taken by a window that cannot open would wait 10 minutes for nobody
         settings = stored.load_settings(on_trouble=lambda path, aside: troubles.append((path, aside)))
-        player = joining.sit_down(*args.join, args.room, args.name, kept=settings.kept_seat)
+        player = joining.sit_down(host, port, code, args.name, kept=settings.kept_seat, pin=pin,
+                                  insecure=args.insecure, trust=Trust(KnownServersFile()))
     elif args.continue_game:
         settings = stored.load_settings(on_trouble=lambda path, aside: troubles.append((path, aside)))
         online = online_first(settings.kept_seat)
@@ -431,15 +457,18 @@ def play(args) -> int:
     if args.replay:
         recorded = saves.load(args.replay)
         open_window(WindowOptions(width=args.size[0], height=args.size[1]))
-        ReplayScreen(stage, recorded)
+        watch_replay(stage, recorded)
         return _run_window()
     open_window(WindowOptions(width=args.size[0], height=args.size[1]))
     if settings is None:
         settings = stored.load_settings(on_trouble=lambda path, aside: troubles.append((path, aside)))
     front = Front(stage, settings, Sound(volume=settings.volume), players=args.players,
-                  settings_trouble=troubles[0] if troubles else None)
+                  settings_trouble=troubles[0] if troubles else None, insecure=args.insecure)
     if player is not None:
-        front.online_play.seated(player, joining.address(*args.join), args.name)
+        front.online_play.seated(player, joining.address(host, port), args.name)
+    elif invite is not None:        # a link clicked: into its room as the menus' Join goes, under the last name
+        front.main_menu()
+        front.online_play.invited(invite)
     elif online:
         front.main_menu()
         front.continue_game()
@@ -448,6 +477,16 @@ def play(args) -> int:
     else:
         front.main_menu()
     return _run_window()
+
+
+def watch_replay(stage, recorded: Record) -> tuple[ReplayScreen, Clipping | None]:
+    """The replay viewer, with the row that saves its last motion (the fall) as a clip when it recorded one."""
+    viewer = ReplayScreen(stage, recorded)
+    if recorded.motion is None:
+        return viewer, None
+    clipping = Clipping(stage, lambda: recorded, fell=recorded.motion.fell)
+    clipping.row_in(stage.aspect2d, viewer.clip_place(), ink=REPLAY_INK)
+    return viewer, clipping
 
 
 def _run_window() -> int:

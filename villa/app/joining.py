@@ -1,7 +1,7 @@
-"""Straight into a game online from the command line (`--join HOST:PORT --room CODE --name NAME`): connect,
-find the room, take back the seat kept in the settings there (a connection that was lost), or else sit at
-the first free seat. Each way it can fail is one sentence (a `PlayerError`), said before any window opens;
-nothing on disk is touched here (the window keeps the seat, `OnlinePlay.adopt`)."""
+"""Straight into a game online from the command line (`--join HOST:PORT --room CODE --name NAME`, or `--join
+INVITE --name NAME`): connect, find the room, take back the seat kept in the settings there (a connection that
+was lost), or else sit at the first free seat. Each way it can fail is one sentence (a `PlayerError`), said before
+any window opens; nothing on disk is touched here (the window keeps the seat, `OnlinePlay.adopt`)."""
 
 from __future__ import annotations
 
@@ -11,11 +11,14 @@ from villa.app.addresses import host_port
 from villa.app.kept_seat import kept_seat_waits
 from villa.app.logs import PlayerError
 from villa.online.client import Player
+from villa.online.client.trust import Trust
 from villa.online.protocol import Online, OnlineError
 from villa.presentation.preferences import KeptSeat
 from villa.presentation.words import refusal
 
 ANSWER_S = 10.0     # s the server has to answer each step
+# the connection's own troubles, whose sentences name the server already
+TLS_TROUBLES = (Online.NOT_TLS, Online.TLS_FAILED, Online.NOT_INVITED, Online.CERT_CHANGED, Online.CERT_UNVOUCHED)
 
 
 def address(host: str, port: int) -> str:
@@ -24,13 +27,18 @@ def address(host: str, port: int) -> str:
 
 
 def sit_down(host: str, port: int, code: str, name: str, seconds: float = ANSWER_S,
-             kept: KeptSeat | None = None) -> Player:
+             kept: KeptSeat | None = None, pin: str | None = None, insecure: bool = False,
+             trust: Trust | None = None) -> Player:
     """A player seated in room `code` at `host:port` (its game may still wait for the others); `kept`: the seat
-    kept in the settings, taken back with its token when it is in this room on this server and may still wait."""
+    kept in the settings, taken back with its token when it is in this room on this server and may still wait;
+    `pin`, `insecure`, `trust`: how the server is checked (`villa.online.client.Player`): an invite's pin is the
+    fingerprint its certificate must have."""
     where = address(host, port)
-    player = Player(host, port, timeout=seconds)
+    player = Player(host, port, timeout=seconds, pin=pin, insecure=insecure, trust=trust)
     if not _until(player, lambda: player.ready or player.lost, seconds) or not player.ready:
         _let_go(player)
+        if isinstance(player.trouble, OnlineError) and player.trouble.code in TLS_TROUBLES:
+            raise PlayerError(refusal(player.trouble))
         if player.trouble is not None and not player.failed:
             raise PlayerError(f"the server at {where} did not let the game in: {refusal(player.trouble)}")
         raise PlayerError(f"no game server answers at {where}")

@@ -9,10 +9,14 @@ from dataclasses import replace
 
 from villa.app.addresses import Trouble, parse_address
 from villa.app.dedicated import rooms_dir
+from villa.app.known_servers import KnownServersFile
 from villa.app.room_files import SUFFIX, RoomFiles
 from villa.online.client import Player
+from villa.online.client.trust import Trust
 from villa.online.protocol import Online, OnlineError
 from villa.online.server import REJOIN_S
+from villa.presentation import words
+from villa.presentation.menus.confirm import Confirm
 from villa.presentation.preferences import KeptSeat
 
 log = logging.getLogger(__name__)
@@ -37,6 +41,7 @@ class SeatKept:
     def __init__(self, front) -> None:
         self.front = front
         self._kept_at = 0.0
+        self.question = None      # asked before a seat kept in a game under way is left for good
 
     def waiting(self) -> KeptSeat | None:
         """The seat kept, while its game may still wait for it (an older one is forgotten)."""
@@ -95,7 +100,8 @@ class SeatKept:
             then()
             return
         try:
-            player = Player(*parse_address(kept.address), timeout=GOODBYE_S)
+            player = Player(*parse_address(kept.address), timeout=GOODBYE_S, insecure=self.front.insecure,
+                            trust=Trust(KnownServersFile()))      # the server checked as when the seat was taken
         except Trouble:
             player = None
         until = time.monotonic() + GOODBYE_S
@@ -114,3 +120,20 @@ class SeatKept:
             then()
             return task.done
         self.front.stage.task_mgr.add(told, "villa-seat-given-up")
+
+    def ask_first(self, code: str | None, then) -> bool:
+        """Before playing in another room than `code`: a seat this window keeps in a game under way there is given up
+        for good only if the player says so (then `then()` goes on). True: the question is asked, wait for it."""
+        kept, screen = self.under_way(code), self.front.menu
+        if kept is None or screen is None or screen.root is None:
+            return False
+
+        def leave() -> None:
+            if hasattr(screen, "tell"):
+                screen.tell(words.giving_up_seat(kept.code))
+            self.give_up(kept, then)
+        self.question = Confirm(screen.root, question=words.leave_seat_question(kept.code),
+                                yes=words.leave_seat_words(), no=words.keep_seat_words(), on_yes=leave,
+                                on_no=lambda: None)
+        self.question.show()
+        return True

@@ -5,19 +5,43 @@ the server's), and online a player's view of the server's game (`villa.online.cl
 which sends the same requests over the wire and hears the same events. A screen is written once against
 this face, and plays the same whatever carries the game.
 
-The piece in hand has a face too: a column in hand (`ColumnInHand`: `villa.physics.pulling.Pull` at the
-table, the client's view of the server's hand online) or a floor (`FloorInHand`: `villa.physics.laying.FloorLay`).
+The villa has a face (`VillaInPlay`: `villa.physics.world.Villa` at the table, online the villa as the window draws
+it), and so has the piece in hand: a column in hand (`ColumnInHand`: `villa.physics.pulling.Pull` at the table, the
+client's view of the server's hand online) or a floor (`FloorInHand`: `villa.physics.laying.FloorLay`). What a screen
+reads of the villa and of the piece in hand is their members and the `MEASURES` taken of them, no more
+(`tests/conformance/test_screen_reads.py` reads `villa/presentation` to hold it to that, and the conformance suite
+compares every one of them on the hot seat and online).
 """
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from villa import rules
 from villa.match.events import Events
 from villa.match.requests import Reply, Request
 from villa.match.setup import MatchSetup, Seat
+from villa.physics import laying, loads
 from villa.rules.pieces import level_of_floor
+
+if TYPE_CHECKING:
+    from panda3d.core import NodePath, Point3, Vec3
+    from villa.physics.pieces import Pose
+
+
+class VillaInPlay(Protocol):
+    """The villa as a screen reads it: where each piece is (its node), which one a pointer's ray meets first, its
+    time and whether it lies still."""
+
+    nodes: Mapping[str, NodePath]   # every piece's node (the table and the base plate too), where it is drawn
+    columns: list[str]              # the columns in the villa
+    in_hand: set[str]               # the piece in anyone's hands (online: as the server's hands hold it)
+    time: float                     # s: the villa's simulated time, as it goes on (a fall is followed by it)
+    settled: bool                   # everything not in hand lies still
+
+    def poses(self) -> dict[str, Pose]: ...
+    def pick(self, origin: Point3, direction: Vec3) -> tuple[str, Point3] | None: ...
 
 
 class ColumnInHand(Protocol):
@@ -28,6 +52,7 @@ class ColumnInHand(Protocol):
     steadied: str | None        # the floor held steady above it while it is pulled
     grab_z: float               # the height at which it was taken hold of (the pull's plane)
     strain: float               # N: the force it resists the hand with while pulled
+    taken_up: bool              # taken up where another's hands held it (online: a window back in the middle of a move)
 
     def is_free(self) -> bool: ...
     def carry_z(self) -> float: ...
@@ -44,6 +69,7 @@ class FloorInHand(Protocol):
     y: float
     yaw: float
     rest_z: float               # the height of the column tops it is carried over
+    taken_up: bool              # taken up where another's hands held it (online: a window back in the middle of a move)
 
     def columns_under(self) -> frozenset[str]: ...
     def touching(self) -> frozenset[str]: ...
@@ -53,6 +79,11 @@ class FloorInHand(Protocol):
 def is_floor(hand) -> bool:
     """Is the piece in hand a floor (else a column, or nothing)?"""
     return hand is not None and level_of_floor(getattr(hand, "piece", "")) is not None
+
+
+# taken of the villa or the piece in hand by a screen: which piece is in hand, the statics the builder's eye draws,
+# and what a floor in another's hands would rest on and how high
+MEASURES = (is_floor, loads.resting, laying.columns_under, laying.rest_height)
 
 
 @runtime_checkable
@@ -65,7 +96,7 @@ class GameInPlay(Protocol):
     hand: ColumnInHand | FloorInHand | None
 
     @property
-    def villa(self): ...        # `villa.physics.world.Villa`: its pieces' poses, picking, the hints' measures
+    def villa(self) -> VillaInPlay: ...
 
     @property
     def over(self) -> bool: ...

@@ -36,6 +36,8 @@ from datetime import datetime, timezone
 from typing import Any
 
 from villa import __version__, rules
+from villa.match import motion as motions
+from villa.match.motion import Motion
 from villa.match.setup import MatchSetup, Seat, Strength
 from villa.physics import layouts
 from villa.physics.bodies import TABLE_HALF
@@ -80,6 +82,7 @@ class Record:
     start: rules.GameState
     state: rules.GameState
     turns: tuple[TurnRecord, ...]
+    motion: Motion | None = None   # the last turn's motion (`villa.match.motion`): a clip is made of it
 
     @property
     def turn(self) -> int:
@@ -115,12 +118,16 @@ def plan_from_json(data: Any) -> MatchSetup:
 
 def content(record: Record) -> dict[str, Any]:
     """The game itself, without when or by what it was saved."""
-    return {
+    data = {
         "match": _match_json(record.setup),
         "start": rules.state_to_json(record.start),
         "rules": rules.state_to_json(record.state),
         "turns": [{"turn": t.turn, "actions": t.actions, "villa": t.villa} for t in record.turns],
     }
+    if record.motion is not None and record.motion.turn <= record.turn:   # (older games read it as a field they
+        # do not know; a record cut back to an earlier turn has no motion of its own)
+        data["motion"] = motions.to_json(record.motion)
+    return data
 
 
 def digest_of(data: dict[str, Any]) -> str:
@@ -202,7 +209,17 @@ def from_document(document: Any) -> Record:
     villa_of(turns[-1], state, laying=fell_laying(before_last, state))
     _check_start(start)
     _check_earlier_turns(start, state, turns)
-    return Record(setup, start, state, tuple(turns))
+    return Record(setup, start, state, tuple(turns), _motion(document.get("motion"), turns[-1].turn))
+
+
+def _motion(data: Any, last_turn: int) -> Motion | None:
+    if data is None:
+        return None
+    try:
+        motion = motions.from_json(data)
+    except motions.MotionError as error:
+        raise RecordError(str(error)) from None
+    return motion if motion.turn <= last_turn else None   # a later turn's: not of this game as far as it went
 
 
 def _setup(data: Any, version: int, ruleset: rules.RuleSet) -> MatchSetup:

@@ -27,6 +27,7 @@ from villa import rules
 from villa.match import events as ev
 from villa.match import requests as rq
 from villa.match.carrying_out import HANDLERS, CarryingOut
+from villa.match.motion import Motion, MotionRecorder
 from villa.match.record import Record, TurnRecord
 from villa.match.setup import MatchSetup, Seat, Strength
 from villa.physics import layouts, survey
@@ -82,6 +83,8 @@ class Match:
         self._collapse_seen = False
         self._fell_at = 0.0
         self._carrying_out = CarryingOut(self, self._apply)
+        self._moving = MotionRecorder()
+        self.motion: Motion | None = record.motion if record is not None else None   # the last turn's
         if record is None:
             self.start = self.state = opening_state(setup)
             self.villa = self._build_villa()
@@ -103,7 +106,7 @@ class Match:
     @property
     def record(self) -> Record:
         """The game as far as it went, for a save."""
-        return Record(self.setup, self.start, self.state, tuple(self.turns))
+        return Record(self.setup, self.start, self.state, tuple(self.turns), self.motion)
 
     @property
     def turn(self) -> int:
@@ -234,6 +237,7 @@ class Match:
             self.events.hand_out()
             return 0
         self.villa.step(FRAME)
+        self._moving.frame(self.villa)
         self._judge()
         self.events.hand_out()
         return 1
@@ -245,6 +249,7 @@ class Match:
             if not self._collapse_seen:
                 self._collapse_seen = True
                 self._fell_at = villa.time
+                self._moving.fell()
                 hand = self.hand
                 if isinstance(hand, Pull) and hand.state == Grip.TAKEN_OUT and not self.over:
                     self._submit(rules.ColumnTakenOut(hand.column))   # it was out before the villa fell
@@ -320,6 +325,7 @@ class Match:
             self._collapse_seen = False
             self.events.emit(ev.RoundStarted(state.round))
         record = TurnRecord(len(self.turns), len(state.log), self.villa.snapshot())
+        self.motion = self._moving.turn_over(record.turn) or self.motion
         self.turns.append(record)
         self._mark = self._turn_mark()
         self.events.emit(ev.TurnSettled(record))

@@ -80,10 +80,17 @@ class Online(StrEnum):
     CLOSING = "closing"                  # the server is stopping
     MOVED = "moved"                      # another server of the fleet plays the room now: find it there
     HOST_LEFT = "host left"              # the window that hosted the room closed (`host`: its person's name)
+    TLS_NEEDED = "tls needed"            # a hello in the clear to a server that speaks TLS (the window's --insecure)
     # how a connection ended with no goodbye, as the player's side saw it
     HUNG_UP = "hung up"                  # the other side closed the connection without a word
     RESET = "reset"                      # the connection was reset (the other side's process gone, a network fault)
     UNREACHABLE = "unreachable"          # no connection came (`why`: refused, unreachable, timed out, unknown host)
+    # why a player did not speak to the server it reached (its TLS, and its check of the server's certificate)
+    NOT_TLS = "not tls"                  # the server speaks in the clear (it was started with --insecure)
+    TLS_FAILED = "tls failed"            # the TLS handshake failed (`why`: OpenSSL's words)
+    NOT_INVITED = "not invited"          # the certificate is not the one the invite (or the fleet) names
+    CERT_CHANGED = "certificate changed"     # not the one this address showed before (`was`, `shown`)
+    CERT_UNVOUCHED = "certificate unvouched"  # no CA vouches for it, where one did before
 
 
 class OnlineError(ValueError):

@@ -63,6 +63,8 @@ class Laying(StrEnum):
 
 
 class FloorLay:
+    taken_up = False    # the hot seat's hands take every floor up themselves (online, one may be taken up again)
+
     def __init__(self, villa, level: int | None = None) -> None:
         level = villa.top_level + 1 if level is None else level
         if level not in FLOORS:
@@ -77,8 +79,7 @@ class FloorLay:
         self.level = level
         self.piece = floor_id(level)
         self.below = level - 1
-        tops = [villa.nodes[c].getZ() + COLUMN_HEIGHT / 2 for c in self._top_columns()]
-        self.rest_z = max(tops, default=surface_z(self.below) + COLUMN_HEIGHT)
+        self.rest_z = rest_height(villa, level)
         x, y = self._centre_of_level()
         self.x, self.y, self.yaw = x, y, 0.0
         self.aim_x, self.aim_y, self.aim_yaw = x, y, 0.0
@@ -91,9 +92,6 @@ class FloorLay:
         self.body = self.np.node()
         self.body.setKinematic(True)
         villa.hands.take(self, self.piece)
-
-    def _top_columns(self) -> list[str]:
-        return top_columns(self.villa, self.below)
 
     def _centre_of_level(self) -> tuple[float, float]:
         if self.below == 0:
@@ -310,6 +308,13 @@ def top_columns(villa, below: int) -> list[str]:
     """The columns standing on the floor at level `below` (0: the base plate), none of them in a hand."""
     return [c for c in villa.columns if c not in villa.in_hand
             and (s := survey.standing(villa, c)) is not None and s.level == below]
+
+
+def rest_height(villa, level: int) -> float:
+    """How high the tops of the columns floor `level` would rest on reach (with none, a column's height over the
+    floor below): the height a floor in hand is carried over."""
+    tops = [villa.nodes[c].getZ() + COLUMN_HEIGHT / 2 for c in top_columns(villa, level - 1)]
+    return max(tops, default=surface_z(level - 1) + COLUMN_HEIGHT)
 
 
 def columns_under(villa, level: int, x: float, y: float, yaw: float) -> frozenset[str]:

@@ -25,6 +25,15 @@ def first_hit(world: BulletWorld, origin, direction, ignore: str = "table") -> t
     return hit.getNode().getName(), Point3(hit.getHitPos())
 
 
+def moved(world: BulletWorld, body) -> None:
+    """A body was set somewhere new in a world that never steps: put it in anew where it is. A ray test finds
+    bodies by the bounds they had when added (the broadphase works them out again only as the world steps), so
+    a body moved and not put in anew is found where it stood, and missed where it stands. `body` must not be
+    kinematic: Bullet takes a kinematic body's pose from its node only as the world steps."""
+    world.removeRigidBody(body)
+    world.attachRigidBody(body)
+
+
 class StandingColumns:
     """Columns standing on the plate where a layout puts them, in a world of their own that never
     steps: only to be pointed at."""
@@ -40,14 +49,13 @@ class StandingColumns:
         for column, spot in spots.items():
             if self._placed.get(column) == spot:
                 continue
-            # a body is put in the world anew where it moved: the ray test finds bodies by the
-            # bounds they had when added, and a world that never steps never updates them
             body = self.bodies[column]
-            if column in self._placed:
-                self.world.removeRigidBody(body)
             x, y, yaw, lifted = spot
             z = BASE.top_z + lifted + COLUMN_HEIGHT / 2
             body.setTransform(TransformState.makePosHpr(Point3(x, y, z), Vec3(yaw, 0, 0)))
-            self.world.attachRigidBody(body)
+            if column in self._placed:
+                moved(self.world, body)
+            else:
+                self.world.attachRigidBody(body)
             self._placed[column] = spot
         return first_hit(self.world, origin, direction)

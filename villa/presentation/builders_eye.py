@@ -45,9 +45,9 @@ class LoadOutline:
                 tuple((round(a, 2), round(b, 2)) for a, b in self.hull))
 
 
-def laying_outline(lay) -> LoadOutline:
-    """The floor in hand (a `FloorLay`) over the columns it would rest on where it is now."""
-    nodes = lay.villa.nodes
+def laying_outline(villa, lay) -> LoadOutline:
+    """The floor in hand (a `FloorInHand`) over the columns of `villa` it would rest on where it is now."""
+    nodes = villa.nodes
     spots = [(nodes[c].getX(), nodes[c].getY()) for c in sorted(lay.columns_under())]
     return LoadOutline(lay.piece, lay.x, lay.y, lay.rest_z, tuple(geometry.convex_hull(spots)))
 
@@ -72,8 +72,8 @@ class BuildersEye:
         self._poses: object = None
         self._resting: loads.Resting | None = None
 
-    def show_laying(self, lay) -> None:
-        self._draw([laying_outline(lay)])
+    def show_laying(self, villa, lay) -> None:
+        self._draw([laying_outline(villa, lay)])
 
     def show_villa(self, villa, pulled: str | None = None) -> None:
         self._draw(villa_outlines(villa, self._statics(villa), pulled))

@@ -11,6 +11,7 @@ import math
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
+import numpy as np
 from panda3d.core import Point3, Vec3
 
 NEAR = 1.0                 # cm: the lens's near plane
@@ -21,6 +22,7 @@ MIN_DISTANCE, MAX_DISTANCE = 12.0, 260.0
 MIN_HEIGHT = 2.0           # above the table top
 TABLE_REACH = 90.0         # the target stays over the table
 GLIDE_RATE = 8.0           # 1/s: how fast the view catches up with where it is told to be
+FIT_CM = 0.05              # how near the least distance at which points fit is found
 
 Sphere = tuple[Point3, float]
 
@@ -154,6 +156,54 @@ class OrbitCamera:
             needed = max(needed, abs(offset.dot(right)) / (tan_h * margin) - depth,
                          abs(offset.dot(up)) / (tan_v * margin) - depth)
         self.goal.distance = min(MAX_DISTANCE, needed)
+
+    def keep_between(self, points: Iterable[Point3], low: float, boxes: Iterable[tuple[float, float, float, float]],
+                     margin: float = 0.85) -> bool:
+        """Move the goal, as little as will do, so that every point is drawn above `low` (of the view's half-height,
+        -1 to 1 up it), under each of `boxes` it is drawn beneath (left, bottom, right, top, in the window's -1 to 1
+        across and up: what the HUD covers along the top), inside the top edge, and within `margin` of the view's
+        half-width: drawn back the least distance at which they fit, and slid up or down the picture no more than
+        they need. Drawn back, every point comes nearer the middle of the picture, away from the edges and out from
+        under the boxes there: the points that fit only widen, and the least distance is found by halving. Returns
+        whether the goal moved."""
+        right, up, forward = self._axes(self.goal)
+        tan_h, tan_v = self._half_tangents()
+        target = self.goal.target
+        offsets = np.array([(p[0] - target.x, p[1] - target.y, p[2] - target.z) for p in points], dtype=float)
+        if not len(offsets):
+            return False
+        across, rise, ahead = (offsets @ np.array(tuple(axis)) for axis in (right, up, forward))
+        boxes = list(boxes)
+
+        def slide(distance: float) -> tuple[float, float] | None:
+            """The range of slides (along the view's up) at which every point fits, drawn from `distance`."""
+            depth = distance + ahead
+            if depth.min() <= NEAR:
+                return None
+            x = across / (depth * tan_h)
+            if (np.abs(x) > margin).any():
+                return None
+            high = np.full(len(x), margin)
+            for left, bottom, right_, _top in boxes:
+                high = np.where((x >= left) & (x <= right_), np.minimum(high, bottom), high)
+            least, most = float((rise - high * depth * tan_v).max()), float((rise - low * depth * tan_v).min())
+            return (least, most) if least <= most else None
+
+        distance = self.goal.distance
+        fits = slide(distance)
+        if fits is None:
+            if slide(MAX_DISTANCE) is None:
+                return False        # nothing fits: the view stays as the player has it
+            near, far = distance, MAX_DISTANCE
+            while far - near > FIT_CM:      # the slides that fit only widen as the view draws back
+                middle = (near + far) / 2
+                near, far = (near, middle) if slide(middle) is not None else (middle, far)
+            distance, fits = far, slide(far)
+        elif fits[0] <= 0.0 <= fits[1]:
+            return False
+        self.goal.distance = distance
+        self.goal.target = target + up * min(max(0.0, fits[0]), fits[1])
+        return True
 
     def _axes(self, view: View) -> tuple[Vec3, Vec3, Vec3]:
         """The view's right, up and forward (towards the target) directions."""

@@ -23,12 +23,14 @@ from panda3d.core import Point3, Vec3
 from villa import rules
 from villa.match import requests as rq
 from villa.match.face import GameInPlay, is_floor
+from villa.physics.dimensions import column_spec
 from villa.physics.laying import Laying
 from villa.physics.pulling import Grip
 from villa.physics.world import give_back_free_memory
 from villa.presentation import panels, words
 from villa.presentation.acting import Acting
 from villa.presentation.camera import mouse_ray
+from villa.presentation.clip import Shot
 from villa.presentation.collapse_replay import CollapseRecorder
 from villa.presentation.controls import Controls, Handlers
 from villa.presentation.holding import Hands
@@ -42,6 +44,7 @@ from villa.presentation.preferences import COMPUTER_SPEEDS
 from villa.presentation.telling import Telling
 from villa.presentation.view import VillaView
 from villa.presentation.words import Button
+from villa.rules.pieces import level_of_floor
 
 MAX_FRAME_DT = 0.1          # a stalled frame slows the villa down instead of jumping it
 MODES: dict[Mode, type[ModeBase]] = {cls.mode: cls for cls in (
@@ -91,6 +94,7 @@ class GameScreen:
         self.hint: str | None = None              # what the hand's tooltip says
         self.computer_speed = 1.0                  # how fast computer players' hands move
         self.fell_at = 0.0                         # the villa's time when it fell
+        self.watched_from: Shot | None = None       # the camera the player watched the last move from (a clip's)
         self.acting = Acting(match, here)
         self.telling = Telling(self)
         self.view.show_poses(match.villa.poses())
@@ -281,6 +285,9 @@ class GameScreen:
         """The villa as it stands this frame, recorded in case it falls, and heard."""
         villa = self.match.villa
         poses = villa.poses()
+        if not self.match.collapsed and not self.match.over:
+            seen = self.view.camera.view
+            self.watched_from = Shot(seen.heading, seen.pitch)
         self.recorder.add(villa.time, poses, at_rest=villa.settled)
         self.hearing.frame(self.match, poses, dt)
         self.view.show_poses(poses)
@@ -289,6 +296,9 @@ class GameScreen:
         if self.here is not None:
             self.telling.waiting()    # a person waited for may leave or come back while nothing else changes
         self.hud.update(self.now)
+        self.view.keep_clear(in_hand_top(self.match, self.view.scene.pieces, self.stage.render),
+                             self.match.state.top_level, self.match.villa.in_hand, self.hud.bottom_free(),
+                             self.hud.top_boxes())
         self.view.before_frame(dt)
 
     def _moving(self) -> bool:
@@ -314,3 +324,21 @@ class GameScreen:
     def show_hints(self, glow: dict[str, Vec3], tooltip: str | None, mouse) -> None:
         self.hint = tooltip
         self.overlay.show_hints(glow, tooltip, mouse)
+
+
+def in_hand_top(match, pieces, root) -> tuple[float, bool] | None:
+    """How high the column in anyone's hands reaches (`pieces`: the scene's nodes, in `root`'s frame), and whether the
+    view may jump to keep it in sight; None: no column is carried. A column carried over the villa is lifted clear of
+    its top, near the top of the picture. The match's own hand is known to be carried at its carrying height from
+    the moment it comes free: the view jumps there at once, so that the spot under a pointer held still stays put
+    for as long as it is carried (not while it is pulled: the pull follows the pointer). Another person's column,
+    online, is where it is drawn, and the view glides (a floor in hand hovers just over the top columns, in the
+    turn's view)."""
+    hand = match.hand
+    if hand is not None and not is_floor(hand):
+        if hand.state in (Grip.CARRYING, Grip.LOWERING, Grip.HELD):
+            return hand.carry_z() + column_spec(hand.column).height / 2, True
+        return None
+    tops = [pieces[piece].getZ(root) + column_spec(piece).height / 2 for piece in match.villa.in_hand
+            if level_of_floor(piece) is None and piece in pieces and not pieces[piece].isHidden()]
+    return (max(tops), False) if tops else None

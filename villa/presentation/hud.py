@@ -216,6 +216,25 @@ class Hud:
         below += self.commands.boxes()
         return sorted(below, key=lambda box: box[2]), status
 
+    def top_boxes(self) -> list[tuple[float, float, float, float]]:
+        """What the HUD covers along the top of the window, as boxes (left, bottom, right, top) in the window's -1
+        to 1 across and up: the status line's panel, the points block, the seal and the floors left."""
+        aspect = self.stage.base.getAspectRatio()
+        left, right, bottom, _top = self.status_panel["frameSize"]
+        boxes = [(left / aspect, 1 + bottom, right / aspect, 1.0)] if not self.status_panel.isHidden() else []
+        for words in (self.players, self.info):
+            bounds = None if words.isHidden() else words.getTightBounds(self.stage.base.render2d)
+            if bounds is not None:
+                low, high = bounds
+                boxes.append((low.x, low.z, high.x, high.z))
+        return boxes
+
+    def bottom_free(self) -> float:
+        """How far down the window (-1 to 1) the villa may be drawn with nothing of the HUD over it: above the
+        command buttons and the line that tells what happened."""
+        below, _status = self._kept_clear()
+        return max((top for _l, _r, _b, top in below), default=-1.0)
+
     def flash(self, text: str, now: float, seconds: float = 4.0) -> None:
         """The line that tells what happened (under an announcement that still stands)."""
         self._flashed, self._flashed_until = text, now + seconds

@@ -46,7 +46,7 @@ class Overlay:
             return
         hand = self.match.hand
         if is_floor(hand):
-            self.eye.show_laying(hand)
+            self.eye.show_laying(self.match.villa, hand)
         else:
             self.eye.show_villa(self.match.villa, pulled)
 

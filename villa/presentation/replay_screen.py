@@ -45,6 +45,10 @@ class ReplayScreen:
         self.view.before_frame(self.stage.clock.getDt())
         return task.cont
 
+    def clip_place(self) -> tuple[float, float]:
+        """Where a row saving the recorded fall as a clip goes: along the bottom, above the status line's reach."""
+        return (0.0, -0.86)
+
     def close(self) -> None:
         self.stage.task_mgr.remove("villa replay")
         self.hud.close()

@@ -226,6 +226,7 @@ class TablePicture:
         self.wood_buffer, self.lit_wood = _colour_buffer(stage, "lit wood", WOOD_PICTURE, -8, mipmaps=True,
                                                            repeat=True)
         card = _flat_view("lit wood", 0.5, 0.5, 0.5, shading.lit_wood_shader(), self.wood_buffer.makeDisplayRegion())
+        self.wood_card = card
         shading.set_light_rig(card)
         card.setShaderInput("wood", scene.table_wood)
         card.setShaderInput("wood_normals", scene.table_wood_normals)
@@ -284,6 +285,12 @@ class TablePicture:
         self.table_middle.clearShader()
         self.shade_buffers = list(self.buffers)
         self.buffers += [self.wood_buffer, self.whole_buffer, self.near_buffer]
+
+    def paint_wood(self, wood: Texture, normals: Texture) -> None:
+        """Paint the table with this wood instead (a clip's table, out of focus), from the next frame on."""
+        self.wood_card.setShaderInput("wood", wood)
+        self.wood_card.setShaderInput("wood_normals", normals)
+        self.wood_painted = self.whole_painted = self.picture_current = False
 
     def _picture_cards(self, region, x, y, half, shade, shade_extent, repeat, contact_shade) -> None:
         card = _flat_view("table picture", x, y, half, shading.table_picture_shader(), region)

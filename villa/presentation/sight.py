@@ -13,7 +13,10 @@ from typing import Iterable, Sequence
 
 from panda3d.core import LineSegs, NodePath, TransparencyAttrib, Vec4
 
+from villa.match.face import is_floor
+from villa.physics import laying
 from villa.presentation.shadows import casts_shadow
+from villa.rules.pieces import level_of_floor
 
 SEE_THROUGH = Vec4(1, 1, 1, 0.4)     # the carried floor's tint: its wood shows, the tops through it
 OUTLINE = (1.0, 0.95, 0.8, 0.9)      # the floor's outline at the tops' height
@@ -146,3 +149,37 @@ class FloorSight:
     def close(self) -> None:
         self.hide()
         self.drawing.close()
+
+
+class SeenFloor:
+    """A floor in another's hands (online, another person's, which this window's hand is not), read off the villa
+    as this screen draws it: the face of a floor in hand (`villa.match.face.FloorInHand`) a screen draws it by, as
+    the hot seat draws the floor in its hand. Neither what it touches nor its lean are known here."""
+
+    state = laying.Laying.CARRYING
+
+    def __init__(self, villa, piece: str) -> None:
+        node = villa.nodes[piece]
+        self.piece, self.level = piece, level_of_floor(piece)
+        self.x, self.y, self.yaw = node.getX(), node.getY(), node.getH()
+        self.rest_z = laying.rest_height(villa, self.level)
+        self._under = laying.columns_under(villa, self.level, self.x, self.y, self.yaw)
+
+    def columns_under(self) -> frozenset[str]:
+        return self._under
+
+    def touching(self) -> frozenset[str]:
+        return frozenset()
+
+    def tilt_deg(self) -> float:
+        return 0.0
+
+
+def floor_in_hands(match):
+    """The floor in anyone's hands as this screen draws it (None: no floor is in hand): the match's hand (at the hot
+    seat whoever holds it), or online another person's, seen in the villa's hands."""
+    if is_floor(match.hand):
+        return match.hand
+    villa = match.villa
+    floor = next((piece for piece in sorted(villa.in_hand) if level_of_floor(piece) is not None), None)
+    return None if floor is None or floor not in villa.nodes else SeenFloor(villa, floor)

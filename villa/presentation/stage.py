@@ -40,6 +40,7 @@ class WindowOptions:
     fixed_frame_rate: float = 0  # >0: the clock advances exactly 1/rate per frame, every frame drawn (tests,
                                  # screenshots); 0: real time, drawn as it changes (villa.presentation.drawing)
     sound: bool = True           # False: Panda3D's silent audio library (screenshots, benchmarks, tests)
+    offscreen: bool = False      # an offscreen buffer of this size instead of a window (a clip made)
 
 
 class Stage:
@@ -112,6 +113,7 @@ def _configure(options: WindowOptions) -> None:
         f"x-wm-class-name {assets.APP_NAME}",
         "win-fixed-size false",
         "load-display pandagl",
+        f"window-type {'offscreen' if options.offscreen else 'onscreen'}",
         f"audio-library-name {'p3openal_audio' if options.sound else 'null'}",
         "framebuffer-multisample false",
         "framebuffer-srgb false",
@@ -156,11 +158,29 @@ def open_window(options: WindowOptions = WindowOptions()):
     if base.win is None:
         raise NoDisplay()
     base.disableMouse()
+    if options.offscreen:   # no pointer and no keys: nothing to set up for them
+        _fill_stage(base)
+        stage.clock = ClockObject.getGlobalClock()
+        stage.clock.setMode(ClockObject.M_non_real_time)
+        stage.clock.setFrameRate(options.fixed_frame_rate or 30)
+        return base
     # Keys arrive bare ("p", "="), never as "shift-p": Shift+= is the "+" key on many keyboards,
     # and a held Shift must not silence the game's keys.
     base.mouseWatcherNode.setModifierButtons(ModifierButtons())
     base.buttonThrowers[0].node().setModifierButtons(ModifierButtons())
     base.setFrameRateMeter(False)
+    _fill_stage(base)
+    stage.clock = ClockObject.getGlobalClock()
+    if options.fixed_frame_rate > 0:
+        stage.clock.setMode(ClockObject.M_non_real_time)
+        stage.clock.setFrameRate(options.fixed_frame_rate)
+    else:   # where the display syncs, it paces the frames drawn; a software renderer's never does
+        stage.drawing = Drawing(base, stage.clock, paced_by_display=options.sync_video
+                                and not quality.is_software(quality.renderer_of(stage)))
+    return base
+
+
+def _fill_stage(base) -> None:
     stage.base = base
     stage.render = base.render
     stage.render2d = base.render2d
@@ -171,14 +191,6 @@ def open_window(options: WindowOptions = WindowOptions()):
     stage.cam = base.cam
     stage.win = base.win
     stage.mouse_watcher = base.mouseWatcherNode
-    stage.clock = ClockObject.getGlobalClock()
-    if options.fixed_frame_rate > 0:
-        stage.clock.setMode(ClockObject.M_non_real_time)
-        stage.clock.setFrameRate(options.fixed_frame_rate)
-    else:   # where the display syncs, it paces the frames drawn; a software renderer's never does
-        stage.drawing = Drawing(base, stage.clock, paced_by_display=options.sync_video
-                                and not quality.is_software(quality.renderer_of(stage)))
-    return base
 
 
 def close_window() -> None:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from panda3d.core import PTA_LVecBase3f, CullBinEnums, CullBinManager, Point3
+from collections.abc import Mapping
+
+from panda3d.core import PTA_LVecBase3f, CullBinEnums, CullBinManager, NodePath, Point3
 
 from villa.physics import dimensions as dim
 from villa.presentation import meshes, quality, shading
@@ -18,6 +20,26 @@ BACKGROUND = (0.10, 0.085, 0.075, 1)
 TABLE_BIN = "table"   # after the opaque pieces, before the see-through ghost and marks
 VILLA_SHARE = 0.6     # how much of the view's height the villa fills at the start of a turn
 PLAY_PITCH = 24.0     # degrees above the horizon the view looks down from at the start of a turn
+HUD_CLEAR = 0.03      # kept between the piece in hand and the HUD (of the window's half height), as the view glides
+
+
+def villa_points(root, pieces: Mapping[str, NodePath]) -> list[Point3]:
+    """Points round the villa standing, in `root`'s frame, what the turn's view frames: the base plate's rim, each
+    floor's outline, each column's ends (pieces fallen far from the base plate are not the villa)."""
+    points = [Point3(x, y, z) for x, y in meshes.circle(dim.BASE.radius, 24) for z in (0.0, dim.BASE.top_z)]
+    for piece, node in pieces.items():
+        if piece in ("base", "table") or node.getPos(root).getXy().length() > dim.BASE.radius + 10:
+            continue
+        level = level_of_floor(piece)
+        if level is not None:
+            spec = dim.FLOORS[level]
+            points += [root.getRelativePoint(node, Point3(x, y, z)) for x, y in spec.outline[::3]
+                       for z in (-spec.thickness / 2, spec.thickness / 2)]
+        else:
+            spec = dim.column_spec(piece)
+            points += [root.getRelativePoint(node, Point3(x, y, z)) for x, y in meshes.circle(spec.radius, 4)
+                       for z in (-spec.height / 2, spec.height / 2)]
+    return points
 
 
 class VillaView:
@@ -50,6 +72,8 @@ class VillaView:
         self.camera_pos = PTA_LVecBase3f.emptyArray(1)
         self.scene.root.setShaderInput("camera_pos", self.camera_pos)
         self.top_level = 0
+        self._kept_clear = False            # the view moved to keep the piece in hand in sight (`keep_clear`)
+        self._rims: tuple = ((), [])        # the floors' rims kept in sight, and where the floors were
         self.renderer = quality.renderer_of(stage)
         self.quality: str | None = None     # the preset drawn: "low", "medium" or "high"
         self.occlusion = False
@@ -123,23 +147,9 @@ class VillaView:
     # --- framing ---
 
     def villa_points(self) -> list[Point3]:
-        """Points round the villa standing: the base plate's rim, each floor's outline, each column's
-        ends (pieces fallen far from the base plate are not the villa)."""
-        render = self.stage.render
-        points = [Point3(x, y, z) for x, y in meshes.circle(dim.BASE.radius, 24) for z in (0.0, dim.BASE.top_z)]
-        for piece, node in self.scene.pieces.items():
-            if node.isHidden() or piece == "base" or node.getPos(render).getXy().length() > dim.BASE.radius + 10:
-                continue
-            level = level_of_floor(piece)
-            if level is not None:
-                spec = dim.FLOORS[level]
-                points += [render.getRelativePoint(node, Point3(x, y, z)) for x, y in spec.outline[::3]
-                           for z in (-spec.thickness / 2, spec.thickness / 2)]
-            else:
-                spec = dim.column_spec(piece)
-                points += [render.getRelativePoint(node, Point3(x, y, z)) for x, y in meshes.circle(spec.radius, 4)
-                           for z in (-spec.height / 2, spec.height / 2)]
-        return points
+        """Points round the villa standing, as drawn (see `villa_points`)."""
+        return villa_points(self.stage.render, {piece: node for piece, node in self.scene.pieces.items()
+                                                if not node.isHidden()})
 
     def focus_top(self, snap: bool = False) -> None:
         """Glide to the start of a turn's view: the villa filling about 60 % of the view's height,
@@ -159,6 +169,48 @@ class VillaView:
         """Call each frame with what must stay on screen besides the top floor (the column in hand,
         `node.getPos(render)`): the view draws back just enough to keep it and the top floor there."""
         self.camera.keep_in_view([*points, *self.top_floor_rim()])
+
+    def keep_clear(self, carried: tuple[float, bool] | None, level: int, held: set[str], low: float, boxes) -> None:
+        """Call each frame with how high the column in hand reaches and whether the view may jump there (None: none
+        is carried), the level it is carried over and the pieces in hand: a column carried high anywhere over that
+        floor stays in sight, above the HUD's bottom (`low`) and clear of what the HUD covers along the top
+        (`boxes`, `Hud.top_boxes`), the view sliding the villa down into the free table and drawing back only as far
+        as it must; once none is carried, the view glides back to the turn's. The floor's rim at that height is kept
+        in, not the column where the pointer has it: a view that moved for the column itself would carry it, under a
+        pointer held still, further off."""
+        if carried is None:
+            if self._kept_clear:
+                self._kept_clear = False
+                self.focus_top()
+            return
+        top, jump = carried
+        floor = self.scene.pieces.get(floor_id(level)) if level else None
+        if floor is not None and not floor.isHidden():
+            rim = [self.stage.render.getRelativePoint(floor, Point3(x, y, 0))
+                   for x, y in dim.FLOORS[level].outline[::6]]
+        else:
+            rim = [Point3(x, y, 0) for x, y in meshes.circle(dim.BASE.radius, 12)]
+        standing = self._floors_rims(held)
+        if self.camera.keep_between([*standing, *(Point3(p.x, p.y, top) for p in rim)], low + HUD_CLEAR,
+                                    [(left - HUD_CLEAR, bottom - HUD_CLEAR, right + HUD_CLEAR, top_ + HUD_CLEAR)
+                                     for left, bottom, right, top_ in boxes]):
+            self._kept_clear = True
+            if jump:
+                self.camera.snap()
+
+    def _floors_rims(self, held: set[str]) -> list[Point3]:
+        """The base plate's rim and each laid floor's (not one in hand), worked out again only as they move: what of
+        the villa must stay in sight while a piece is carried (the columns stand within them)."""
+        floors = {piece: node for piece, node in self.scene.pieces.items()
+                  if level_of_floor(piece) is not None and not node.isHidden() and piece not in held}
+        key = tuple(sorted((piece, tuple(round(v, 1) for v in node.getPos())) for piece, node in floors.items()))
+        if key != self._rims[0]:
+            points = [Point3(x, y, z) for x, y in meshes.circle(dim.BASE.radius, 16) for z in (0.0, dim.BASE.top_z)]
+            for piece, node in floors.items():
+                points += [self.stage.render.getRelativePoint(node, Point3(x, y, 0))
+                           for x, y in dim.FLOORS[level_of_floor(piece)].outline[::6]]
+            self._rims = (key, points)
+        return self._rims[1]
 
     def top_floor_rim(self) -> list[Point3]:
         """A few points round the top floor's rim (none before the blue floor is laid)."""

@@ -26,6 +26,7 @@ from villa import rules
 from villa.online.protocol import Online, OnlineError
 from villa.online.wire.codec import WireError
 from villa.match.face import is_floor
+from villa.match.record import fell_laying, state_at
 from villa.physics.pulling import Grip
 from villa.physics.refusals import Refusal
 from villa.presentation.holding import LEVEL_DEG
@@ -262,7 +263,20 @@ def waiting_for(state: GameState, player: int, away=False, hosting: bool = False
                  "to a computer player").format(who=who, time=time)
     if away:
         return _("Waiting for {who} to come back").format(who=who)
-    return _("Waiting for {who}").format(who=who)
+    return deciding(state, player) or _("Waiting for {who}").format(who=who)
+
+
+def deciding(state: GameState, player: int) -> str | None:
+    """Online: what the person at another screen decides, when the rules put a question to them (None: none)."""
+    who = player_name(state, player)
+    task = rules.task(state)
+    if task is Task.ANSWER_OBJECTION:
+        return _("{who} decides whether to object").format(who=who)
+    if task is Task.ANSWER_CHALLENGE:
+        return _("{who} decides whether to challenge the neutral column given up").format(who=who)
+    if task is Task.ANSWER_FAMILY:
+        return _("{who} decides whether to challenge the claim").format(who=who)
+    return None
 
 
 def left_for_good(state: GameState, player: int, hosting: bool = False) -> str:
@@ -463,6 +477,15 @@ def guidance(state: GameState) -> Guidance:
 
 def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
+
+
+def last_said(state: GameState) -> str | None:
+    """What the last move did, in the narrator's sentence, for a screen that did not see it (taken up again, or
+    back online): the line a screen that saw it put above the question it asks (None: nothing to say)."""
+    if not state.log:
+        return None
+    before = rules.replay(state.setup, state.log[:-1])
+    return narrate(before, state.log[-1], state)
 
 
 def narrate(before: GameState, action, after: GameState) -> str | None:
@@ -681,6 +704,22 @@ REFUSALS: dict[Rule | Refusal | Online, dict[Said, str]] = {
     Online.RESET: {Said.ALOUD: N_("The connection to the server was reset: the server stopped all at once, or the "
                                   "network broke it off.")},
     Online.UNREACHABLE: {Said.ALOUD: N_("The server could not be reached.")},
+    # online: the connection's encryption, and the check of the server's certificate
+    Online.TLS_NEEDED: {Said.ALOUD: N_("The server speaks only with encryption, and this game was started with "
+                                       "--insecure: start it without.")},
+    Online.NOT_TLS: {Said.ALOUD: N_("The server at {address} speaks without encryption (it was started with "
+                                    "--insecure): the game joins it only when started with --insecure too.")},
+    Online.TLS_FAILED: {Said.ALOUD: N_("No encrypted connection could be made with the server at {address} "
+                                       "({why}).")},
+    Online.NOT_INVITED: {Said.ALOUD: N_("The server at {address} is not the one the invite names: its certificate "
+                                        "is {shown}, the invite's {pin}. Someone may be in between; nothing was "
+                                        "sent to it.")},
+    Online.CERT_CHANGED: {Said.ALOUD: N_("The server at {address} shows another certificate than before ({shown}, "
+                                         "not {was}). Someone may be in between; nothing was sent to it. If its "
+                                         "host made a new one, join with a new invite from them.")},
+    Online.CERT_UNVOUCHED: {Said.ALOUD: N_("The server at {address} showed a certificate from an authority before, "
+                                           "and now one that no authority vouches for ({shown}). Someone may be in "
+                                           "between; nothing was sent to it.")},
 }
 
 
@@ -854,3 +893,75 @@ def result_words(state: GameState) -> tuple[str, str]:
     if state.ruleset.family:  # the totals, in one line
         lines.append("   ".join(_("{name}: {points}").format(name=s.name, points=s.points) for s in standings(state)))
     return headline(state), "\n".join(lines)
+
+
+# --- a clip of the fall ------------------------------------------------------------------------
+
+MONTHS = (N_("January"), N_("February"), N_("March"), N_("April"), N_("May"), N_("June"), N_("July"),
+          N_("August"), N_("September"), N_("October"), N_("November"), N_("December"))
+
+
+def clip_caption(record, motion) -> str:
+    """Who pulled which column from under which floor (or laid which floor) in the recorded motion's turn, and
+    whether the villa fell: the clip's caption."""
+    turns = record.turns
+    if not 1 <= motion.turn < len(turns):
+        return _("The villa falls") if motion.fell else _("The last move")
+    state = state_at(record, turns[motion.turn - 1])
+    done = None
+    for action in record.state.log[turns[motion.turn - 1].actions:turns[motion.turn].actions]:
+        after = rules.apply(state, action)
+        if isinstance(action, rules.TakeColumn):
+            done = ("pull", rules.acting_player(state), action.column, state.levels.get(action.column))
+        elif isinstance(action, rules.FloorLaid) or fell_laying(state, after):
+            done = ("lay", rules.acting_player(state), None, state.top_level + 1)
+        if isinstance(action, rules.Collapse):
+            break
+        state = after
+    fell = motion.fell
+    if done is None or done[1] is None:
+        result = record.state.result
+        if fell and result is not None and result.collapsed_by is not None:
+            return _("{name} brought the villa down").format(name=record.state.players[result.collapsed_by])
+        return _("The villa falls") if fell else _("The last move")
+    what, player, column, level = done
+    name = record.state.players[player]
+    if what == "lay":
+        said = _("{name} laid the {floor} floor, and the villa fell") if fell else _("{name} laid the {floor} floor")
+        return said.format(name=name, floor=_floor(level))
+    if level is not None and level + 1 <= TOP_FLOOR_LEVEL:
+        said = (_("{name} pulled {column} from under the {floor} floor, and the villa fell") if fell
+                else _("{name} pulled {column} from under the {floor} floor"))
+        return said.format(name=name, column=column_words(column), floor=_floor(level + 1))
+    said = _("{name} pulled {column}, and the villa fell") if fell else _("{name} pulled {column}")
+    return said.format(name=name, column=column_words(column))
+
+
+def clip_date(moment) -> str:
+    """'1 December 2026': the day of the game, in the player's time zone."""
+    local = moment.astimezone()
+    return _("{day} {month} {year}").format(day=local.day, month=_(MONTHS[local.month - 1]), year=local.year)
+
+
+def clip_saved(path) -> str:
+    return _("The clip is saved: {path}").format(path=path)
+
+
+def clip_trouble(where, error: OSError | None) -> str:
+    """A clip that could not be written; the game goes on."""
+    reason = (error.strerror or str(error)) if error is not None else _("the clip could not be made")
+    return _("The clip could not be saved in {where} ({reason}); nothing else is lost.").format(
+        where=where, reason=reason)
+
+
+def clip_progress(done: int, total: int) -> str:
+    return _("Making the clip: frame {done} of {total}").format(done=done, total=total)
+
+
+CLIP_BUTTON = N_("Save the fall as a clip")
+CLIP_LAST_MOVE_BUTTON = N_("Save the last move as a clip")
+CLIP_CANCEL = N_("Cancel")
+CLIP_OPEN_FOLDER = N_("Open folder")
+CLIP_CANCELLED = N_("The clip was cancelled; no file was left behind.")
+NO_CLIP = N_("This game recorded no move to make a clip of.")
+CLIP_NOT_YET = N_("The game's record has not come from the server yet; try again in a moment.")

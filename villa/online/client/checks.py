@@ -144,6 +144,7 @@ def _lifted(match, _request: rq.Lift) -> None:
 
 def _let_go(match, _request: rq.LetGo) -> None:
     match.hand.state = Grip.PLACED if isinstance(match.hand, HeldColumn) else Laying.LAID
+    match.villa.in_hand = set()     # let go, as the hot seat's hands let go at once
 
 
 def _gave_up(match, _request: rq.GiveUp) -> None:

@@ -62,6 +62,7 @@ class HeldColumn:
         elif not news.grip and self.state in IN_HAND:
             # the server's hand holds nothing, yet the rules still wait: what it let go settles to be judged
             self.state = Grip.TAKEN_OUT if self.taking_out else Grip.PLACED
+            self.villa.in_hand = set()
         self.strain = news.strain
         self.steadied = news.steadied if self.state == Grip.PULLING else None
 
@@ -72,8 +73,7 @@ class HeldFloor:
     def __init__(self, villa, seat: int, level: int) -> None:
         self.villa, self.seat, self.level, self.piece = villa, seat, level, floor_id(level)
         self.state = Laying.CARRYING
-        tops = [villa.nodes[c].getZ() + COLUMN_HEIGHT / 2 for c in laying.top_columns(villa, level - 1)]
-        self.rest_z = max(tops, default=COLUMN_HEIGHT)
+        self.rest_z = laying.rest_height(villa, level)
         self.z = self.rest_z + HOVER + FLOOR_THICKNESS / 2
         self.x = self.y = self.yaw = 0.0
         self.strain = 0.0
@@ -104,12 +104,27 @@ class HeldFloor:
             self._news = news
         elif news is not None and not news.grip and self.state in (Laying.CARRYING, Laying.LOWERING, Laying.HELD):
             self.state = Laying.LAID     # let go, settling to be judged
+            self.villa.in_hand = set()
 
 
 def standing_on(villa, column: str) -> int:
     """The level of the floor under the column's foot, as the villa drawn here has it (0: the base plate)."""
     standing = villa.nodes[column].getZ() - COLUMN_HEIGHT / 2
     return max([level for level in villa.floor_levels if villa.nodes[floor_id(level)].getZ() < standing], default=0)
+
+
+def in_others_hands(villa, state: rules.GameState, news: HandNews) -> set[str]:
+    """The piece the server's hands hold for another player, as drawn here (`news`: the server's word on its hands):
+    the column being built, the floor being laid. The hot seat's villa has the piece in anyone's hands in hand; a
+    window, its own piece and these."""
+    if not news.grip:
+        return set()        # nothing held, or let go to settle
+    task = rules.task(state)
+    if task is rules.Task.PLACE and state.turn.column in villa.nodes:
+        return {state.turn.column}
+    if task is rules.Task.LAY_FLOOR and floor_id(state.top_level + 1) in villa.nodes:
+        return {floor_id(state.top_level + 1)}
+    return set()
 
 
 def held_piece(hand: HeldColumn | HeldFloor) -> str:

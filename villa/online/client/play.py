@@ -29,7 +29,7 @@ from villa.match.face import is_floor
 from villa.match.table import seal_roll
 from villa.online import protocol
 from villa.online.client import checks
-from villa.online.client.hands import HeldColumn, HeldFloor, held_piece, still_in_hand, taken_up
+from villa.online.client.hands import HeldColumn, HeldFloor, held_piece, in_others_hands, still_in_hand, taken_up
 from villa.online.client.player import Player
 from villa.online.client.puppet import Puppet
 from villa.physics.laying import Laying
@@ -40,6 +40,8 @@ from villa.rules.pieces import floor_id
 log = logging.getLogger(__name__)
 
 MOVABLE = frozenset(protocol.PIECES)     # the villa's pieces (not the table, nor the base plate)
+HOLDING = frozenset((Grip.PULLING, Grip.CARRYING, Grip.LOWERING, Grip.HELD, Laying.CARRYING, Laying.LOWERING,
+                     Laying.HELD))      # a piece's phases in hand, until it is let go
 RESTS_AFTER = 0.3            # s without a pose heard: the villa lies still
 AIMS_EVERY = 1.0 / 30.0      # s between aims sent: the server's frames take one in two, its door caps the rate
 
@@ -155,9 +157,11 @@ class OnlineMatch:
         return rq.SENT
 
     def drop_hand(self) -> None:
-        """Nothing in this window's hand any more."""
+        """Nothing in this window's hand any more: what it held is drawn as heard again (a villa that fell takes the
+        column from the hand's pointer)."""
         self.hand = None
         self.villa.in_hand = set()
+        self.player.smoothing.let_go(self.clock())
 
     # --- time: what was heard since the last frame ---------------------------------------------------------
 
@@ -258,6 +262,9 @@ class OnlineMatch:
             hand.heard(news, hand.is_free(self.player.poses.get(hand.column)))
         elif isinstance(hand, HeldFloor):
             hand.heard(news)
+        # in hand as at the hot seat: this window's piece while its hands hold it, or another's in the server's hands
+        self.villa.in_hand = in_others_hands(self.villa, self.state, self.player.hand) if hand is None else (
+            {held_piece(hand)} if hand.state in HOLDING else set())
 
     def _take_up(self, news) -> None:
         """The server's hands hold this player's piece, and this window holds none: it came back online (or was
@@ -308,11 +315,11 @@ _NEWS: dict[str, Callable] = {
 
 
 def setup_of(player: Player) -> MatchSetup:
-    """The game's setup as the room's table says it (its plan; the seed rolls the seal as the server does).
-    The builder's eye is left out: it reads the wood's statics, which the puppet villa does not have."""
+    """The game's setup as the room's table says it (its plan; the seed rolls the seal as the server does). A game
+    played with the builder's eye shows it here too, read off the villa as this window draws it."""
     plan = player.plan
     if plan is not None:
-        return replace(plan, builders_eye=False)
+        return plan
     seats = tuple(Seat(s["name"], Strength(s["computer"]) if s.get("computer") else None)
                   for s in player.table.get("seats", ()))
     return MatchSetup(seats, layout_named("rings", 1), game=str(player.table.get("game", "")) or "online")

@@ -5,6 +5,13 @@
     player.sit("Ann", 0)                   # or `rejoin(token)`, or (the host) `set_plan`, `begin` ...
     player.request(Take(0, "red-thin-2", point))   # a seat's request, as the hot seat sends it to its match
 
+The connection is TLS unless the player was made `insecure` (and the server started so): once the handshake is
+done the player checks the server's certificate (`villa.online.client.trust`: the `pin` an invite carries, a CA's
+certificate for the host's name, or the one this address showed before) and sends nothing, not even its hello,
+to a server that fails the check; `trouble` says why (`Online.NOT_INVITED`, `CERT_CHANGED` ...). A fleet's
+server that sends the player on, or names the fleet's others, gives each one's fingerprint with its address, and
+the player holds that server to it.
+
 Every message is read as the wire's catalogue has it, with caps on what it may inflate to: a malformed one
 ends the connection with one sentence (`trouble`), and a server that goes quiet for `SILENT_S` is taken for
 gone. Nothing here waits: the window polls each frame, a test or `--join` polls in a loop of its own.
@@ -13,10 +20,11 @@ A player in a game under way whose server goes (killed, frozen, stopped, the win
 lives on in a fleet, or in the files of a server or a host's window started again) looks for the game by itself, server
 after server of those it knows (the one it first went to, those it was sent on to, and a fleet's others), waiting
 longer between tries the longer it has looked (`BACKOFF`, then every `RETRY_MAX_S`), for as long as it is let; it
-takes its seats back with its tokens. `lost_why` says why it looks, `trouble` why a connection ended for good. Each
-way a connection ends is its own code: the server's goodbye (`Online`), the other side hanging up or the connection
-reset (`Online.HUNG_UP`, `Online.RESET`), no answer (`Online.SILENT`, `Online.UNREACHABLE`); a `WireError` only for
-what broke the wire's form.
+takes its seats back with its tokens (a server whose certificate fails the check ends the looking: a host's window
+shows the one kept in her data folder each time). `lost_why` says why it looks, `trouble` why a connection ended
+for good. Each way a connection ends is its own code: the server's goodbye (`Online`), the other side hanging up or
+the connection reset (`Online.HUNG_UP`, `Online.RESET`), no answer (`Online.SILENT`, `Online.UNREACHABLE`); a
+`WireError` only for what broke the wire's form.
 
 What the player heard is kept: the room's table, the rules' state (from the state sent on entering, then each
 move the referee made, applied here by the same rules), the pieces' poses, the hand, the refusals, the
@@ -38,10 +46,14 @@ from villa.match import MatchSetup, Record, RecordError
 from villa.match import requests as rq
 from villa.online import protocol
 from villa.online.client.smoothing import Smoothing
+from villa.online.client.trust import Trust
 from villa.online.protocol import Online, OnlineError
 from villa.online.wire import messages as m
+from villa.online.wire.certificates import fingerprint, pin_of, split_address
 from villa.online.wire.codec import Catalogue, WireError
+from villa.online.wire.frames import FrameBuffer
 from villa.online.wire.link import HUNG_UP, Link, dial
+from villa.online.wire.tls import NotTls, TlsError, client_session
 from villa.rules.pieces import TOP_FLOOR_LEVEL, floor_id
 
 log = logging.getLogger(__name__)
@@ -62,9 +74,11 @@ ANSWER_S = 3.0             # s a server tried while looking for the game has to 
 # how a connection of a game under way ended, when the game lives on somewhere to be found again
 COMES_BACK = frozenset({Online.SILENT, Online.MOVED, Online.HUNG_UP, Online.RESET, Online.UNREACHABLE,
                         Online.CLOSING, Online.HOST_LEFT})
-# what ends the looking for good: the seat is gone, or the server is not one this game can talk to
+# why the player refused a server whose certificate it checked
+CHECKS = (Online.NOT_INVITED, Online.CERT_CHANGED, Online.CERT_UNVOUCHED)
+# what ends the looking for good: the seat is gone, or the server is not one this game can (or may) talk to
 FINAL = frozenset({Online.UNKNOWN_TOKEN, Online.SEAT_GIVEN, Online.SENT_AWAY, Online.VERSION, Online.MALFORMED,
-                   Online.TOO_FAST, Online.HELLO_FIRST})
+                   Online.TOO_FAST, Online.HELLO_FIRST, Online.NOT_TLS, Online.TLS_NEEDED, *CHECKS})
 
 # requests after which this player's piece is drawn where the server has it, not ahead at the pointer
 LETTING_GO = (rq.SetDown, rq.Lower, rq.GiveUp, rq.LetGo)
@@ -72,11 +86,20 @@ LETTING_GO = (rq.SetDown, rq.Lower, rq.GiveUp, rq.LetGo)
 
 class Player:
     def __init__(self, address: str, port: int, lag: float = 0.0, clock: Callable[[], float] = time.monotonic,
-                 timeout: float = CONNECT_S) -> None:
-        """`lag`: seconds each message is held before it goes (a slow network, simulated for measuring)."""
+                 timeout: float = CONNECT_S, pin: str | None = None, insecure: bool = False,
+                 trust: Trust | None = None) -> None:
+        """`lag`: seconds each message is held before it goes (a slow network, simulated for measuring); `pin`:
+        the fingerprint the server's certificate must have (an invite's); `insecure`: no TLS (a server started
+        with --insecure); `trust`: how servers are checked, and what is remembered of them."""
         self.lag, self._clock, self._timeout = lag, clock, timeout
+        self.insecure = insecure
+        self.trust = trust if trust is not None else Trust()
         self.first = (address, port)             # where the player first went: the way back if a server is gone
         self.addresses: list[tuple[str, int]] = [self.first]    # every server known to hold the game
+        self.pins: dict[tuple[str, int], str] = {}              # the fingerprints known for them (invite, fleet)
+        if pin_of(pin):
+            self.pins[self.first] = pin_of(pin)
+        self.fingerprint: str | None = None      # the certificate of the server reached, once checked
         self.trouble: Exception | None = None    # why the connection failed or ended (a refusal's code, or the wire's)
         self.lost = False                        # the connection ended for good (or never came: `failed`)
         self.failed = False
@@ -130,8 +153,14 @@ class Player:
 
     def _connect(self, host: str, port: int, timeout: float) -> None:
         self._where = (host, port)
-        self.link, self.welcomed = None, False
-        self._dialling = dial(host, port, CATALOGUE, timeout)
+        self.link, self.welcomed, self.fingerprint = None, False, None
+        pin = self.pins.get((host, port))
+
+        def check(chain: list[bytes]) -> None:     # before the hello goes: refused, nothing is sent
+            self.trust.check(host, port, pin, chain)
+            self.fingerprint = fingerprint(chain[0])
+        tls = None if self.insecure else (lambda: client_session(host, check))
+        self._dialling = dial(host, port, CATALOGUE, timeout, tls=tls)
         self._deadline = self._clock() + timeout   # to be welcomed by then: a server that never answers is given up
 
     @property
@@ -163,6 +192,21 @@ class Player:
                     self.link.flush()
                     if self.link.closed:
                         self._end(ended(self.link.why))
+        except TlsError as trouble:
+            log.warning("no TLS with %s:%s: %s", self.address, self.port, trouble)
+            where = f"{self.address}:{self.port}"
+            if isinstance(trouble, NotTls):
+                self._end(_full(trouble.heard) or OnlineError(Online.NOT_TLS, address=where))
+            else:
+                self._end(OnlineError(Online.TLS_FAILED, address=where, why=trouble.why))
+        except OnlineError as refused:
+            if refused.code not in CHECKS:
+                log.exception("a message from %s:%s could not be read", self.address, self.port)
+                self._end(WireError("a message that does not read"))
+                return
+            log.warning("the server at %s:%s was refused: %s %s", self.address, self.port, refused.code.value,
+                        refused.values)
+            self._end(refused)          # its certificate did not pass: nothing was sent to it
         except WireError as trouble:
             log.warning("the connection to %s:%s broke: %s", self.address, self.port, trouble)
             self._end(trouble)
@@ -360,6 +404,30 @@ class Player:
         return self.table.get("host")
 
 
+def _learn(player: Player, host: str, port: int, pin: str | None) -> None:
+    """A server known to hold the game (a fleet's), with its certificate's fingerprint when the server that named
+    it gave one: that server is then held to it."""
+    if (host, port) not in player.addresses:
+        player.addresses.append((host, port))
+    if pin is not None and not player.insecure:
+        player.pins[(host, port)] = pin
+
+
+def _full(heard: bytes) -> OnlineError | None:
+    """The goodbye a server that speaks TLS says in the clear before any handshake when it or this address is full
+    (None: what was heard is something else: a server without TLS)."""
+    try:
+        for payload in FrameBuffer().feed(heard):
+            message = CATALOGUE.decode(payload)
+            if isinstance(message, m.Goodbye) and message.code == Online.FULL.value:
+                refusal = protocol.refusal_from("online", message.code, message.values)
+                return refusal if isinstance(refusal, OnlineError) else None
+            return None
+    except WireError:
+        pass
+    return None
+
+
 # --- what the server says: each message heard, by its kind ---------------------------------------------
 
 def retry_wait(looked_s: float) -> float:
@@ -433,15 +501,15 @@ def _entered(player: Player, message: m.Entered) -> None:
 def _redirect(player: Player, message: m.Redirect) -> None:
     """The room is played on another server: the player goes there (a few times at most) and asks there as it
     asked here."""
-    host, _colon, port = message.address.rpartition(":")
-    if player._redirects >= REDIRECTS or not port.isdigit() or not host or message.code != player.room_code:
+    where = split_address(message.address)
+    if player._redirects >= REDIRECTS or where is None or message.code != player.room_code:
         raise WireError("sent on too often, or to no address")
+    host, port, pin = where
     player._redirects += 1
-    if (host, int(port)) not in player.addresses:
-        player.addresses.append((host, int(port)))
+    _learn(player, host, port, pin)
     player.link.close()
     player._waiting = list(player._room_asked)
-    player._connect(host, int(port), ANSWER_S if player.rejoining is not None else player._timeout)
+    player._connect(host, port, ANSWER_S if player.rejoining is not None else player._timeout)
 
 
 def _servers(player: Player, message: m.Servers) -> None:
@@ -451,9 +519,9 @@ def _servers(player: Player, message: m.Servers) -> None:
     except ValueError:
         raise WireError("a list of servers that is none") from None
     for address in listed[:16] if isinstance(listed, list) else ():
-        host, _colon, port = str(address).rpartition(":")
-        if host and port.isdigit() and 0 < int(port) < 65536 and (host, int(port)) not in player.addresses:
-            player.addresses.append((host, int(port)))
+        where = split_address(str(address))
+        if where is not None:
+            _learn(player, *where)
 
 
 def _seated(player: Player, message: m.Seated) -> None:
@@ -500,7 +568,9 @@ def _villa(player: Player, message: m.Villa) -> None:
     player.villas += 1
     poses = protocol.unpack_poses(message.poses)
     player.poses = dict(poses)        # the villa whole: a piece it does not hold is no longer there
+    player.smoothing.anew()           # drawn where it stands at once, not glided there from where it lay
     player.smoothing.heard(message.tick, poses, player._clock())
+    player.pose_updates += 1          # shown afresh: the villa drawn at rest is drawn again
     player.news.append(("villa", poses))
 
 

@@ -82,6 +82,12 @@ class Smoothing:
                 held.was, held.since = held.drawn_error(now), now
                 held.error = (x - aimed[0] - held.offset[0], y - aimed[1] - held.offset[1])
 
+    def anew(self) -> None:
+        """The villa whole is heard (on entering, a villa built anew): the poses heard before are no piece's way to
+        where it stands now, and no piece is drawn ahead of them (a piece back in hand is held again)."""
+        self._heard.clear()
+        self.held = self.resting = self._let_go = None
+
     # --- the player's own hand ---
 
     def hold(self, piece: str, point: tuple[float, float, float] | None, number: int, now: float) -> None:

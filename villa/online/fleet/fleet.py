@@ -29,6 +29,7 @@ from villa.match import record as records
 from villa.online import protocol
 from villa.online.fleet import redis_keys as keys
 from villa.online.server.room import Room
+from villa.online.wire.certificates import with_pin
 
 log = logging.getLogger(__name__)
 
@@ -52,9 +53,12 @@ class Lease:
 
 class Fleet:
     def __init__(self, url: str, public: str, timings: Timings = Timings(),
-                 clock: Callable[[], float] = time.monotonic) -> None:
-        """`url`: the fleet's Redis; `public`: host:port at which players reach this server."""
-        self.public, self.timings, self._clock = public, timings, clock
+                 clock: Callable[[], float] = time.monotonic, fingerprint: str | None = None) -> None:
+        """`url`: the fleet's Redis; `public`: host:port at which players reach this server; `fingerprint`: its
+        TLS certificate's, carried after the address wherever the fleet names this server (host:port#fingerprint),
+        so that a player sent on here checks it is here."""
+        self.timings, self._clock = timings, clock
+        self.public = with_pin(public, fingerprint)
         self.id = secrets.token_hex(8)
         self.redis = redis.Redis.from_url(url, socket_timeout=timings.redis_s,
                                           socket_connect_timeout=timings.redis_s, retry_on_timeout=False)
@@ -65,7 +69,7 @@ class Fleet:
         self.redis_away = False
         self._refreshed = self._reaped = -1e9
         self._missing: dict[str, float] = {}      # rooms seen without a lease, and since when (our clock)
-        self._listed: list[str] = [public]        # the fleet's addresses, as last looked up
+        self._listed: list[str] = [self.public]   # the fleet's addresses, as last looked up
         self._listed_at = -1e9
         self.takeovers = 0
         self._call(self._present)

@@ -1,8 +1,10 @@
 """Where a fleet keeps what its servers share in Redis, and the Lua scripts that change it, each in one step.
 
-    villa:server:<id>     a server's public address; expires unless its server refreshes it (presence)
+    villa:server:<id>     a server's public address (host:port#fingerprint with TLS: its certificate's, which a
+                          player sent there checks); expires unless its server refreshes it (presence)
     villa:servers         the ids of servers that said they were here (the live ones have a presence key)
-    villa:room:<code>     the room directory: a hash of the owning server's id and address, and the fencing number
+    villa:room:<code>     the room directory: a hash of the owning server's id and address (as above), and the
+                          fencing number
     villa:rooms           every room code in the directory
     villa:lease:<code>    "<server id>:<fencing number>": the server that plays the room; expires unless renewed
     villa:fence:<code>    the room's fencing number, one higher at each change of hands

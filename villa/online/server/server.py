@@ -1,6 +1,7 @@
 """The server: its door on the network (`villa.online.wire.door`), its rooms, and the frames that play them.
 
     server = Server(port, "", store=files, aside=True)   # every address; OSError if the port is taken
+    server.fingerprint              # its certificate's, for invites (TLS with `identity`, or a new one; None: insecure)
     server.serve()                  # a dedicated server: the network and the rooms' frames until stopped
     server.start(task_mgr)          # or in the game's window: a task of its loop does the same each frame
     server.frame()                  # tests and benchmarks: the network, then one frame of every room
@@ -31,7 +32,9 @@ from villa.online.protocol import Online, OnlineError
 from villa.online.server.room import Room, host_name
 from villa.online.wire import messages as m
 from villa.online.wire.codec import Catalogue
+from villa.online.wire.certificates import Identity, make_identity
 from villa.online.wire.door import Door, Limits, Tries
+from villa.online.wire.tls import ServerTls
 
 log = logging.getLogger(__name__)
 
@@ -159,18 +162,22 @@ class Pace:
 class Server:
     def __init__(self, port: int = protocol.PORT, address: str = "127.0.0.1", store: RoomStore | None = None,
                  aside: bool = False, limits: Limits | None = None, clock: Callable[[], float] = time.monotonic,
-                 tries: Tries | None = None, fleet: Place | None = None) -> None:
+                 tries: Tries | None = None, fleet: Place | None = None, identity: Identity | None = None,
+                 insecure: bool = False) -> None:
         """`address`: "" listens on every address; `store`: where rooms opened here are kept (None: nowhere);
         `fleet`: the fleet this server plays in, which keeps its rooms instead; `aside`: computer players think in
-        a worker process (a real server, or the game's window; not tests)."""
+        a worker process (a real server, or the game's window; not tests); `identity`: the certificate and key
+        its TLS shows (None: a new self-signed one, for this run only); `insecure`: no TLS at all."""
         self.place: Place = fleet if fleet is not None else Lone(store)
         self.store, self.aside, self._clock = store, aside, clock
         self.rooms: dict[str, Room] = {}
         self.visitors: dict[int, Visitor] = {}
         self.tries = tries if tries is not None else Tries(clock=clock)     # (an empty one is falsy: it has a length)
         self.plans = Tries(per_minute=PLANS_EACH_MINUTE, clock=clock)
+        self.tls = None if insecure else ServerTls(identity or make_identity())
+        self.fingerprint: str | None = self.tls.fingerprint if self.tls else None
         self.door = Door(address, port, CATALOGUE, welcome=self._welcome, on_message=self._heard,
-                         on_gone=self._gone, limits=limits or Limits(), clock=clock)
+                         on_gone=self._gone, limits=limits or Limits(), clock=clock, tls=self.tls)
         self.port = self.door.port
         self._pace = Pace(self._timed_frames, clock)
         self._times: list[tuple[float, float, int]] = []     # (wall, CPU) seconds of each run of frames, and how many

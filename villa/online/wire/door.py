@@ -17,6 +17,15 @@ read before the socket goes. The callbacks come from `poll` only (never from `se
 ended connection's id is reused only after `on_gone` has said so. What a callback raises passes through
 `poll` as it is: the server's own mistakes are not a peer's.
 
+With TLS (`tls`: the server's certificate and key, `villa.online.wire.tls.ServerTls`) every connection shakes
+hands first, as part of its way to the hello: the handshake's bytes count against `read_bytes` a round, the
+connection counts against `per_address` and `total` from its first byte, the hello's deadline `hello_s` runs
+from connecting, handshake included, and an address begins at most `handshakes` a minute. A handshake left half
+done holds its own connection and nothing else, until that deadline, and is then closed without a word (none
+can be said before the handshake). A hello sent in the clear is answered with a goodbye in the clear (`tls
+needed`); so is a connection refused because the server or its address is full (the player reads that goodbye
+where the server's handshake should be), which costs the server no handshake.
+
 `Tries` counts a server's refusals per address (a wrong room code) and pauses an address that spent them.
 """
 
@@ -38,6 +47,7 @@ from villa.online.wire.codec import Catalogue
 from villa.online.wire.frames import WireError
 from villa.online.wire.link import Clock, Link
 from villa.online.wire.messages import FROM_CLIENTS, GAME, PROTOCOL, Goodbye, Hello, Ping, Welcome
+from villa.online.wire.tls import ClearPeer, ServerTls
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +68,7 @@ class Farewell(StrEnum):
     FULL = "full"                    # too many connections from this address, or in all
     SILENT = "silent"                # nothing heard for `silent_s`
     CLOSING = "closing"              # the server shuts its door
+    TLS_NEEDED = "tls needed"        # a hello sent in the clear to a server that speaks TLS
 
 
 @dataclass(frozen=True)
@@ -73,6 +84,7 @@ class Limits:
     total: int = 2000            # open connections in all
     read_bytes: int = 16384      # read from one connection in one round (a flood costs a round little)
     linger_s: float = 2.0        # after a goodbye, waiting for the peer to hang up
+    handshakes: int = 120        # TLS handshakes an address may begin in a minute (each costs the server ~1 ms)
 
 
 @dataclass(eq=False)
@@ -93,8 +105,9 @@ class Door:
 
     def __init__(self, address: str, port: int, catalogue: Catalogue, welcome: Callable[[int], Any],
                  on_message: Callable[[int, Any], Any], on_gone: Callable[[int], Any], limits: Limits = Limits(),
-                 clock: Clock = time.monotonic) -> None:
+                 clock: Clock = time.monotonic, tls: ServerTls | None = None) -> None:
         self.catalogue = catalogue
+        self.tls = tls
         self.limits = limits
         self.clock = clock
         self._welcome = welcome
@@ -116,6 +129,7 @@ class Door:
         self._leaving: dict[Link, float] = {}    # links that said goodbye, until the peer hangs up (or the deadline)
         self._writing: set[Link] = set()         # links watched for room to write
         self._accepting_at: float | None = None   # when the listener is watched again (out of file descriptors)
+        self._handshakes = Tries(per_minute=limits.handshakes, clock=clock)   # TLS handshakes begun, per address
         self.shut_down = False
 
     # --- what a server asks -------------------------------------------------------------------------------
@@ -123,6 +137,11 @@ class Door:
     @property
     def connections(self) -> int:
         return len(self._connections)
+
+    @property
+    def shaking_hands(self) -> int:
+        """Connections whose TLS handshake is not done yet."""
+        return sum(known.link.shaking_hands for known in self._connections.values())
 
     def address_of(self, connection: int) -> str | None:
         """The IP address a connection came from (None: no such connection)."""
@@ -200,19 +219,23 @@ class Door:
                     self._accepting_at = self.clock() + _REST_S
                     return
                 continue                         # the peer gone already
-            try:
-                link = Link(sock, self.catalogue, self.clock)
-            except OSError:
-                sock.close()
-                continue
             address = peer[0]
             now = self.clock()
             if len(self._connections) >= self.limits.total:
                 full: dict[str, int] | None = {"total": self.limits.total}
             elif self._per_address.get(address, 0) >= self.limits.per_address:
                 full = {"per_address": self.limits.per_address}
+            elif self.tls is not None and not self._handshakes.allow(address):
+                full = {"handshakes_per_minute": self.limits.handshakes}
             else:
                 full = None
+                if self.tls is not None:
+                    self._handshakes.spent(address)
+            try:      # a connection refused is told so in the clear: it costs the server no handshake
+                link = Link(sock, self.catalogue, self.clock, self.tls.session() if self.tls and not full else None)
+            except OSError:
+                sock.close()
+                continue
             if full is not None:
                 log.info("refused a connection from %s: full %s", address, full)
                 link.send(Goodbye(Farewell.FULL, json.dumps(full, separators=(",", ":"))))
@@ -227,6 +250,10 @@ class Door:
     def _read(self, known: _Connection) -> None:
         try:
             messages = known.link.receive(self.limits.read_bytes)
+        except ClearPeer:
+            log.info("connection %d from %s spoke in the clear", known.id, known.address)
+            self._end(known, Goodbye(Farewell.TLS_NEEDED, "{}"))     # in the clear: the link is a plain one now
+            return
         except WireError as error:
             log.info("connection %d from %s is malformed: %s", known.id, known.address, error.why)
             self._end(known, Goodbye(Farewell.MALFORMED, "{}"))
@@ -312,10 +339,10 @@ class Door:
             self._per_address[known.address] = left
         else:
             del self._per_address[known.address]
-        if goodbye is not None and not known.link.closed:
+        if goodbye is not None and not known.link.closed and not known.link.shaking_hands:
             known.link.send(goodbye)
             self._linger(known.link)
-        else:
+        else:                                    # (a peer that never finished its handshake cannot be told why)
             self._drop(known.link)
         if known.welcomed:
             self._departed.append(known.id)

@@ -19,7 +19,7 @@ from villa import __version__
 from villa.match.requests import REQUESTS, Bounds, SeatNumber, Word
 from villa.match.setup import Strength
 
-PROTOCOL = 1                 # the wire's own version: a client and server of other versions do not talk
+PROTOCOL = 2                 # the wire's own version: a client and server of other versions do not talk
 GAME = __version__           # and the game's: both must play the same game
 
 Code = Annotated[str, Bounds(0, 16)]              # a room code as typed (checked by the server, not here)
@@ -28,7 +28,7 @@ Token = Annotated[str, Bounds(0, 64)]
 Text = Annotated[str, Bounds(0, 1024)]            # a refusal's values (JSON)
 Plan = Annotated[bytes, Bounds(0, 4096)]          # a room's game (JSON of `villa.match.record.plan_to_json`)
 Blob = Annotated[bytes, Bounds(0, 60000)]         # the rules' state, the poses, a part of a record
-Address = Annotated[str, Bounds(0, 255)]          # host:port
+Address = Annotated[str, Bounds(0, 330)]          # host:port, and #fingerprint (its certificate's) with TLS
 Tick = Annotated[int, Bounds(0, 2**32 - 1)]
 Count = Annotated[int, Bounds(0, 2**32 - 1)]
 Holder = Annotated[int, Bounds(-1, 3)]            # a seat whose hand holds a piece (-1: none, or a computer's)
@@ -163,7 +163,8 @@ class Entered:
 
 @dataclass(frozen=True)
 class Redirect:
-    """The room is played by another server: ask there."""
+    """The room is played by another server: ask there (`address`: host:port#fingerprint with TLS, the certificate
+    the player holds that server to)."""
 
     address: Address
     code: Code
@@ -251,8 +252,8 @@ class Record:
 
 @dataclass(frozen=True)
 class Servers:
-    """The servers of the fleet this room's server plays in (host:port each, JSON): where a window looks for its
-    room when its server is gone."""
+    """The servers of the fleet this room's server plays in (host:port each, with #fingerprint under TLS; JSON):
+    where a window looks for its room when its server is gone."""
 
     addresses: Text
 

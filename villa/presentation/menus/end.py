@@ -19,14 +19,16 @@ class EndScreen(Screen):
     backdrop = "dim"
 
     def __init__(self, parent=None, *, state: GameState, on_play_again: Callable[[], None] | None,
-                 on_main_menu: Callable[[], None], builders_eye: bool = False, **options) -> None:
-        self.state, self.builders_eye = state, builders_eye
+                 on_main_menu: Callable[[], None], builders_eye: bool = False,
+                 clip: Callable | None = None, **options) -> None:
+        """`clip(parent, pos)`: puts the row that saves the fall as a clip there (None: no such row)."""
+        self.state, self.builders_eye, self.clip = state, builders_eye, clip
         self.on_play_again, self.on_main_menu = on_play_again, on_main_menu
         super().__init__(parent, **options)
 
     def build(self) -> None:
         root, state = self.root, self.state
-        style.panel(root, (-1.05, 1.05, -0.58, 0.72))
+        style.panel(root, (-1.05, 1.05, -0.73 if self.clip is not None else -0.58, 0.72))
         winner = state.result.winner if state.result is not None else None
         self.widgets["headline"] = style.title(root, headline(state), pos=(0, 0.54), scale=0.1)
         if winner is not None and winner < len(state.colours):
@@ -45,6 +47,8 @@ class EndScreen(Screen):
         x = 0.36 if self.on_play_again is not None else 0.0
         self.widgets["main_menu"] = style.button(root, _("Main menu"), self.on_main_menu, pos=(x, -0.44), width=0.62,
                                                  kind="wood")
+        if self.clip is not None:
+            self.widgets["clip"] = self.clip(root, (0, -0.535))
 
     def _standings(self, top: float) -> None:
         """Every player as the game left them: colours, name, points, the seal."""

@@ -1,6 +1,7 @@
-"""The lobby of an online room: its code big enough to read out, the seats as the server's table has them,
-"Sit here" on a free seat, the turn clock, and for the host the computer players for empty seats, a player
-sent away, the clock's choice, the rules and Start.
+"""The lobby of an online room: its code big enough to read out, the invite to send friends (with Copy, and
+whose address it names: the home's public one, this computer's on its network, or the server's; and what the
+home's router said), the seats as the server's table has them, "Sit here" on a free seat, the turn clock, and
+for the host the computer players for empty seats, a player sent away, the clock's choice, the rules and Start.
 
 The screen reads a `villa.online.Player` (its `table`, `seats` and `code`) every frame and redraws the seats
 when the table changed; what a press asks for goes to the callbacks (the app sends it to the server).
@@ -15,9 +16,12 @@ from typing import Callable
 from direct.gui.DirectGui import DirectFrame
 
 from villa.match.setup import Strength
+from villa.online.invite import Sharing
 from villa.online.server.turn_clock import CHOICES as CLOCK_CHOICES
+from villa.presentation import clipboard
+from villa.presentation.fonts import drawable, fitted_scale, font
 from villa.presentation.i18n import _
-from villa.presentation.fonts import drawable
+from villa.presentation.invite_words import copied_words, reach_words, router_words
 from villa.presentation.menus import style
 from villa.presentation.menus.base import Screen
 from villa.presentation.menus.new_game import SEAT_NAMES, STRENGTH_NAMES
@@ -83,17 +87,25 @@ def may_start(table: dict, mine) -> bool:
             and all(row.kind in ("here", "computer") for row in rows))
 
 
+SEAT_TOP, SEAT_STEP = 0.18, 0.145     # where the first seat's row is, and the rows' spacing
+INVITE_BOX = (-1.2, 0.86, 0.47, 0.555)  # the invite's line, on cream paper as a text field is
+INVITE_SCALE = 0.032
+
+
 class LobbyScreen(Screen):
-    def __init__(self, parent=None, *, player, address: str, on_sit: Callable[[int], None],
+    """`sharing()`: the invite to show now (None: none yet), asked each frame."""
+
+    def __init__(self, parent=None, *, player, sharing: Callable[[], Sharing | None], on_sit: Callable[[int], None],
                  on_computer: Callable[[int, Strength], None], on_start: Callable[[], None],
                  on_rules: Callable[[], None], on_leave: Callable[[], None],
                  on_clock: Callable[[int], None] | None = None, on_send_away: Callable[[int], None] | None = None,
                  **options) -> None:
-        self.player, self.address = player, address
+        self.player, self.sharing = player, sharing
         self.on_sit, self.on_computer, self.on_start, self.on_rules = on_sit, on_computer, on_start, on_rules
         self.on_leave, self.on_clock, self.on_send_away = on_leave, on_clock, on_send_away
         self.notice = ""
         self._seen: tuple | None = None      # the table and seats the seats were drawn for
+        self._shared: Sharing | None = None  # the invite as drawn
         super().__init__(parent, **options)
         self._task = stage.task_mgr.add(self._watch, f"villa-lobby-{id(self)}") if stage.task_mgr else None
 
@@ -105,9 +117,16 @@ class LobbyScreen(Screen):
         root, w = self.root, self.widgets
         style.panel(root, (-1.3, 1.3, -0.93, 0.93))
         style.text(root, _("Room code"), pos=(0, 0.8), scale=0.042, fg=style.INK_SOFT, kind="bold")
-        w["code"] = style.title(root, self.player.code, pos=(0, 0.62), scale=0.17)
-        w["address"] = style.text(root, _("Server: {address}").format(address=self.address), pos=(0, 0.5),
-                                  scale=0.04, kind="serif")
+        w["code"] = style.title(root, self.player.code, pos=(0, 0.655), scale=0.15)
+        w["invite_box"] = style.panel(root, INVITE_BOX, fill=style.CREAM, radius=0.015, shadow=False)
+        w["invite"] = style.text(root, "", pos=(INVITE_BOX[0] + 0.03, 0.5), scale=INVITE_SCALE, align="left",
+                                 kind="body")
+        w["copy"] = style.button(root, _("Copy"), self._copy, pos=(1.06, 0.513), width=0.34, height=0.085,
+                                 text_scale=0.04)
+        w["reach"] = style.text(root, "", pos=(-1.17, 0.41), scale=0.03, align="left", fg=style.INK_SOFT,
+                                kind="serif", wordwrap=80)
+        w["router"] = style.text(root, "", pos=(-1.17, 0.365), scale=0.03, align="left", kind="serif",
+                                 wordwrap=80)
         w["seats"] = DirectFrame(parent=root, relief=None)
         w["clock"] = DirectFrame(parent=root, relief=None)
         w["status"] = style.text(root, "", pos=(0, -0.5), scale=0.04, fg=style.INK_SOFT, kind="serif", wordwrap=50)
@@ -119,6 +138,7 @@ class LobbyScreen(Screen):
         w["start"] = style.button(root, _("Start"), self.on_start, pos=(0.75, -0.79), width=0.6, kind="primary")
         self._seen = None
         self._draw_seats()
+        self._draw_invite()
 
     def _watch(self, task):
         if self.root is None:
@@ -126,7 +146,28 @@ class LobbyScreen(Screen):
         if self._seen != self._now():
             self._draw_seats()
             stage.changed()
+        if self._shared != self.sharing():
+            self._draw_invite()
+            stage.changed()
         return task.cont
+
+    def _draw_invite(self) -> None:
+        """The invite, whose address it names, and what the home's router said (for a game hosted here)."""
+        w, shared = self.widgets, self.sharing()
+        self._shared = shared
+        line = str(shared.invite) if shared is not None else ""
+        w["invite"]["text"] = line
+        room = (INVITE_BOX[1] - INVITE_BOX[0] - 0.06) / INVITE_SCALE      # a long host's name: smaller, inside
+        w["invite"]["text_scale"] = fitted_scale(line, font("body"), room, 1.0) if line else 1.0
+        for key in ("copy", "invite_box"):
+            w[key].show() if shared is not None else w[key].hide()
+        w["reach"]["text"] = reach_words(shared) if shared is not None else ""
+        w["router"]["text"] = router_words(shared) if shared is not None else ""
+
+    def _copy(self) -> None:
+        shared = self.sharing()
+        if shared is not None:
+            self.tell(copied_words(clipboard.copy(str(shared.invite))))
 
     def _now(self) -> tuple:
         return repr(self.player.table), tuple(sorted(self.player.seats))
@@ -164,18 +205,18 @@ class LobbyScreen(Screen):
         """The turn clock: for the host a choice (no clock, 1, 2 or 5 minutes a move), for everyone its words."""
         w, parent = self.widgets, self.widgets["clock"]
         if not host:
-            w["clock_words"] = style.text(parent, clock_words(seconds), pos=(0, -0.39), scale=0.038, kind="serif")
+            w["clock_words"] = style.text(parent, clock_words(seconds), pos=(0, -0.4), scale=0.038, kind="serif")
             return
-        style.text(parent, _("Turn clock"), pos=(-1.1, -0.39), scale=0.04, align="left", kind="bold")
+        style.text(parent, _("Turn clock"), pos=(-1.1, -0.4), scale=0.04, align="left", kind="bold")
         for i, choice in enumerate(CLOCK_CHOICES):
             w[f"clock_{choice}"] = style.button(parent, clock_choice_words(choice),
-                                                lambda c=choice: self.on_clock(c), pos=(-0.35 + i * 0.3, -0.375),
+                                                lambda c=choice: self.on_clock(c), pos=(-0.35 + i * 0.3, -0.385),
                                                 width=0.27, height=0.085, text_scale=0.036,
                                                 kind="selected" if choice == seconds else "quiet")
 
     def _draw_row(self, row: SeatRow, host: bool, seated: bool) -> None:
         w, parent = self.widgets, self.widgets["seats"]
-        y = 0.32 - row.seat * 0.17
+        y = SEAT_TOP - row.seat * SEAT_STEP
         style.text(parent, f"{row.seat + 1}.", pos=(-1.1, y - 0.014), scale=0.045, align="right", kind="bold",
                    fg=style.INK_SOFT)
         if row.kind == "free":

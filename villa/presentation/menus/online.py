@@ -2,17 +2,22 @@
 up on the new-game screen, and the join form. Each screen only gathers what was typed and hands it on;
 what goes wrong comes back as a trouble's code (`tell_trouble`), said in one sentence under the form,
 with every field kept as typed. While the window reaches for a server, the same line says so at once, with
-a Cancel button under it (`connecting`).
+a Cancel button under it (`connecting`). The join form's first line takes an invite whole (pasted with Paste, or
+Ctrl+V), which names the room as well.
 """
 
 from __future__ import annotations
 
+import sys
 from typing import Callable
 
 from villa.match.setup import MAX_NAME, clean_name
+from villa.online.invite import MAX_INVITE, InviteError, looks_like_invite, parse_invite
 from villa.online.protocol import Online, OnlineError
-from villa.presentation.i18n import N_, _
+from villa.presentation import clipboard
 from villa.presentation.fonts import drawable
+from villa.presentation.i18n import N_, _
+from villa.presentation.invite_words import bad_invite
 from villa.presentation.menus import style
 from villa.presentation.menus.base import Screen
 from villa.presentation.words import refusal
@@ -39,6 +44,8 @@ TROUBLES = {
 
 
 def trouble_words(trouble: str, **values) -> str:
+    if trouble == "bad invite":
+        return bad_invite(**values)
     return _(TROUBLES[trouble]).format(**values)
 
 
@@ -109,14 +116,21 @@ class _Form(Screen):
         cancel.show() if self.waiting else cancel.hide()
 
 
+def insecure_words() -> str:
+    """The online menu of a window started with --insecure."""
+    return _("Without encryption (--insecure): everything this window says online goes in the clear, and it "
+             "plays only on servers started so.")
+
+
 class OnlineMenu(_Form):
-    """`rejoin_code`: the room of a seat kept in the settings that may still wait (None: no Rejoin)."""
+    """`rejoin_code`: the room of a seat kept in the settings that may still wait (None: no Rejoin); `insecure`:
+    the window was started with --insecure (said under the title)."""
 
     def __init__(self, parent=None, *, on_host: Callable[[], None], on_join: Callable[[], None],
                  on_rejoin: Callable[[], None], on_back: Callable[[], None], rejoin_code: str | None = None,
-                 notice: str = "", **options) -> None:
+                 notice: str = "", insecure: bool = False, **options) -> None:
         self.actions = {"host": on_host, "join": on_join, "rejoin": on_rejoin, "back": on_back}
-        self.rejoin_code, self.notice = rejoin_code, notice
+        self.rejoin_code, self.notice, self.insecure = rejoin_code, notice, insecure
         super().__init__(parent, **options)
 
     def build(self) -> None:
@@ -125,6 +139,9 @@ class OnlineMenu(_Form):
         style.title(root, _("Play online"), pos=(0, 0.56), scale=0.1)
         style.text(root, _("Friends play one game, each at their own computer."), pos=(0, 0.43), scale=0.04,
                    fg=style.INK_SOFT, kind="serif", wordwrap=30)
+        if self.insecure:
+            self.widgets["insecure"] = style.text(root, insecure_words(), pos=(0, -0.54), scale=0.032,
+                                                  fg=style.TERRACOTTA_PRESS, kind="serif", wordwrap=40)
         entries = [("host", _("Host a game"), "primary"), ("join", _("Join a game"), "wood")]
         if self.rejoin_code:
             entries.append(("rejoin", _("Rejoin the game in room {code}").format(code=self.rejoin_code), "wood"))
@@ -177,19 +194,50 @@ class JoinScreen(_Form):
 
     def build(self) -> None:
         root, w = self.root, self.widgets
-        style.panel(root, (-0.9, 0.9, -0.66, 0.78))
+        style.panel(root, (-0.96, 0.96, -0.66, 0.78))
         style.title(root, _("Join a game"), pos=(0, 0.6), scale=0.1)
-        rows = (("address", _("Server's address"), self.address, MAX_ADDRESS),
+        style.text(root, _("Paste the invite a friend sent, or type the server's address and the room code."),
+                   pos=(0, 0.47), scale=0.034, fg=style.INK_SOFT, kind="serif", wordwrap=46)
+        rows = (("address", _("Invite or address"), self.address, MAX_INVITE),
                 ("code", _("Room code"), self.code, CODE_CHARS), ("name", _("Your name"), self.name, MAX_NAME))
         self.asks_for = {"name": (refusal(OnlineError(Online.NO_NAME)),), "code": (trouble_words("no code"),)}
         for i, (key, words, value, longest) in enumerate(rows):
-            y = 0.4 - i * 0.15
-            style.text(root, words, pos=(-0.7, y - 0.014), scale=0.04, align="left", kind="bold")
-            w[key] = style.entry(root, value, pos=(0.33, y), width=0.76, max_chars=longest,
+            y = 0.3 - i * 0.15
+            style.text(root, words, pos=(-0.8, y - 0.014), scale=0.04, align="left", kind="bold")
+            w[key] = style.entry(root, value, pos=(0.25, y), width=0.76, max_chars=longest, overflow=key == "address",
                                  on_change=lambda typed, key=key: self._filled(key, typed))
+        w["paste"] = style.button(root, _("Paste"), self.paste, pos=(0.77, 0.3), width=0.22, height=0.085,
+                                  text_scale=0.036, kind="quiet")
+        if sys.platform != "win32":     # Ctrl+V (on Windows the field takes it itself); keys come bare: see stage
+            self._control = False
+            for key in ("control", "lcontrol", "rcontrol"):
+                w["address"].accept(key, self._hold_control, [True])
+                w["address"].accept(f"{key}-up", self._hold_control, [False])
+            w["address"].accept("v", self._v)
         w["join"] = style.button(root, _("Join"), self._join, pos=(0.25, -0.52), width=0.6, kind="primary")
         w["back"] = style.button(root, _("Back"), self.on_back, pos=(-0.35, -0.52), width=0.5, kind="quiet")
-        self._notice(-0.14)
+        self._notice(-0.2)
+
+    def _hold_control(self, held: bool) -> None:
+        self._control = held
+
+    def _v(self) -> None:
+        if self._control:
+            self.paste()
+
+    def paste(self) -> None:
+        """The clipboard's text into the first line; an invite's room code into the second."""
+        text = clipboard.paste()
+        if not text or not text.strip():
+            return
+        line = text.strip()[:MAX_INVITE]
+        self.widgets["address"].enterText(line)
+        if looks_like_invite(line):
+            try:
+                self.widgets["code"].enterText(parse_invite(line).code)
+                self._filled("code", parse_invite(line).code)
+            except InviteError:
+                pass        # Join says what is wrong with it
 
     def _join(self) -> None:
         w = self.widgets

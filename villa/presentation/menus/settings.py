@@ -1,4 +1,4 @@
-"""Settings: graphics quality (Auto, or a preset; the screen says what Auto picks here and why), mouse sensitivity, invert camera, the builder's eye, volume, computer players' speed, language.
+"""Settings: graphics quality (Auto, or a preset; the screen says what Auto picks here and why), mouse sensitivity, invert camera, the builder's eye, volume, computer players' speed, language; on Windows, whether invite links open this game.
 
 Each change is reported to `on_change(settings)`, so the game can keep it and apply it live; a
 new language is installed at once and this screen redraws in it. `on_close(settings)` when the
@@ -31,15 +31,22 @@ def automatic_note() -> str:
 
 
 class SettingsScreen(Screen):
+    """`invite_links`: whether villa-paletti:// links open this game now (None: the desktop is asked otherwise,
+    no row for it); `on_invite_links(wanted)` registers or unregisters it and says whether they do now."""
+
     def __init__(self, parent=None, *, settings: Settings, on_close: Callable[[Settings], None],
-                 on_change: Callable[[Settings], None] | None = None, **options) -> None:
+                 on_change: Callable[[Settings], None] | None = None, invite_links: bool | None = None,
+                 on_invite_links: Callable[[bool], bool] | None = None, **options) -> None:
         self.settings = settings
         self.on_close, self.on_change = on_close, on_change
+        self.invite_links, self.on_invite_links = invite_links, on_invite_links
         super().__init__(parent, **options)
 
     def build(self) -> None:
         root, s = self.root, self.settings
-        style.panel(root, (-1.12, 1.12, -0.86, 0.86))
+        links = self.invite_links is not None
+        lower = 0.07 if links else 0.0       # a row more: the foot of the card further down
+        style.panel(root, (-1.12, 1.12, -0.86 - lower, 0.86))
         style.title(root, _("Settings"), pos=(0, 0.68), scale=0.1)
         label_x, widget_x = -0.98, 0.36
         rows = iter((0.5, 0.28, 0.13, -0.02, -0.17, -0.32, -0.47))
@@ -86,16 +93,25 @@ class SettingsScreen(Screen):
         languages = [("system", _("System"))] + [(code, i18n.LANGUAGE_NAMES[code]) for code in i18n.LANGUAGES]
         self.widgets["language"] = style.Choice(root, languages, s.language, self._language,
                                                 pos=(widget_x + 0.02, y), width=1.24, text_scale=0.03)
-        style.text(root, _("Changes are saved at once."), pos=(0, -0.6), scale=0.034, fg=style.INK_SOFT,
-                   kind="serif")
-        self.widgets["back"] = style.button(root, _("Done"), lambda: self.on_close(self.settings), pos=(0, -0.74),
-                                            width=0.6, kind="primary")
+        if links:
+            label(_("Invites"), -0.62)
+            self.widgets["invite_links"] = style.Toggle(root, _("Open villa-paletti:// links with this game"),
+                                                        self.invite_links, self._invite_links, pos=(-0.22, -0.62),
+                                                        width=0.95)
+        style.text(root, _("Changes are saved at once."), pos=(0, -0.6 - lower * 1.6), scale=0.034,
+                   fg=style.INK_SOFT, kind="serif")
+        self.widgets["back"] = style.button(root, _("Done"), lambda: self.on_close(self.settings),
+                                            pos=(0, -0.74 - lower), width=0.6, kind="primary")
 
     # --- changes ---
     def _set(self, **changes) -> None:
         self.settings = replace(self.settings, **changes).validated()
         if self.on_change is not None:
             self.on_change(self.settings)
+
+    def _invite_links(self, wanted: bool) -> None:
+        self.invite_links = self.on_invite_links(wanted) if self.on_invite_links is not None else wanted
+        self.widgets["invite_links"].set(self.invite_links)
 
     def _sensitivity(self, value: float) -> None:
         value = round(value * 20) / 20

@@ -302,11 +302,11 @@ def slider(parent, value: float, low: float, high: float, on_change: Callable[[f
 
 
 def entry(parent, value: str, *, pos=(0, 0), width: float = 0.62, on_change: Callable[[str], None] | None = None,
-          max_chars: int = 16) -> DirectEntry:
-    """A one-line text field on cream paper."""
-    scale = 0.042
+          max_chars: int = 16, overflow: bool = False, scale: float = 0.042) -> DirectEntry:
+    """A one-line text field on cream paper; `overflow`: text longer than the field scrolls in it."""
     widget = DirectEntry(parent=parent, initialText=value, pos=(pos[0] - width / 2 + 0.025, 0, pos[1] - 0.014),
                          scale=scale, width=(width - 0.05) / scale, numLines=1, focus=0, relief=DGG.FLAT,
+                         overflow=int(overflow),
                          frameColor=(1, 1, 1, 1), frameSize=(-0.6, (width - 0.025) / scale, -0.65, 1.35),
                          text_font=font("body"), text_fg=INK, cursorKeys=1, autoCapitalize=0,
                          focusOutCommand=None)

@@ -40,11 +40,14 @@ class Asking(PanelMode):
     ends_itself = False
 
     def enter(self, question: str | None = None) -> None:
-        """`question`: the words of what just happened and the question (None: the question alone, as a screen
-        built on this state, or back online, puts it)."""
+        """`question`: the words of what just happened and the question (None: a screen built on this state, or back
+        online, says what the last move did above the question, as a screen that saw it)."""
         guide = words.guidance(self.match.state)
+        if question is None:
+            said = words.last_said(self.match.state)
+            question = f"{said}\n\n{guide.question}" if said else guide.question
         answers = [(c.label, lambda name=c.name: self.screen.command(name)) for c in guide.commands]
-        self.screen.panel = self._hand_over_panel(question or guide.question, answers)
+        self.screen.panel = self._hand_over_panel(question, answers)
         self._answered = False
 
     def answer(self, objects: bool) -> None:

@@ -32,7 +32,7 @@ class InHand(ModeBase):
     def aim_from_pointer(self, spot, piece) -> None:
         """The piece in hand toward the pointer's `spot` (None: the pointer misses the plane); `piece` its node."""
         hand = self.match.hand
-        if spot is not None and getattr(hand, "taken_up", False) and piece is not None:
+        if spot is not None and hand is not None and hand.taken_up and piece is not None:
             sits = hand.state in (Grip.HELD, laying.Laying.HELD)
             if sits and not self.screen.controls.game_drag:
                 self._offset = None        # (measured again from where it sits when the button goes down)

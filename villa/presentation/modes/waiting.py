@@ -3,9 +3,11 @@ the window looks for the game's server it lost. A drag meanwhile turns the view.
 
 from __future__ import annotations
 
+from villa.physics.laying import Laying
 from villa.presentation import words
 from villa.presentation.modes import Mode
-from villa.presentation.modes.base import ModeBase
+from villa.presentation.modes.base import SUPPORT_GLOW, Glow, ModeBase
+from villa.presentation.sight import floor_in_hands
 
 
 class Settling(ModeBase):
@@ -33,6 +35,22 @@ class Computer(ModeBase):
     @property
     def speed(self) -> float:
         return self.screen.computer_speed
+
+    def exit(self) -> None:
+        self.screen.sight.hide()
+
+    def hints(self, mouse) -> tuple[Glow, str | None]:
+        """A floor in the others' hands is drawn as the hot seat draws the floor in its hand: see-through, its outline
+        at the height of the tops it would rest on (held: the tops it touches), which glow."""
+        screen = self.screen
+        screen.ghost.hide()
+        floor = floor_in_hands(self.match)
+        if floor is None or floor.state not in (Laying.CARRYING, Laying.HELD):
+            screen.sight.hide()
+            return {}, None
+        tops = floor.touching() if floor.state == Laying.HELD else floor.columns_under()
+        screen.overlay.show_sight(floor, tops)
+        return {column: SUPPORT_GLOW for column in tops}, None
 
     def headline(self) -> str:
         if self.match.over:
