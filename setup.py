@@ -27,8 +27,8 @@ ASSETS = [
     "textures/*.jpg",
     "models/*.bam",
     "sounds/*.wav",
-    "fonts/*.ttf",
-    "fonts/LICENSE",
+    "fonts/*.woff",         # DejaVu, and the fallback for Chinese and Japanese names (scripts/pack_fonts.py)
+    "fonts/LICENSE*",       # DejaVu's, and Droid Sans Fallback's (Apache 2.0)
     "icons/*.png",
     "icons/*.ico",
     "villa/locale/*/LC_MESSAGES/villa.mo",

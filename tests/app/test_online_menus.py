@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from villa.app.kept_seat import kept_seat_waits
+from villa.app.addresses import host_port
 from villa.app.online import Trouble, parse_address, parse_port
 from villa.match import Strength
 from villa.online.protocol import PORT
@@ -22,8 +23,47 @@ def test_an_address_is_host_and_port_or_just_a_host_on_the_games_port():
     assert parse_address("villa.example.org") == ("villa.example.org", PORT)
 
 
+@pytest.mark.parametrize("pasted, read", [
+    ("http://192.168.1.20:8080", ("192.168.1.20", 8080)),
+    ("http://games.example.org:47171/", ("games.example.org", 47171)),
+    ("villa-paletti://10.0.0.5:47170/JF2HA#9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+     ("10.0.0.5", 47170)),
+    ("villa-paletti://10.0.0.5/JF2HA", ("10.0.0.5", PORT)), ("[::1]:47171", ("::1", 47171)), ("::1", ("::1", PORT)),
+])
+def test_an_address_pasted_as_a_link_or_an_invite_gives_its_host_and_port(pasted, read):
+    assert parse_address(pasted) == read
+    assert parse_address(host_port(*read)) == read, "as the window keeps it, it reads back"
+
+
+def test_a_room_code_typed_with_spaces_or_dashes_is_the_code():
+    from villa.online import protocol
+    assert protocol.room_code(" jf-2ha ") == protocol.room_code("JF2 HA") == protocol.room_code("JF2HA") == "JF2HA"
+    assert protocol.room_code("") is None and protocol.typed_code(" - ") == ""
+    assert protocol.room_code("JF2H0") is None, "a letter no code uses"
+
+
+def test_a_kept_seat_keeps_its_flags_and_older_settings_without_them_still_load():
+    old = {"address": "127.0.0.1:47170", "code": "ABCDE", "seat": 1, "token": "t", "at": 1000.0}
+    assert KeptSeat.from_json(old) == KeptSeat("127.0.0.1:47170", "ABCDE", 1, "t", 1000.0, False, False)
+    new = {**old, "started": True, "hosts": True}
+    assert KeptSeat.from_json(new) == KeptSeat("127.0.0.1:47170", "ABCDE", 1, "t", 1000.0, True, True)
+    for broken in ({**old, "hosts": "yes"}, {**old, "other": 1}, {k: v for k, v in old.items() if k != "token"}):
+        with pytest.raises(ValueError):
+            KeptSeat.from_json(broken)
+
+
+def test_a_seat_this_window_hosted_waits_as_long_as_its_room_is_kept_on_this_computer(tmp_path, monkeypatch):
+    from villa.app.dedicated import rooms_dir
+    monkeypatch.setenv("VILLA_HOME", str(tmp_path))
+    hosted = KeptSeat("192.168.1.20:47170", "ABCDE", 0, "t", 1000.0, True, True)
+    assert not kept_seat_waits(hosted, 1001.0), "no room file: nothing to open again"
+    rooms_dir().mkdir(parents=True)
+    (rooms_dir() / "ABCDE.room.json").write_text("{}", encoding="utf-8")
+    assert kept_seat_waits(hosted, 1000.0 + 30 * 86400), "her own files keep it, for days"
+
+
 @pytest.mark.parametrize("typed", ["", ":47170", "host:", "host:port", "host:0", "host:70000", "two words:1",
-                                   "host:-5"])
+                                   "host:-5", "http://", "[::1]x", "villa-paletti://:47170/JF2HA"])
 def test_a_bad_address_is_one_trouble(typed):
     with pytest.raises(Trouble) as told:
         parse_address(typed)
@@ -131,14 +171,16 @@ def test_the_lobby_keeps_the_seat_words_refusals_starts_the_game_and_forgets_the
     assert play.front.settings.kept_seat is None, "a game over has no seat to rejoin"
 
 
-def test_a_seat_at_a_server_hosted_here_is_not_kept():
+def test_a_seat_at_a_server_hosted_here_is_kept_as_the_hosts_and_marked_so():
+    """The host's seat is kept like everyone's: Continue opens her room again from her own files."""
     from types import SimpleNamespace
-    player = SimpleNamespace(seats={0: "token"}, state=None, table={}, refusals=[], lost=False, code="ABCDE",
-                             poses={}, poll=lambda: None)
+    player = SimpleNamespace(seats={0: "token"}, state=None, table={"started": True}, refusals=[], lost=False,
+                             code="ABCDE", poses={}, poll=lambda: None)
     play, frame = watching(player)
     play.server = object()
     frame()
-    assert play.front.settings.kept_seat is None
+    kept = play.front.settings.kept_seat
+    assert (kept.code, kept.seat, kept.token, kept.hosts, kept.started) == ("ABCDE", 0, "token", True, True)
 
 
 def test_a_seat_taken_from_the_command_line_is_kept_to_rejoin(monkeypatch):

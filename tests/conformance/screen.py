@@ -278,6 +278,7 @@ READS: dict[str, Read] = {
     "hand.grab_z": Read("pulling", _near(_hand(lambda hand: float(hand.grab_z)), CM)),
     "hand.strain": Read("pulling", _trailing("strain", NEWTON)),
     "hand.is_free": Read("pulling", _same(_hand(lambda hand: hand.is_free()))),
+    "hand.taken_up": Read("hand", _same(_hand(lambda hand: hand.taken_up))),
     "hand.carry_z": Read("there", _near(_hand(lambda hand: float(hand.carry_z())), CM)),
     "hand.surface_below": Read("there", _near(_hand(_surface), CM)),
     "hand.piece": Read("hand", _same(_hand(lambda hand: hand.piece))),

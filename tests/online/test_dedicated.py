@@ -19,6 +19,7 @@ from villa import rules
 from villa.match import record as records
 from villa.match import requests as rq
 from villa.online.client import Player
+from villa.online.client import player as players
 from villa.online.protocol import Online
 from villa.online.wire import messages as m
 from villa.rules.state import Step
@@ -52,6 +53,14 @@ def _player(port: int, code: str) -> Player:
     player.enter(code)
     assert players_until(lambda: player.room is not None)
     return player
+
+
+def _kept(autosave: Path):
+    """The rules' state the room's file keeps (None: it is being written)."""
+    try:
+        return records.from_document(json.loads(autosave.read_text(encoding="utf-8"))["record"]).state
+    except (OSError, ValueError, KeyError):
+        return None
 
 
 def _stopped(server: subprocess.Popen) -> None:
@@ -129,22 +138,57 @@ def test_the_dedicated_server_killed_mid_game_takes_it_up_again(tmp_path):
         _colours(anna, ben)
         autosave = tmp_path / "data" / "online" / f"{code}.room.json"
         assert players_until(lambda: autosave.exists() and anna.state.turn.step is Step.START
-                             and anna.state.turn.actor in (0, 1), 120), "no turn was settled"
+                             and anna.state.turn.actor in (0, 1) and _kept(autosave) == anna.state, 120), \
+            "no turn was settled (and kept)"
         server.send_signal(signal.SIGKILL)
         server.wait(10)
-        assert players_until(lambda: anna.lost and ben.lost)
+        assert players_until(lambda: anna.rejoining is not None and ben.rejoining is not None)
+        assert anna.lost_why.code in (Online.HUNG_UP, Online.RESET) and not anna.lost, "looking for it, not lost"
         _stopped(server)
         kept = records.from_document(json.loads(autosave.read_text(encoding="utf-8"))["record"])
         assert kept.state == anna.state, "the turn settled, kept as one file"
 
         server, lines = _start(tmp_path, port)
         assert lines[-1].startswith(f"room {code} on port {port}: taken up at turn {kept.turn} "), lines
-        back = _player(port, code)
+        assert players_until(lambda: anna.came_back == 1 and ben.came_back == 1 and anna.ready and ben.ready, 60), \
+            "both back by themselves, with their tokens"
         seat = anna.state.turn.actor
-        back.rejoin(tokens[seat])
-        assert players_until(lambda: back.seats and back.poses and back.state is not None)
-        assert back.seats.keys() == {seat} and back.state == anna.state
+        back = (anna, ben)[seat]
+        assert players_until(lambda: back.poses and back.state == kept.state)
+        assert back.seats.keys() == {seat} and back.seats[seat] != tokens[seat], "a new token at each rejoin"
         back.request(rq.Propose(seat))      # the rules' answer, from the game taken up
-        assert players_until(lambda: back.refusals or back.state != anna.state)
+        assert players_until(lambda: back.refusals or back.state != kept.state)
+    finally:
+        _stopped(server)
+
+
+def test_a_dedicated_server_stopped_mid_game_and_started_again_has_its_players_back_by_themselves(tmp_path,
+                                                                                                  monkeypatch):
+    """SIGTERM: every room kept, every player told the server stopped (said so, not "cannot read"); the players
+    look for the game all the while, and are back in it by themselves once the server runs again on its port."""
+    monkeypatch.setattr(players, "BACKOFF", ((1.0, 0.5),))     # the minutes of waiting longer, in seconds
+    monkeypatch.setattr(players, "RETRY_MAX_S", 2.0)
+    port = free_port()
+    server, lines = _start(tmp_path, port, "--people", "2", "--seed", "3")
+    try:
+        code = lines[-1].split()[1]
+        anna, ben = _player(port, code), _player(port, code)
+        anna.sit("Anna", 0)
+        ben.sit("Ben", 1)
+        assert players_until(lambda: anna.seats and ben.seats and anna.table.get("started") and ben.poses, 30)
+        state = ben.state
+        server.send_signal(signal.SIGTERM)
+        assert server.wait(30) == 128 + signal.SIGTERM
+        assert players_until(lambda: anna.rejoining is not None and ben.rejoining is not None)
+        assert ben.lost_why.code is Online.CLOSING and not ben.lost
+        assert players_until(lambda: ben.next_try_in and ben.next_try_in >= 1.0, 10), \
+            "nobody listens: it waits longer between tries"
+        _stopped(server)
+
+        server, lines = _start(tmp_path, port)
+        assert lines[-1].startswith(f"room {code} on port {port}: taken up at turn 0 "), lines
+        assert players_until(lambda: anna.came_back == 1 and ben.came_back == 1 and ben.ready and anna.ready, 60)
+        assert players_until(lambda: ben.state == state and ben.poses and ben.seats.keys() == {1})
+        assert not anna.lost and not ben.lost
     finally:
         _stopped(server)

@@ -51,17 +51,19 @@ class Tables:
         self.server = server
         self.shared = server.open(Room(protocol.new_room_code(), two_seats(), keep=Kept()))
         self.anna, self.ben = joined(server, self.shared.code, "Anna", "Ben")
-        self.seats: list[tuple[Room, str]] = []
-        for seed in range(seated):
-            plan = MatchSetup((Seat("Cleo"), Seat("Computer", Strength.EASY)), layout_named("random", seed + 1),
-                              seed=seed + 1)
-            room = server.open(Room(protocol.new_room_code(), plan, keep=Kept()))
-            cleo = Raw(server.port, tls=False)
-            cleo.say(HELLO, m.Enter(room.code), m.Sit("Cleo", 0))
-            assert pump(server, [cleo], lambda: m.Seated in cleo.kinds())
-            cleo.close()
-            self.seats.append((room, next(s.token for s in cleo.heard if isinstance(s, m.Seated))))
+        self.seats: list[tuple[Room, str]] = [self._cleos_room(seed) for seed in range(seated)]
         assert pump(server, [], lambda: len(server.visitors) == 2)
+
+    def _cleos_room(self, seed: int) -> tuple[Room, str]:
+        """A room of Cleo's and a computer player's, and Cleo's token."""
+        plan = MatchSetup((Seat("Cleo"), Seat("Computer", Strength.EASY)), layout_named("random", seed + 1),
+                          seed=seed + 1)
+        room = self.server.open(Room(protocol.new_room_code(), plan, keep=Kept()))
+        cleo = Raw(self.server.port, tls=False)
+        cleo.say(HELLO, m.Enter(room.code), m.Sit("Cleo", 0))
+        assert pump(self.server, [cleo], lambda: m.Seated in cleo.kinds())
+        cleo.close()
+        return room, next(s.token for s in cleo.heard if isinstance(s, m.Seated))
 
     @property
     def codes(self) -> list[str]:
@@ -83,8 +85,11 @@ class Tables:
         as one malformed stream, and closed it before any of it was carried out)."""
         tokens = [s.token for s in client.heard if isinstance(s, m.Seated)]
         assert tokens or client.goodbye() == (Online.MALFORMED.value, {}), client.heard
-        if tokens:
-            self.seats[n] = (self.seats[n][0], tokens[-1])
+        room = self.seats[n][0]
+        if tokens and room.seating.sitters[0].for_good:     # it gave the seat up: no token takes it back
+            self.seats[n] = self._cleos_room(len(self.codes) + n)
+        elif tokens:
+            self.seats[n] = (room, tokens[-1])
 
 
 def _read(client: Raw, phase: str) -> bool:

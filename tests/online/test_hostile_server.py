@@ -119,7 +119,8 @@ def test_a_server_that_never_answers_is_given_up_after_the_timeout(fake):
     fake.accept()                        # connected, and then nothing: no welcome ever comes
     assert player.connecting
     assert _poll_until(player, lambda: player.lost, seconds=5)
-    assert player.failed and player.trouble.why == "timed out" and 0.5 <= time.monotonic() - began < 3
+    assert player.failed and player.trouble.code is Online.UNREACHABLE and player.trouble.values["why"] == "timed out"
+    assert 0.5 <= time.monotonic() - began < 3
 
 
 def test_a_player_closed_while_connecting_stops_at_once(fake):

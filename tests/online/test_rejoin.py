@@ -113,22 +113,25 @@ def test_a_seat_left_longer_than_the_wait_goes_to_a_computer_player(server):
     assert run(server, lambda: anna.table["seats"][1]["computer"] is not None, seconds=10)
 
 
-def test_a_server_closed_mid_game_takes_it_up_from_its_autosave(server, room):
+def test_a_server_closed_mid_game_takes_it_up_from_its_autosave_and_its_players_come_back_by_themselves(server, room):
     players = joined(server, room.code, "Anna", "Ben")
     seat = _a_person_to_move(server, room, players)      # the computer player's turn was kept
     kept: Kept = room.store
     assert kept.records and kept.records[-1].state == room.match.state
     record: Record = kept.records[-1]
-    tokens = {n: p.seats[n] for n, p in enumerate(players)}
+    port = server.port
     server.close()
-    assert players_until(lambda: all(p.lost for p in players))
-    assert all(p.trouble.code is Online.CLOSING for p in players)
+    assert players_until(lambda: all(p.rejoining is not None for p in players))
+    assert all(p.lost_why.code is Online.CLOSING and not p.lost for p in players), "they look for the game again"
+    assert players_until(lambda: all(p.next_try_in and p.next_try_in > 0.4 for p in players), 5), \
+        "nobody answers there now: tried again in a while"
 
-    again = Server(0, LOOPBACK)
+    again = Server(port, LOOPBACK, identity=server.tls.identity)    # started again, on its port, with its certificate
     try:
         room = again.open(Room.taken_up(record, kept.seats, keep=Kept()))
         assert room.match.state == record.state and room.code == kept.seats["room"]
-        mover = _rejoined(again, room.code, tokens[seat])
+        assert run(again, lambda: all(p.came_back == 1 and p.ready and p.seats for p in players), seconds=30)
+        mover = players[seat]
         assert run(again, lambda: mover.state == record.state, seconds=10)
         column = sorted(rules.grabbable_columns(mover.state))[0]
         (x, y, z), _quat = mover.poses[column]

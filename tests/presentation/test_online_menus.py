@@ -74,7 +74,7 @@ def test_host_here_set_the_clock_give_a_seat_to_a_computer_roll_for_colours_and_
         "the invite names this computer's address until the router forwards the port"
     assert until(frames, lambda: "computer_1_easy" in lobby.widgets)
     assert lobby.widgets["start"]["state"] == "disabled", "Ben's seat is empty"
-    assert front.settings.kept_seat is None, "a server hosted here ends with the window: nothing to rejoin"
+    assert front.settings.kept_seat.hosts, "a seat at a server hosted here is kept as the host's: Continue opens it"
 
     press_button(lobby.widgets["clock_120"])                 # two minutes a move
     assert until(frames, lambda: player.table.get("clock") == 120)

@@ -27,7 +27,7 @@ from villa.online import protocol
 from villa.online.client import Player
 from villa.online.protocol import Online, OnlineError
 from villa.online.server import Room, Server
-from villa.presentation import menus, panels
+from villa.presentation import panels
 from villa.presentation.preferences import Settings
 from villa.rules import RULE_SETS
 
@@ -104,10 +104,12 @@ def test_a_pull_in_one_window_is_seen_in_the_other(stage, frames, mouse, on_scre
             "Ben's game never drew the pull"
         assert (room.match.villa.nodes[column].getPos() - start).length() > 2.0
 
-        server.close()                                 # the server gone: back to the main menu, saying so
-        assert _until(frames, lambda: isinstance(front.menu, menus.MainMenu), 20)
-        assert front.menu.notice == "The game server stopped." and front.screen is None
-        assert _until(frames, lambda: "The game server stopped." in _log(ben_home), 20), "Ben's window said so too"
+        server.close()              # the server stops: each window says so, and looks for the game until it is back
+        stopped = ("The game server stopped. It keeps the game from the last settled turn: you will be back in it "
+                   "when the server runs again.")
+        assert _until(frames, lambda: screen.mode == "CutOff" and stopped in screen.hud.message.getText(), 20)
+        assert front.screen is screen and not front.online.lost
+        assert _until(frames, lambda: stopped in _log(ben_home), 20), "Ben's window said so too"
     finally:
         mouse.up()
         front.close()
@@ -211,6 +213,10 @@ def test_the_host_gives_the_seat_of_a_player_who_stalls_to_a_computer_from_the_p
     stand_in = front.pause_menu.widgets["stand_in"]
     assert stand_in["text"] == "A computer plays for Ben", "Ben is here, but the game waits for him"
     press_button(stand_in)
+    asked = front.menu                          # Ben is at the table: the host is asked first
+    assert asked.widgets["question"]["text"].startswith("Ben is still at the table, and may only be thinking.")
+    assert not ben.lost and not front.match.seat(1).is_computer, "nothing given before the host says so"
+    press_button(asked.widgets["yes"])
     assert _run(stage, lambda: ben.lost, [ben])
     assert isinstance(ben.trouble, OnlineError) and ben.trouble.code is Online.SEAT_GIVEN
     assert _run(stage, lambda: front.match.seat(1).is_computer, [ben]), "a computer plays Ben's seat"
@@ -303,7 +309,7 @@ def test_a_window_says_the_game_pauses_while_its_server_has_lost_touch_with_the_
         assert _run(stage, lambda: ann.paused_for is None, [ben], 20), "the game goes on"
         assert _run(stage, lambda: "The game pauses" not in screen.hud.message.getText(), [ben], 5)
         assert front.screen is screen and not ann.lost and ann.rejoining is None and ann.came_back == 0, \
-            (ann._lost_why, [p.read_text()[-1500:] for p in tmp_path.rglob("villa.log")])
+            (ann.lost_why, [p.read_text()[-1500:] for p in tmp_path.rglob("villa.log")])
         snapshot("online-goes-on")
     finally:
         front.close()

@@ -291,3 +291,55 @@ def test_every_refusal_of_the_wood_is_worded_by_its_code_in_every_language():
             == "Die Etage (Gelb) liegt schon."
     finally:
         i18n.install("en")
+
+
+# --- online: how a connection ended, and a window cut off from its game --------------------------------------
+
+def test_every_way_a_connection_ends_has_its_own_sentence_and_only_a_broken_message_is_called_unreadable():
+    from villa.online.wire.codec import WireError
+    said = {
+        "hung up": flow.connection_ended(OnlineError(Online.HUNG_UP)),
+        "reset": flow.connection_ended(OnlineError(Online.RESET, why="reset")),
+        "stopped": flow.connection_ended(OnlineError(Online.CLOSING)),
+        "host left": flow.connection_ended(OnlineError(Online.HOST_LEFT, host="Anna")),
+        "silent": flow.connection_ended(OnlineError(Online.SILENT)),
+        "version": flow.connection_ended(OnlineError(Online.VERSION, game="0.2.0", protocol=1)),
+        "broken": flow.connection_ended(WireError("a frame that breaks the wire's form")),
+    }
+    assert said["host left"] == "Anna's window, which hosted this game, has closed."
+    assert said["hung up"] == "The server closed the connection without a word."
+    assert said["reset"].startswith("The connection to the server was reset")
+    assert said["version"].startswith("The server plays another version of the game (0.2.0)")
+    assert len(set(said.values())) == len(said), "each its own"
+    assert [k for k, v in said.items() if "cannot read" in v] == ["broken"]
+
+
+def test_a_window_cut_off_from_its_game_says_why_whose_window_and_when_it_tries_again():
+    from villa.online.client.seats_now import CutOff
+    cut = CutOff(OnlineError(Online.HUNG_UP), "Anna", False, 7.2)
+    assert flow.cut_off(cut).startswith("Anna's window, which hosted this game, has closed.")
+    assert flow.cut_off_headline(cut) == "Cut off from Anna's window: trying again in 8 s"
+    asleep = CutOff(OnlineError(Online.SILENT), "Anna", False, 0.0)
+    assert flow.cut_off(asleep).startswith("Anna's window, which hosts this game, has stopped answering")
+    assert flow.cut_off_headline(asleep) == "Cut off from Anna's window: trying now …"
+    fleet = CutOff(OnlineError(Online.RESET), "", True, 0.5)
+    assert flow.cut_off(fleet) == "The game's server is gone: looking for the game on the fleet's other servers …"
+    assert flow.cut_off_headline(fleet) == "Cut off from the game server: trying now …"
+    lone = [flow.cut_off(CutOff(OnlineError(code), "", False, 1.0))
+            for code in (Online.CLOSING, Online.SILENT, Online.HUNG_UP, Online.RESET)]
+    assert len(set(lone)) == 4 and all("another" not in s and "cannot read" not in s for s in lone)
+    assert flow.back_in_game(False) == "Back in the game."
+
+
+def test_waiting_for_a_player_who_left_says_how_long_the_seat_is_kept_and_who_may_give_it():
+    from villa.online.client.seats_now import Away
+    state = new_game(GameSetup(rules.PUBLISHER, ("Anna", "Ben")))
+    assert flow.waiting_for(state, 1, Away(540.0, False)) == (
+        "Waiting for Ben to come back: the room keeps the seat 9 min more, or until the host gives it to a computer "
+        "player")
+    assert flow.waiting_for(state, 1, Away(42.3, False), hosting=True) == (
+        "Waiting for Ben to come back: the room keeps the seat 43 s more, or until you give it to a computer player")
+    assert flow.waiting_for(state, 1, Away(500.0, True)) == (
+        "Ben has left the game for good: the host may give the seat to a computer player")
+    assert flow.waiting_for(state, 1, True) == "Waiting for Ben to come back"
+    assert flow.waiting_for(state, 1) == "Waiting for Ben"

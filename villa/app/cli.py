@@ -187,7 +187,8 @@ def build_parser() -> argparse.ArgumentParser:
                              "(run under xvfb-run when there is none)")
     group = parser.add_argument_group("saved games, replays and computer play")
     group.add_argument("--continue", dest="continue_game", action="store_true",
-                       help="take up the latest game where it was kept")
+                       help="take up the latest game where it was kept (as the main menu's Continue: a seat online "
+                            "kept to rejoin, a game this window hosted opened again, or the game kept here)")
     group.add_argument("--load", type=_path, metavar="FILE", help="take up the game saved in FILE")
     group.add_argument("--replay", type=_path, metavar="FILE", help="watch a recorded game again, turn by turn")
     group.add_argument("--clip", type=_path, metavar="REPLAY",

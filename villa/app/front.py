@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import logging
 import random
+import time
 from dataclasses import replace
 
 from villa import rules
 from villa.app import ends, invite_links, joining, saves, settings as stored
 from villa.app.clipping import Clipping
 from villa.app.keeping import Keeper, has_kept_game, latest_game
+from villa.app.kept_seat import kept_seat_waits
 from villa.app.learning import Learning
 from villa.app.known_servers import KnownServersFile
 from villa.app.logs import PlayerError
@@ -28,12 +30,14 @@ from villa.app.storage import data_dir
 from villa.match import Match, MatchSetup, Record, Seat, Strength, TimeUp, layout_named
 from villa.match.computer import close_thinking, reseat_computers, seat_computers
 from villa.online.client import OnlineMatch
+from villa.online.client.seats_now import SeatsNow
 from villa.online.client.trust import Trust
 from villa.online.invite import Invite
 from villa.physics import layouts
 from villa.presentation import i18n, menus, words
 from villa.presentation.arrange import ArrangeScreen
 from villa.presentation.game import GameScreen
+from villa.presentation.menus.confirm import Confirm
 from villa.presentation.menus.lobby import clock_seconds
 from villa.presentation.move_clock import MoveClock
 from villa.presentation.preferences import Settings
@@ -182,11 +186,7 @@ class Front:
         """The seat online that Continue takes up: one kept in the settings that may still wait, and was played
         after the hot-seat game kept on disk (None: Continue takes up that game)."""
         kept = self.online_play.kept.waiting()
-        try:
-            played_here = (data_dir() / saves.AUTOSAVE).stat().st_mtime
-        except OSError:
-            played_here = 0.0
-        return kept if kept is not None and kept.at >= played_here else None
+        return kept if online_first(kept) else None
 
     def continue_game(self) -> None:
         if self._seat_to_continue() is not None:
@@ -245,9 +245,13 @@ class Front:
         if self.match is not match:
             return        # left meanwhile
         screen = self.screen = GameScreen(self.stage, match, on_end=self._game_over, sound=self.sound,
-                                          on_pause=self.pause, end_panel=False, here=match.here)
+                                          on_pause=self.pause, end_panel=False, here=match.here,
+                                          seats=SeatsNow(match.player), on_leave=self.main_menu,
+                                          on_stand_in=lambda seat: self._stand_in(seat))
         match.events.subscribe(TimeUp, lambda event: screen.hud.announce(
             words.time_up(match.state, event.player), screen.now))
+        if not match.here:          # a game under way entered by its code, every seat someone's: watched
+            screen.hud.announce(words.watching(), screen.now, seconds=15.0)
         self.apply_settings(self.settings)
 
     def _follow_online(self, player, match: OnlineMatch) -> None:
@@ -273,9 +277,8 @@ class Front:
             if self.screen is not None and self.match is match:
                 if (player.rejoining is not None) != looking or player.came_back != came_back:
                     looking, came_back = player.rejoining is not None, player.came_back
-                    said = words.looking_for_the_game() if looking else words.game_found_again()
-                    self.screen.hud.announce(said, self.screen.now)
-                    log.info(said)
+                    cut = SeatsNow(player).cut_off()    # the screen says it (its CutOff mode), the log too
+                    log.info(words.cut_off(cut) if cut is not None else words.back_in_game(len(player.addresses) > 1))
                 paused = player.paused_for
                 if paused is not None and round(paused) != paused_said:     # said again as the seconds go
                     paused_said = round(paused)
@@ -343,8 +346,26 @@ class Front:
         return next((n for n in range(len(self.match.state.players)) if self.match.away(n)), None)
 
     def _stand_in(self, seat: int) -> None:
-        self.online.give_to_computer(seat, Strength.MEDIUM)
-        self.resume()
+        """A computer plays this seat from now on; its person at the table is asked for first (they may only be
+        thinking), one who left is not."""
+        def give() -> None:
+            if self.online is not None:
+                self.online.give_to_computer(seat, Strength.MEDIUM)
+            self.resume()
+        if self.match.away(seat):
+            give()
+            return
+        name, paused = self.match.state.players[seat], self.pause_menu
+        if paused is not None:
+            paused.hide()
+
+        def answered(then):
+            def done() -> None:
+                self.menu = None          # (the question took itself down)
+                then()
+            return done
+        self._open(Confirm(question=words.stand_in_question(name), yes=words.stand_in_words(name),
+                           on_yes=answered(give), on_no=answered(self.resume if paused is None else paused.show)))
 
     def _pause_rules(self) -> None:
         rules_now = self.match.state.ruleset
@@ -408,9 +429,20 @@ class Front:
         self.start(replace(setup, builders_eye=self.settings.builders_eye))   # as the settings say now
 
 
+def online_first(kept) -> bool:
+    """Whether Continue takes up this seat kept online: it may still wait, and was played after the hot-seat game
+    kept on disk."""
+    try:
+        played_here = (data_dir() / saves.AUTOSAVE).stat().st_mtime
+    except OSError:
+        played_here = 0.0
+    return kept is not None and kept_seat_waits(kept, time.time()) and kept.at >= played_here
+
+
 def play(args) -> int:
-    """Open the window: the main menu, or the game --continue or --load takes up."""
-    record, player, settings = None, None, None
+    """Open the window: the main menu, or the game --continue (as the main menu's Continue: a seat kept online, or
+    the game kept here) or --load takes up."""
+    record, player, settings, online = None, None, None, False
     troubles: list[tuple] = []
     invite = args.join if isinstance(args.join, Invite) else None
     if invite is not None:
@@ -423,7 +455,10 @@ def play(args) -> int:
         player = joining.sit_down(host, port, code, args.name, kept=settings.kept_seat, pin=pin,
                                   insecure=args.insecure, trust=Trust(KnownServersFile()))
     elif args.continue_game:
-        _path, _how, record = latest_game()
+        settings = stored.load_settings(on_trouble=lambda path, aside: troubles.append((path, aside)))
+        online = online_first(settings.kept_seat)
+        if not online:
+            _path, _how, record = latest_game()
     elif args.load:
         record = saves.load(args.load)
     if args.replay:
@@ -441,6 +476,9 @@ def play(args) -> int:
     elif invite is not None:        # a link clicked: into its room as the menus' Join goes, under the last name
         front.main_menu()
         front.online_play.invited(invite)
+    elif online:
+        front.main_menu()
+        front.continue_game()
     elif record is not None:
         front.take_up(record)
     else:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import time
 
+from villa.app.addresses import host_port
 from villa.app.kept_seat import kept_seat_waits
 from villa.app.logs import PlayerError
 from villa.online.client import Player
@@ -22,7 +23,7 @@ TLS_TROUBLES = (Online.NOT_TLS, Online.TLS_FAILED, Online.NOT_INVITED, Online.CE
 
 def address(host: str, port: int) -> str:
     """The server as the settings keep it (and the menus show it)."""
-    return f"{host}:{port}"
+    return host_port(host, port)
 
 
 def sit_down(host: str, port: int, code: str, name: str, seconds: float = ANSWER_S,

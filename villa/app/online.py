@@ -11,11 +11,17 @@ started, the game screen takes the player over (`Front.play_online`).
 Every connection is TLS, the server checked before a byte is sent (`villa.online.client.trust`: an invite's pin,
 a CA's certificate for the host's name, or the certificate the address showed before, kept in
 `known_servers.json`), unless the window was started with `--insecure`. A game hosted here shows the certificate
-kept in the data folder (`tls/`, as a dedicated server does), and its fingerprint is `fingerprint`.
+kept in the data folder (`tls/`, as a dedicated server does), and its fingerprint is `fingerprint(play)`.
 
 Leaving the lobby closes the connection; a host who leaves before the game started also stops the server
 inside the game (the room goes with it, and the guests are told the connection was lost). Once a game is
-under way the server runs on until its host goes back to the main menu or quits.
+under way the server runs on until its host goes back to the main menu or quits; its room is kept in her data
+folder, her seat in her settings as everyone's is, and the main menu's Continue opens the room again (the same code,
+on the same port where it is free, showing the same certificate) and seats her; her guests, who looked for it all
+the while, come back by themselves.
+
+Joining a room where this window keeps a seat takes that seat back; opening or joining another room while the
+window keeps a seat in a game under way asks first, and a seat given up is told to its room.
 
 A game hosted here asks the home's router to forward its port (`villa.online.router`, in a thread of its own),
 and the lobby shows the invite to send friends (`sharing`): the router's public address once it answered,
@@ -30,6 +36,7 @@ import os
 import socket
 import time
 
+from villa.app.addresses import Trouble, host_port, parse_address, parse_port
 from villa.app.dedicated import rooms_dir, tls_dir
 from villa.app.kept_seat import SeatKept
 from villa.app.known_servers import KnownServersFile
@@ -48,32 +55,13 @@ from villa.online.server import Room, Server
 from villa.presentation import menus
 from villa.presentation.menus.lobby import LobbyScreen
 from villa.presentation.menus.online import HostScreen, JoinScreen, OnlineMenu, host_words, plan_words, trouble_words
+from villa.presentation import words
 from villa.presentation.words import connection_ended, refusal
 
 log = logging.getLogger(__name__)
 
 WAIT_S = 5.0              # for a server's answer (connected, the room seen, seated, a room opened)
 FREE_PORTS = 20           # ports tried from protocol.PORT on, when the player chose none
-
-
-class Trouble(Exception):
-    """Why joining or hosting stopped: a trouble's code (menus.online.TROUBLES) and its values."""
-
-    def __init__(self, code: str, /, **values) -> None:
-        super().__init__(code)
-        self.code, self.values = code, values
-
-
-def parse_address(text: str) -> tuple[str, int]:
-    """host:port (or just host, on the game's own port); Trouble("bad address") for anything else."""
-    text = text.strip()
-    host, colon, port = text.rpartition(":") if ":" in text else (text, "", "")
-    if not colon:
-        host, port = text, str(protocol.PORT)
-    if not host or not port.isdigit() or not 0 < int(port) < 65536 or any(c.isspace() for c in host) \
-            or not host.isprintable():
-        raise Trouble("bad address", address=text or "—")
-    return host, int(port)
 
 
 def parse_invite_or_address(text: str) -> tuple[str, int, str | None, str | None]:
@@ -103,16 +91,6 @@ def login_name() -> str:
     return ""
 
 
-def parse_port(text: str) -> int | None:
-    """A port to host on; None: any free one. Trouble("bad port") for anything else."""
-    text = text.strip()
-    if not text:
-        return None
-    if not text.isdigit() or not 1024 <= int(text) <= 65535:
-        raise Trouble("bad port")
-    return int(text)
-
-
 def local_address() -> str:
     """This machine's address on its network, as friends type it (no packet is sent to find it)."""
     try:
@@ -139,17 +117,10 @@ class OnlinePlay:
         self._waits: list = []
         self._heard = 0            # refusals already said
         self.kept = SeatKept(front)   # the seat kept in the settings to rejoin
+        self.moved: tuple[int, int] | None = None    # a room hosted again here, on another port than before
         self.trust = Trust(KnownServersFile())   # the servers reached before, and their certificates
         self.insecure = front.insecure            # --insecure: no TLS, to reach a server started so
         self._task = None
-
-    @property
-    def fingerprint(self) -> str | None:
-        """The certificate's fingerprint of the server this window plays on (the one hosted here, or the one
-        reached and checked); None without TLS."""
-        if self.server is not None:
-            return self.server.fingerprint
-        return self.player.fingerprint if self.player is not None else None
 
     # --- the menus ---
 
@@ -197,6 +168,8 @@ class OnlinePlay:
     # --- the ways in ---
 
     def host_here(self, port_text: str) -> None:
+        if self.kept.ask_first(None, lambda: self.host_here(port_text)):
+            return
         screen = self.front.menu
         self.close()
         try:
@@ -205,15 +178,20 @@ class OnlinePlay:
         except Trouble as trouble:
             screen.tell_trouble(trouble.code, **trouble.values)
             return
-        room = Room(protocol.new_room_code(), self.plan, keep=self.server.store, aside=True, waits_for_host=True)
+        seat = next(n for n, s in enumerate(self.plan.seats) if not s.is_computer)     # where the host sits
+        room = Room(protocol.new_room_code(), self.plan, keep=self.server.store, aside=True, waits_for_host=True,
+                    hosted_at=seat)
         self.server.open(room)
-        self.address = f"{local_address()}:{self.server.port}"
+        self.address = host_port(local_address(), self.server.port)
         self.opening = PortOpening(self.server.port).start()      # friends beyond the home's router
         self._connect("127.0.0.1", self.server.port, screen, lambda: self._enter(room.code, screen, self._sit_host),
                       pin=self.server.fingerprint)
 
-    def _serve(self, port: int | None) -> Server:
-        ports = [port] if port is not None else range(protocol.PORT, protocol.PORT + FREE_PORTS)
+    def _serve(self, port: int | None, or_another: bool = False) -> Server:
+        """A server in this window on `port` (`or_another`: else the first free from the game's own; None: any),
+        showing the certificate kept in the data folder (the same each time: a guest's pin still holds)."""
+        others = list(range(protocol.PORT, protocol.PORT + FREE_PORTS))
+        ports = others if port is None else [port, *others] if or_another else [port]
         identity = None if self.insecure else own_identity(tls_dir())
         for number in ports:
             try:
@@ -233,7 +211,9 @@ class OnlinePlay:
         except Trouble as trouble:
             screen.tell_trouble(trouble.code, **trouble.values)
             return
-        self.address = f"{host}:{port}"
+        if self.kept.ask_first(None, lambda: self.host_on_server(address_text)):
+            return
+        self.address = host_port(host, port)
 
         def opened() -> None:     # the server's answer enters the room it opened
             self.player.open_room(self.plan)
@@ -251,21 +231,31 @@ class OnlinePlay:
         self._connect(host, port, screen, opened)
 
     def join(self, address_text: str, code: str, name: str) -> None:
-        """Join by an invite (the first line; the code is the invite's, and its fingerprint the one the server's
-        certificate must have) or a server's address and a room code."""
+        """Into the room with this code, or an invite's (the first line; its fingerprint the one the server's
+        certificate must have): the seat this window keeps there taken back, or the lobby (a game under way whose
+        seats are taken is watched)."""
         screen = self.front.menu
         try:
             host, port, invited, pin = parse_invite_or_address(address_text)
             code = invited or code
+            if not protocol.typed_code(code):
+                raise Trouble("no code")
             if protocol.room_code(code) is None:
-                raise Trouble("bad code", code=code.strip().upper() or "—", unused=protocol.UNUSED_LETTERS)
+                raise Trouble("bad code", code=protocol.typed_code(code), unused=protocol.UNUSED_LETTERS)
         except Trouble as trouble:
             screen.tell_trouble(trouble.code, **trouble.values)
             return
         if not name:
             screen.tell(refusal(OnlineError(Online.NO_NAME)))
             return
-        self.address, self.name = f"{host}:{port}", name
+        code = protocol.room_code(code)
+        if self.kept.ask_first(code, lambda: self.join(address_text, code, name)):
+            return
+        self.address, self.name = host_port(host, port), name
+        kept = self.kept.waiting()
+        if kept is not None and kept.code == code:
+            self.rejoin(self.address, pin)       # the seat kept there, with its token
+            return
         self._connect(host, port, screen, lambda: self._enter(code, screen, self.open_lobby), pin=pin)
 
     def seated(self, player: Player, address: str, name: str) -> None:
@@ -276,8 +266,8 @@ class OnlinePlay:
 
     def invited(self, invite: Invite) -> None:
         """An invite the desktop opened the game with (a link clicked in a chat): into its room as Join goes
-        (the lobby, to choose a seat), under the name last played with here, or else the computer's login name;
-        with neither, the join form, filled in, asks for one."""
+        (the lobby, to choose a seat, or the seat this window keeps there), under the name last played with here,
+        or else the computer's login name; with neither, the join form, filled in, asks for one."""
         name = last_name(self.front.settings) or login_name()
         self.join_form(str(invite), name)
         if name:
@@ -285,23 +275,36 @@ class OnlinePlay:
         else:
             self.front.menu.tell(refusal(OnlineError(Online.NO_NAME)))
 
-    def rejoin(self) -> None:
+    def rejoin(self, address: str | None = None, pin: str | None = None) -> None:
+        """The seat kept in the settings taken back (at `address`, as typed: the room there with its code; `pin`:
+        an invite's fingerprint); one this window hosted, in a room opened again here from this computer's files,
+        on its port where it is free, with the certificate kept in its data folder."""
         screen, kept = self.front.menu, self.kept.waiting()
         if kept is None:
             return      # it waited too long, since the menu offered it
         try:
-            host, port = parse_address(kept.address)
-        except Trouble:
+            host, port = parse_address(address or kept.address)
+            if kept.hosts and address is None:
+                self.close()
+                self.server = self._serve(port, or_another=True)
+                self.moved = (port, self.server.port) if self.server.port != port else None
+                host, port, pin = "127.0.0.1", self.server.port, self.server.fingerprint
+                address = host_port(local_address(), port)
+                self.opening = PortOpening(port).start()      # friends beyond the home's router, again
+        except Trouble as trouble:
+            if trouble.code == "port busy":
+                screen.tell_trouble(trouble.code, **trouble.values)
+                return
             self.kept.forget()
             self.menu(trouble_words("no seat", code=kept.code))
             return
-        self.address = kept.address
+        self.address = address or kept.address
 
         def entered() -> None:
             self.player.rejoin(kept.token)
             self._wait(lambda: kept.seat in self.player.seats or len(self.player.refusals) > self._heard,
                        self._rejoined, lambda: self._late(screen, "no seat", code=kept.code))
-        self._connect(host, port, screen, lambda: self._enter(kept.code, screen, entered))
+        self._connect(host, port, screen, lambda: self._enter(kept.code, screen, entered), pin=pin)
 
     def _rejoined(self) -> None:
         if len(self.player.refusals) > self._heard:    # the token is not known there (any more)
@@ -318,7 +321,7 @@ class OnlinePlay:
         """Reach the server (the screen says so at once, with Cancel), its certificate checked (against `pin`,
         when given), then `then()`; no answer within `CONNECT_S` gives up."""
         self.leave()
-        address = f"{host}:{port}"
+        address = host_port(host, port)
         self.player = Player(host, port, timeout=CONNECT_S, pin=pin, insecure=self.insecure, trust=self.trust)
         self._heard = 0
         self._task = self.front.stage.task_mgr.add(self._watch, "villa-online")
@@ -333,7 +336,7 @@ class OnlinePlay:
         player = self.player
         if player is not None and player.lost and not player.failed:
             self._ended(screen)          # it answered, then closed: its goodbye says why
-        elif player is not None and player.failed and str(player.trouble) != "timed out":
+        elif player is not None and player.failed and getattr(player.trouble, "values", {}).get("why") != "timed out":
             self._fail(screen, "no server", address=address)
         else:
             self._fail(screen, "no answer", address=address, seconds=round(CONNECT_S))
@@ -400,19 +403,21 @@ class OnlinePlay:
                 late()
             if self.player is not player:
                 return task.done
-        if self.server is None:          # a server hosted here goes with the window: nothing to rejoin
-            self.kept.keep(player, self.address)
+        self.kept.keep(player, self.address, hosts=self.server is not None)   # hosted here: in this computer's files
         if player.lost and not self._waits:
             self._lost()
             return task.done
         if len(player.refusals) > self._heard and not self._waits:
             self._heard = len(player.refusals)
             if self.lobby is not None:
-                self.lobby.tell(refusal(player.refusals[-1]))
+                self.lobby.tell(words.lobby_refusal(player.refusals[-1]))
         if self.lobby is not None and game_began(player) and not self.playing:
             self.playing = True
             self.lobby = None
             self.front.play_online(player)
+            if self.moved and self.front.screen is not None:      # hosted again, on another port: said
+                self.front.screen.hud.announce(words.hosted_elsewhere(*self.moved, self.address),
+                                               self.front.screen.now, seconds=30.0)
         if player.state is not None and player.state.over and self.front.settings.kept_seat is not None:
             self.kept.forget()
         return task.cont
@@ -472,11 +477,21 @@ class OnlinePlay:
         self.leave()
         self.playing = False
         if self.server is not None:
-            self.server.close()
+            self.server.close()        # its rooms kept, its guests told the host's window closed
+            if self.server.store is not None:
+                self.server.store.flush(2.0)
             self.server = None
         if self.opening is not None:      # the router's mapping removed, in the opening's own thread
             self.opening.close()
             self.opening = None
+
+
+def fingerprint(play: OnlinePlay) -> str | None:
+    """The certificate's fingerprint of the server a window plays on (the one hosted there, or the one reached and
+    checked); None without TLS."""
+    if play.server is not None:
+        return play.server.fingerprint
+    return play.player.fingerprint if play.player is not None else None
 
 
 def sharing(play: OnlinePlay) -> Sharing | None:
@@ -489,12 +504,12 @@ def sharing(play: OnlinePlay) -> Sharing | None:
     if play.server is None or play.opening is None:
         if not port.isdigit():
             return None
-        return Sharing(Invite(host.strip("[]"), int(port), player.code, play.fingerprint), Reach.SERVER)
+        return Sharing(Invite(host.strip("[]"), int(port), player.code, fingerprint(play)), Reach.SERVER)
     forwarding = play.opening.forwarding
     if forwarding.step is Step.OPEN and forwarding.public_address:
-        invite = Invite(forwarding.public_address, forwarding.public_port, player.code, play.fingerprint)
+        invite = Invite(forwarding.public_address, forwarding.public_port, player.code, fingerprint(play))
         return Sharing(invite, Reach.PUBLIC, forwarding)
-    return Sharing(Invite(host, play.server.port, player.code, play.fingerprint), Reach.LAN, forwarding)
+    return Sharing(Invite(host, play.server.port, player.code, fingerprint(play)), Reach.LAN, forwarding)
 
 
 def game_began(player: Player) -> bool:

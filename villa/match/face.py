@@ -52,6 +52,7 @@ class ColumnInHand(Protocol):
     steadied: str | None        # the floor held steady above it while it is pulled
     grab_z: float               # the height at which it was taken hold of (the pull's plane)
     strain: float               # N: the force it resists the hand with while pulled
+    taken_up: bool              # taken up where another's hands held it (online: a window back in the middle of a move)
 
     def is_free(self) -> bool: ...
     def carry_z(self) -> float: ...
@@ -68,6 +69,7 @@ class FloorInHand(Protocol):
     y: float
     yaw: float
     rest_z: float               # the height of the column tops it is carried over
+    taken_up: bool              # taken up where another's hands held it (online: a window back in the middle of a move)
 
     def columns_under(self) -> frozenset[str]: ...
     def touching(self) -> frozenset[str]: ...

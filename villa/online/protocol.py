@@ -44,7 +44,8 @@ FACTS = (rules.ColumnPlaced, rules.FloorLaid, rules.ColumnTakenOut, rules.Collap
 
 
 class Online(StrEnum):
-    """Why the server refused a request that the rules never saw, or closed a connection."""
+    """Why the server refused a request that the rules never saw, or closed a connection; and how a connection
+    ended that closed without a goodbye."""
 
     WRONG_ROOM = "wrong room"            # no room has this code (a try spent)
     TOO_MANY_TRIES = "too many tries"    # too many wrong codes from this address: wait (`seconds`)
@@ -86,7 +87,12 @@ class Online(StrEnum):
     SEAT_GIVEN = "seat given"            # the host gave this player's seat to a computer player
     CLOSING = "closing"                  # the server is stopping
     MOVED = "moved"                      # another server of the fleet plays the room now: find it there
+    HOST_LEFT = "host left"              # the window that hosted the room closed (`host`: its person's name)
     TLS_NEEDED = "tls needed"            # a hello in the clear to a server that speaks TLS (the window's --insecure)
+    # how a connection ended with no goodbye, as the player's side saw it
+    HUNG_UP = "hung up"                  # the other side closed the connection without a word
+    RESET = "reset"                      # the connection was reset (the other side's process gone, a network fault)
+    UNREACHABLE = "unreachable"          # no connection came (`why`: refused, unreachable, timed out, unknown host)
     # why a player did not speak to the server it reached (its TLS, and its check of the server's certificate)
     NOT_TLS = "not tls"                  # the server speaks in the clear (it was started with --insecure)
     TLS_FAILED = "tls failed"            # the TLS handshake failed (`why`: OpenSSL's words)
@@ -108,9 +114,15 @@ def new_room_code() -> str:
     return "".join(secrets.choice(ROOM_LETTERS) for _ in range(ROOM_LENGTH))
 
 
+def typed_code(text: str) -> str:
+    """A room code as typed, in capitals, without the spaces and dashes it may be read out or pasted with."""
+    return "".join(ch for ch in text.upper() if not ch.isspace() and ch not in "-‐‑–—")
+
+
 def room_code(text: str) -> str | None:
-    """A room code as typed, in capitals; None: it cannot be one (wrong length, or a letter codes never use)."""
-    code = text.strip().upper()
+    """A room code as typed (spaces and dashes left out), in capitals; None: it cannot be one (wrong length, or a
+    letter codes never use)."""
+    code = typed_code(text)
     if len(code) != ROOM_LENGTH or any(ch not in ROOM_LETTERS for ch in code):
         return None
     return code

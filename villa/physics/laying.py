@@ -63,6 +63,8 @@ class Laying(StrEnum):
 
 
 class FloorLay:
+    taken_up = False    # the hot seat's hands take every floor up themselves (online, one may be taken up again)
+
     def __init__(self, villa, level: int | None = None) -> None:
         level = villa.top_level + 1 if level is None else level
         if level not in FLOORS:

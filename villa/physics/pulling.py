@@ -75,6 +75,8 @@ IN_HAND = (Grip.PULLING, Grip.CARRYING, Grip.LOWERING, Grip.HELD)
 
 
 class Pull:
+    taken_up = False    # the hot seat's hands take every column up themselves (online, one may be taken up again)
+
     def __init__(self, villa, column: str, point: Point3, steady: bool = False) -> None:
         if villa.collapse is not None:
             raise PlacementError(Refusal.COLLAPSED)

@@ -18,8 +18,12 @@ from pathlib import Path
 APP_NAME = "villa-paletti"
 WINDOW_TITLE = "Villa Paletti"
 LOCALE_PATH = Path("villa", "locale")   # the same place in both layouts
-FONT_FILES = {"body": "DejaVuSans.ttf", "bold": "DejaVuSans-Bold.ttf", "title": "DejaVuSerif-Bold.ttf",
-              "serif": "DejaVuSerif.ttf"}
+# WOFF: the fonts' own tables, deflated (scripts/pack_fonts.py makes them)
+FONT_FILES = {"body": "DejaVuSans.woff", "bold": "DejaVuSans-Bold.woff", "title": "DejaVuSerif-Bold.woff",
+              "serif": "DejaVuSerif.woff",
+              # Chinese and Japanese, which DejaVu does not draw (names): Droid Sans Fallback, cut down to the
+              # characters of GB 2312, JIS X 0208 and Big5's first level
+              "fallback": "DroidSansFallback-CJK.woff"}
 
 
 def is_built() -> bool:
@@ -48,7 +52,8 @@ LOCALE = ROOT / LOCALE_PATH
 
 
 def font_file(kind: str = "body") -> Path:
-    """The bundled DejaVu font for a kind of text: body, bold, title or serif."""
+    """The bundled font for a kind of text: body, bold, title or serif (DejaVu); fallback, for what DejaVu cannot
+    draw."""
     return FONTS / FONT_FILES[kind]
 
 

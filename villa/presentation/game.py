@@ -48,7 +48,7 @@ from villa.rules.pieces import level_of_floor
 
 MAX_FRAME_DT = 0.1          # a stalled frame slows the villa down instead of jumping it
 MODES: dict[Mode, type[ModeBase]] = {cls.mode: cls for cls in (
-    idle.Idle, hands.Pulling, hands.Carrying, hands.Laying, waiting.Settling, waiting.Computer,
+    idle.Idle, hands.Pulling, hands.Carrying, hands.Laying, waiting.Settling, waiting.Computer, waiting.CutOff,
     asking.Asking, asking.HandOver, asking.Rolling, falling.Falling, falling.Replay, paused.Paused,
     ended.Ended, Off)}
 
@@ -58,13 +58,20 @@ class GameScreen:
     panel (None: no button); `on_pause()` for Esc with nothing in hand; `end_panel` False: the caller
     shows its own end; `sound`: a `villa.presentation.sound.Sound`, or None for silence; `here`: the seats
     played at this screen (a game online, over a `villa.online.client.OnlineMatch`: the others are waited
-    for), None: every person's seat (the hot seat)."""
+    for), None: every person's seat (the hot seat); online, `seats` reads the table (a
+    `villa.online.client.seats_now.SeatsNow`: who is away, whose seat a computer plays, whether the window is cut
+    off from its game), `on_leave()` leaves a game the window is cut off from, and `on_stand_in(seat)` lets the
+    host give the seat of a person who left to a computer player."""
 
     def __init__(self, stage, match: GameInPlay, on_end: Callable[[rules.Result], None] | None = None,
                  play_again: Callable[[], None] | None = None, sound=None,
                  on_pause: Callable[[], None] | None = None, end_panel: bool = True,
-                 on_speed: Callable[[float], None] | None = None, here: frozenset[int] | None = None) -> None:
+                 on_speed: Callable[[float], None] | None = None, here: frozenset[int] | None = None,
+                 seats=None, on_leave: Callable[[], None] | None = None,
+                 on_stand_in: Callable[[int], None] | None = None) -> None:
         self.stage, self.match, self.here = stage, match, here
+        self.seats, self.on_leave, self.on_stand_in = seats, on_leave, on_stand_in
+        self.last_cut_off = None                   # online: how the window was last cut off from its game
         self.on_end, self.play_again, self.sound = on_end, play_again, sound
         self.on_pause, self.end_panel, self.on_speed = on_pause, end_panel, on_speed
         self.view = VillaView(stage)
@@ -143,6 +150,8 @@ class GameScreen:
         match, state = self.match, self.match.state
         if match.over and not match.collapsed:
             return Mode.ENDED
+        if self.cut_off_now() is not None:
+            return Mode.CUT_OFF
         if match.collapsed:
             return Mode.FALLING
         if not self.acting.person():
@@ -175,6 +184,25 @@ class GameScreen:
     def resume(self) -> None:
         if isinstance(self.current, paused.Paused):
             self.change_mode(self.current.resume_to)
+
+    def cut_off_now(self):
+        """Online: how this window is cut off from its game now (None: it is in it, or plays here)."""
+        cut = self.seats.cut_off() if self.seats is not None else None
+        if cut is not None:
+            self.last_cut_off = cut
+        return cut
+
+    def away(self, player: int | None):
+        """Online, a person waited for who left: how long the room keeps their seat, or that they gave it up
+        (falsy: here, or the hot seat)."""
+        if player is None:
+            return None
+        return self.seats.away(player) if self.seats is not None else self.match.away(player)
+
+    def waiting_words(self, player: int) -> str:
+        """Who the game waits for at another screen, and (gone) how long their seat is kept and who may give it."""
+        hosting = self.seats is not None and self.seats.hosting
+        return words.waiting_for(self.match.state, player, self.away(player), hosting)
 
     # --- who is to act --------------------------------------------------------------------
 

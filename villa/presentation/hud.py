@@ -10,11 +10,11 @@ from direct.gui.OnscreenText import OnscreenText
 from panda3d.core import TextNode, TextProperties, TextPropertiesManager, TransparencyAttrib
 
 from villa.presentation import palette
-from villa.presentation.fonts import fitted_scale, font, text_width
+from villa.presentation.fonts import drawable, fitted_scale, font, text_width
 from villa.presentation.i18n import N_, _
 from villa.presentation.palette import DIM_INK, LIGHT_INK
 from villa.presentation.panels import CommandBar
-from villa.presentation.words import COLOUR_MARKS, Guidance, column_name
+from villa.presentation.words import COLOUR_MARKS, Guidance, column_name, computer_marked
 from villa.rules.pieces import Colour
 CONTROLS = N_("drag a glowing column: pull it   ·   press: lower and hold   ·   release: let go   ·   "
                "Esc / right click: give up\n"
@@ -111,18 +111,22 @@ class Hud:
         for item in self._items():
             item.destroy()
 
-    def show_game(self, guide: Guidance, neutral=None, family: bool = False) -> None:
+    def show_game(self, guide: Guidance, neutral=None, family: bool = False, computers=frozenset()) -> None:
+        """`computers`: online, the people's seats a computer plays now (their names say so)."""
         self.show_status(guide.headline)
         lines = [_("Points (family total)") if family else _("Points on the top floor")]
         for standing in guide.standings:
+            name = standing.name
+            if standing.player in computers:
+                name = computer_marked(name)
             # each colour in its own ink, named with its mark
             marks = ", ".join(f"\1{c.value}\1{_(c.value)} ({_(COLOUR_MARKS[c])})\2" for c in standing.colours)
             pointer = "\u25b6 " if standing.to_act else "   "
             seal = "  \u2605 " + _("seal") if standing.holds_seal else ""
-            lines.append(f"{pointer}{standing.name}: {marks}  ·  {standing.points}{seal}")
+            lines.append(f"{pointer}{name}: {marks}  ·  {standing.points}{seal}")
         if neutral is not None:
             lines.append("   " + _("neutral") + f": \1{neutral.value}\1{_(neutral.value)} ({_(COLOUR_MARKS[neutral])})\2")
-        self.players.setText("\n".join(lines))
+        self.players.setText(drawable("\n".join(lines)))
         info = [guide.rounds] if guide.rounds else []
         if guide.seal:
             info.append(guide.seal)
@@ -133,7 +137,7 @@ class Hud:
         if guide.out:
             info.append(_("Out of the game: {columns}").format(
                 columns=", ".join(column_name(c) for c in guide.out)))
-        self.info.setText("\n".join(info))
+        self.info.setText(drawable("\n".join(info)))
 
     def show_clock(self, words: str | None) -> None:
         """Online with a turn clock: the time left for the move asked now, said at the end of the status line
@@ -149,13 +153,13 @@ class Hud:
         self._status = text
         if self._clock:
             text = f"{text}   ·   {self._clock}" if text else self._clock
-        if text == self.status.getText() and self._status_aspect == self.stage.base.getAspectRatio():
+        if drawable(text) == self.status.getText() and self._status_aspect == self.stage.base.getAspectRatio():
             return
         self._status_aspect = self.stage.base.getAspectRatio()
         room = 2 * (self.stage.base.getAspectRatio() - EDGE - STATUS_PAD)
         scale = fitted_scale(text, font(), room, STATUS_SCALE)
         self.status.setScale(scale)
-        self.status.setText(text)
+        self.status.setText(drawable(text))
         half = self.status.textNode.getWidth() * scale / 2 + STATUS_PAD
         self.status_panel["frameSize"] = (-half, half, -STATUS_HEIGHT, 0)
 
@@ -173,10 +177,10 @@ class Hud:
             self.tooltip.hide()
             return
         aspect = self.stage.base.getAspectRatio()
-        if self.tooltip.getText() != text or self._tooltip_aspect != aspect:
+        if self.tooltip.getText() != drawable(text) or self._tooltip_aspect != aspect:
             self._tooltip_aspect = aspect
             self.tooltip.setWordwrap(_balanced_wrap(text, (aspect - 2 * EDGE) / TOOLTIP_SCALE))  # half the window
-            self.tooltip.setText(text)
+            self.tooltip.setText(drawable(text))
         self.tooltip.setPos(*self._tooltip_place(mouse[0] * aspect + 0.05, mouse[1] - 0.07, aspect))
         self.tooltip.show()
 
@@ -243,7 +247,8 @@ class Hud:
         self._say()
 
     def _say(self) -> None:
-        self.message.setText("\n".join(line for line in (self._announced, self._flashed) if line))
+        lines = [self._announced] + ([self._flashed] if self._flashed != self._announced else [])   # said once
+        self.message.setText(drawable("\n".join(line for line in lines if line)))
         self.stage.changed()   # news, from the match or the disk as well as from the player
 
     def update(self, now: float) -> None:

@@ -14,7 +14,7 @@ from direct.gui.DirectGui import DirectButton, DirectFrame
 from direct.gui.OnscreenText import OnscreenText
 from panda3d.core import TextNode, TransparencyAttrib
 
-from villa.presentation.fonts import fitted_scale
+from villa.presentation.fonts import drawable, fitted_scale
 from villa.presentation.i18n import _
 from villa.presentation.menus.seal_roll import RollingSeal
 from villa.presentation.palette import LIGHT_INK as INK
@@ -34,7 +34,7 @@ def button(parent, words: str, command: Callable[[], None], pos, width: float, f
            scale: float = 0.045) -> DirectButton:
     half_w = width / 2 / scale
     fitted = fitted_scale(words, font, width / scale - 2 * LABEL_MARGIN, 1.0)
-    item = DirectButton(parent=parent, text=words, text_font=font, text_fg=INK, text_scale=fitted,
+    item = DirectButton(parent=parent, text=drawable(words), text_font=font, text_fg=INK, text_scale=fitted,
                         text_pos=(0, -0.3 * fitted), scale=scale, pos=(pos[0], 0, pos[1]), relief=DGG.FLAT,
                         frameColor=PRIMARY if primary else BUTTON, frameSize=(-half_w, half_w, -0.95, 1.05),
                         command=command, pressEffect=1)
@@ -96,9 +96,10 @@ class Panel:
         self.frame.setTransparency(TransparencyAttrib.M_alpha)
         common = dict(parent=self.frame, font=font, align=TextNode.ACenter, mayChange=True)
         top = half - 0.1
-        self.over = OnscreenText(text=over, pos=(0, top), scale=0.045, fg=SOFT_INK, **common)
-        self.title = OnscreenText(text=title, pos=(0, top - 0.13), scale=0.09, fg=title_ink, **common)
-        self.words = OnscreenText(text=words, pos=(0, top - 0.24), scale=0.042, fg=INK, wordwrap=40, **common)
+        self.over = OnscreenText(text=drawable(over), pos=(0, top), scale=0.045, fg=SOFT_INK, **common)
+        self.title = OnscreenText(text=drawable(title), pos=(0, top - 0.13), scale=0.09, fg=title_ink, **common)
+        self.words = OnscreenText(text=drawable(words), pos=(0, top - 0.24), scale=0.042, fg=INK, wordwrap=40,
+                                  **common)
         self.buttons: list[DirectButton] = []
         width = min(0.7, 1.6 / max(1, len(answers)) - 0.06)
         for i, (label, command) in enumerate(answers):

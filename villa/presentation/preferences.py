@@ -27,19 +27,27 @@ MAX_TOKEN = 64                         # characters of a seat's token (the .dc's
 @dataclass(frozen=True)
 class KeptSeat:
     """A seat at an online table, kept to rejoin it after a dropped connection: the server (host:port), the room,
-    the seat, its token, and when it was last seen (seconds since the epoch)."""
+    the seat, its token, and when it was last seen (seconds since the epoch); whether its game had begun, and
+    whether this window hosted it (its room is then kept in this computer's data folder, opened again here)."""
 
     address: str
     code: str
     seat: int
     token: str
     at: float
+    started: bool = False
+    hosts: bool = False
 
     @classmethod
     def from_json(cls, data) -> "KeptSeat":
-        """ValueError for anything but the five fields of the right kinds."""
-        if not isinstance(data, dict) or set(data) != {f.name for f in fields(cls)}:
+        """ValueError for anything but the five fields of the right kinds (and the two flags, which older settings
+        do not have)."""
+        flags = {"started", "hosts"}
+        if not isinstance(data, dict) or not {f.name for f in fields(cls)} - flags <= set(data) \
+                or not set(data) <= {f.name for f in fields(cls)}:
             raise ValueError("a kept seat has an address, a room code, a seat, a token and a time")
+        if any(not isinstance(data.get(flag, False), bool) for flag in flags):
+            raise ValueError("a kept seat's flags are true or false")
         texts = {"address": MAX_ADDRESS, "code": 16, "token": MAX_TOKEN}
         for key, longest in texts.items():
             value = data[key]
@@ -49,7 +57,8 @@ class KeptSeat:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= 3:
             raise ValueError("a kept seat's number must be 0 to 3")
         return cls(data["address"], data["code"], seat, data["token"], _number("a kept seat's time", data["at"],
-                                                                             0.0, 1e12))
+                                                                             0.0, 1e12),
+                   data.get("started", False), data.get("hosts", False))
 
 
 @dataclass(frozen=True)

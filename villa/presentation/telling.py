@@ -25,7 +25,10 @@ class Telling:
     def __init__(self, screen) -> None:
         self.screen = screen
         self.last_human: int | None = None                          # who had the mouse last (hot seat: hand it over)
-        self.last_waited: tuple[int | None, bool] = (None, False)   # online: the person last waited for, and away
+        self.last_waited: tuple = (None, False, False)   # online: the person last waited for, away, gone for good
+        self.gone_for_good: frozenset[int] = frozenset()  # online: the people who gave their seats up
+        seats = screen.seats                              # online: the people's seats a computer plays, said
+        self.stand_ins_told = frozenset(n for n in range(screen.match.state.n) if seats and seats.stand_in(n))
         events = screen.match.events
         self._stops = [events.subscribe(Accepted, self.accepted), events.subscribe(Refused, self.refused),
                        events.subscribe(Collapsed, self.collapsed), events.subscribe(RoundStarted, self.round)]
@@ -60,14 +63,42 @@ class Telling:
             screen.open_panel(Mode.ROLLING, event.action, False)   # online: the seal tumbles at every window
 
     def waiting(self) -> None:
-        """Online, where the hot seat hands the mouse over: who the game waits for, said once."""
+        """Online, where the hot seat hands the mouse over: who the game waits for, said once; a person who left for
+        good, said to everyone once (the host is offered a computer player for the seat)."""
         screen = self.screen
         waited = screen.acting.waited_for()
-        away = waited is not None and screen.match.away(waited)
-        if waited is not None and (waited, away) != self.last_waited:
-            screen.hud.flash(words.waiting_for(screen.match.state, waited, away), screen.now)
+        away = screen.away(waited)
+        now = (waited, bool(away), getattr(away, "for_good", False))
+        if waited is not None and now != self.last_waited:
+            screen.hud.flash(screen.waiting_words(waited), screen.now)
             log.info("waiting for %s%s", screen.match.state.players[waited], " to come back" if away else "")
-        self.last_waited = (waited, away)
+        state = screen.match.state
+        gone = frozenset(n for n in range(state.n) if getattr(screen.away(n), "for_good", False))
+        for player in sorted(gone - self.gone_for_good):
+            hosting = screen.seats is not None and screen.seats.hosting
+            screen.hud.announce(words.left_for_good(state, player, hosting), screen.now)
+            log.info("%s left the game for good", state.players[player])
+        stand_ins = frozenset(n for n in range(state.n) if screen.seats is not None and screen.seats.stand_in(n))
+        for player in sorted(stand_ins - self.stand_ins_told):
+            screen.hud.flash("", screen.now, 0.0)          # whatever was said of their seat is over
+            screen.hud.announce(words.computer_plays_now(state.players[player]), screen.now)
+            log.info("a computer plays for %s", state.players[player])
+        self.stand_ins_told = stand_ins
+        if now != self.last_waited or gone != self.gone_for_good:
+            self.last_waited, self.gone_for_good = now, gone
+            self.show_state()       # the host's button for a computer player comes or goes
+            screen.hud.show_status(screen.current.headline())     # (the mode's words, not the turn's task)
+
+    def stand_ins(self) -> list:
+        """Online, for the host: a computer player offered for the seat of a person who gave it up for good, or
+        who left while the game waits for them."""
+        screen = self.screen
+        if screen.seats is None or not screen.seats.hosting or screen.on_stand_in is None or screen.match.over:
+            return []
+        waited = screen.acting.waited_for()
+        seats = sorted(self.gone_for_good | ({waited} if waited is not None and screen.away(waited) else set()))
+        names = screen.match.state.players
+        return [(f"stand_in {n}", words.stand_in_words(names[n]), lambda n=n: screen.on_stand_in(n)) for n in seats]
 
     def refused(self, event: Refused) -> None:
         self.screen.hud.flash(words.refusal(event.error, self.screen.match.state), self.screen.now)
@@ -102,14 +133,21 @@ class Telling:
         screen = self.screen
         state = screen.match.state
         guide = words.guidance(state)
-        screen.hud.show_game(guide, neutral=state.neutral, family=state.ruleset.family)
+        seats = screen.seats
+        computers = frozenset(n for n in range(state.n) if seats is not None and seats.stand_in(n))
+        screen.hud.show_game(guide, neutral=state.neutral, family=state.ruleset.family, computers=computers)
         shown = [(c.name, c.label, lambda name=c.name: screen.command(name))
                  for c in guide.commands if c.name is not Button.CHOOSE]
         if screen.here is not None:   # online the colours are chosen in the game (the hot seat: before it)
             shown += [(f"{Button.CHOOSE.value} {a.colour.value}", _(a.colour.value).capitalize(),
                        lambda a=a: screen.ask(lambda seat, a=a: rq.request_for(seat, a)))
                       for c in guide.commands if c.name is Button.CHOOSE for a in c.actions]
-        screen.hud.show_commands([] if state.over or guide.asks or not screen.acting.person() else shown)
+        if screen.cut_off_now() is not None:     # online, the game's server lost: nothing to do but leave
+            shown = [("leave", words.leave_words(), screen.on_leave)] if screen.on_leave is not None else []
+            screen.hud.show_commands(shown)
+            return
+        shown = [] if state.over or guide.asks or not screen.acting.person() else shown
+        screen.hud.show_commands(shown + self.stand_ins())
         for column in state.blocked:
             if column in screen.view.scene.pieces:
                 screen.view.scene.pieces[column].setColorScale(BLOCKED_SHADE)

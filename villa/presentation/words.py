@@ -229,9 +229,10 @@ def pulling_headline(state: GameState) -> str:
         who=player_name(state, state.turn.actor), column=column_words(state.turn.column))
 
 
-def computer_headline(state: GameState, player: int | None, hand) -> str:
-    """The status line while a computer player acts: what its hand does, or that it is thinking."""
-    who = player_name(state, player)
+def computer_headline(state: GameState, player: int | None, hand, stand_in: bool = False) -> str:
+    """The status line while a computer player acts: what its hand does, or that it is thinking (`stand_in`: online,
+    a computer plays a person's seat, and the name says so)."""
+    who = computer_marked(player_name(state, player)) if stand_in else player_name(state, player)
     if is_floor(hand):
         return _("{who} lays the {floor} floor").format(who=who, floor=_floor(hand.level))
     if hand is not None:
@@ -243,12 +244,26 @@ def computer_headline(state: GameState, player: int | None, hand) -> str:
     return _("{who} is thinking …").format(who=who)
 
 
-def waiting_for(state: GameState, player: int, away: bool = False) -> str:
+def waiting_for(state: GameState, player: int, away=False, hosting: bool = False) -> str:
     """Online: the rules ask a person at another screen (where the hot seat hands the mouse over); `away`: their
-    connection dropped, and their seat waits for them to rejoin."""
+    connection dropped, and their seat waits for them to rejoin (a `villa.online.client.seats_now.Away`: how long
+    the room keeps it, or that they gave it up for good); `hosting`: the host reads it, whose choice a computer
+    player for that seat is."""
+    who = player_name(state, player)
+    if getattr(away, "for_good", False):
+        return left_for_good(state, player, hosting)
+    kept = getattr(away, "kept_s", None)
+    if away and kept is not None:
+        time = _("{minutes} min").format(minutes=math.ceil(kept / 60)) if kept >= 60 else \
+            _("{seconds} s").format(seconds=math.ceil(kept))
+        if hosting:
+            return _("Waiting for {who} to come back: the room keeps the seat {time} more, or until you give it to a "
+                     "computer player").format(who=who, time=time)
+        return _("Waiting for {who} to come back: the room keeps the seat {time} more, or until the host gives it "
+                 "to a computer player").format(who=who, time=time)
     if away:
-        return _("Waiting for {who} to come back").format(who=player_name(state, player))
-    return deciding(state, player) or _("Waiting for {who}").format(who=player_name(state, player))
+        return _("Waiting for {who} to come back").format(who=who)
+    return deciding(state, player) or _("Waiting for {who}").format(who=who)
 
 
 def deciding(state: GameState, player: int) -> str | None:
@@ -264,14 +279,14 @@ def deciding(state: GameState, player: int) -> str | None:
     return None
 
 
-def looking_for_the_game() -> str:
-    """Online: the game's server went; the window looks for the game on the others it knows, by itself."""
-    return _("The game's server is gone: looking for the game on another …")
-
-
-def game_found_again() -> str:
-    """Online: the game was found again on another server (a fleet's), where its players last saw it."""
-    return _("The game goes on on another server.")
+def left_for_good(state: GameState, player: int, hosting: bool = False) -> str:
+    """Online: a person gave their seat up for good (they opened or joined another game); the host may give it to a
+    computer player."""
+    who = player_name(state, player)
+    if hosting:
+        return _("{who} has left the game for good: a computer player may take the seat, with the button "
+                 "below").format(who=who)
+    return _("{who} has left the game for good: the host may give the seat to a computer player").format(who=who)
 
 
 def game_paused(seconds: float) -> str:
@@ -295,6 +310,113 @@ def fleet_warning(code: str, values: dict) -> str:
                  "snapshot is lost unless its server still holds the room. Set appendonly yes.")
     return _("Redis would not say how it keeps its data ({why}): see that it does not evict keys and writes an "
              "append-only file.").format(why=values.get("why", ""))
+
+
+def stand_in_words(name: str) -> str:
+    """The host's button: a computer player takes a person's seat from now on."""
+    return _("A computer plays for {who}").format(who=name)
+
+
+def stand_in_question(name: str) -> str:
+    """Asked of the host before a computer takes the seat of a person still at the table."""
+    return _("{who} is still at the table, and may only be thinking. Should a computer player take {who}'s seat "
+             "from now on? {who} cannot have it back.").format(who=name)
+
+
+def computer_plays_now(name: str) -> str:
+    """Online: the host gave a person's seat to a computer player (or it waited too long for its player)."""
+    return _("A computer plays for {who} from now on.").format(who=name)
+
+
+def computer_marked(name: str) -> str:
+    """Online: a person's seat a computer plays now, as the score list and the status line name it."""
+    return _("{name} (computer)").format(name=name)
+
+
+def hosted_elsewhere(port: int, now: int, address: str) -> str:
+    """The host's room opened again on another port than before (another program took hers meanwhile)."""
+    return _("Port {port} is taken by another program now, so this game is hosted on port {now}: your friends' "
+             "windows look for it on the old port, so tell them to join {address} again.").format(
+        port=port, now=now, address=address)
+
+
+def leave_seat_question(code: str) -> str:
+    """Asked before opening or joining another room while this window keeps a seat in a game under way."""
+    return _("You still have a seat in {code}, a game under way: leave it for good? The others are told, and the "
+             "host may give your seat to a computer player.").format(code=code)
+
+
+def leave_seat_words() -> str:
+    return _("Leave it for good")
+
+
+def keep_seat_words() -> str:
+    return _("Keep my seat")
+
+
+def giving_up_seat(code: str) -> str:
+    """While room `code` is told that this window's seat there is given up."""
+    return _("Telling room {code} that you leave it …").format(code=code)
+
+
+def lobby_refusal(error: Exception) -> str:
+    """A refusal in the lobby: a seat someone else sat down at a moment before (two clicked it at once) names them."""
+    if isinstance(error, OnlineError) and error.code is Online.SEAT_TAKEN and error.values.get("name"):
+        return _("{name} sat down at that seat a moment before you: choose another.").format(name=error.values["name"])
+    return refusal(error)
+
+
+def watching() -> str:
+    """Online: a window that entered a game under way with no seat of its own there."""
+    return _("The game is under way and its seats are taken: you watch it.")
+
+
+def cut_off(cut) -> str:
+    """Online, in the game: why this window lost the game's server (`villa.online.client.seats_now.CutOff`), and how
+    it comes back: it looks for the game by itself, as long as it is open."""
+    code = cut.why.code if isinstance(cut.why, OnlineError) else None
+    if cut.host:        # a game hosted in a person's own window
+        if code is Online.SILENT:
+            return _("{host}'s window, which hosts this game, has stopped answering: {host}'s computer may be asleep "
+                     "or off the network. You will be back in the game as soon as it answers.").format(host=cut.host)
+        return _("{host}'s window, which hosted this game, has closed. The game is kept on {host}'s computer from "
+                 "the last settled turn: you will be back in it when {host} opens the game and picks Continue."
+                 ).format(host=cut.host)
+    if code is Online.MOVED:
+        return _("Another game server plays this game now: finding it …")
+    if cut.fleet:
+        return _("The game's server is gone: looking for the game on the fleet's other servers …")
+    said = {Online.CLOSING: N_("The game server stopped. It keeps the game from the last settled turn: you will be "
+                               "back in it when the server runs again."),
+            Online.SILENT: N_("The game server has stopped answering. You will be back in the game as soon as it "
+                              "answers again."),
+            Online.HUNG_UP: N_("The game server closed the connection without a word. You will be back in the game "
+                               "as soon as it answers again.")}
+    return _(said.get(code, N_("The connection to the game server was reset. You will be back in the game as soon "
+                               "as it answers again.")))
+
+
+def cut_off_headline(cut) -> str:
+    """The status line while cut off: from whom, and when the window tries again."""
+    if cut.next_try_s >= 1:
+        trying = _("trying again in {seconds} s").format(seconds=math.ceil(cut.next_try_s))
+    else:
+        trying = _("trying now …")
+    if cut.host:
+        return _("Cut off from {host}'s window: {trying}").format(host=cut.host, trying=trying)
+    return _("Cut off from the game server: {trying}").format(trying=trying)
+
+
+def back_in_game(fleet: bool) -> str:
+    """Online: the window found its game again (on another server of a fleet: from its last settled turn)."""
+    if fleet:
+        return _("The game goes on on another server, from its last settled turn.")
+    return _("Back in the game.")
+
+
+def leave_words() -> str:
+    """The button that leaves a game this window is cut off from (its seat stays kept: Continue comes back)."""
+    return _("Leave")
 
 
 def connection_lost() -> str:
@@ -613,6 +735,11 @@ REFUSALS: dict[Rule | Refusal | Online, dict[Said, str]] = {
     Online.SEAT_GIVEN: {Said.ALOUD: N_("The host gave your seat to a computer player.")},
     Online.CLOSING: {Said.ALOUD: N_("The game server stopped.")},
     Online.MOVED: {Said.ALOUD: N_("Another game server plays this game now.")},
+    Online.HOST_LEFT: {Said.ALOUD: N_("{host}'s window, which hosted this game, has closed.")},
+    Online.HUNG_UP: {Said.ALOUD: N_("The server closed the connection without a word.")},
+    Online.RESET: {Said.ALOUD: N_("The connection to the server was reset: the server stopped all at once, or the "
+                                  "network broke it off.")},
+    Online.UNREACHABLE: {Said.ALOUD: N_("The server could not be reached.")},
     # online: the connection's encryption, and the check of the server's certificate
     Online.TLS_NEEDED: {Said.ALOUD: N_("The server speaks only with encryption, and this game was started with "
                                        "--insecure: start it without.")},

@@ -30,6 +30,7 @@ class HeldColumn:
         self.state = Grip.PULLING
         self.strain = 0.0
         self.steadied: str | None = None
+        self.taken_up = False       # taken up from the server's hands (this window came back in the middle of it)
         villa.in_hand = {column}
 
     def is_free(self, heard=None) -> bool:
@@ -77,6 +78,7 @@ class HeldFloor:
         self.x = self.y = self.yaw = 0.0
         self.strain = 0.0
         self.confirmed = False    # the server's hands are heard to hold it (until then held is this screen's guess)
+        self.taken_up = False     # taken up from the server's hands (this window came back in the middle of it)
         self._news = HandNews()
         villa.in_hand = {self.piece}
 
@@ -144,10 +146,13 @@ def taken_up(villa, state: rules.GameState, seat: int, news: HandNews) -> HeldCo
     being built, or the floor being laid. None: nothing the rules name (a penalty pull's column is not named until
     it is out: that one the window leaves to the server's hands)."""
     task = rules.task(state)
+    piece = None
     if task is rules.Task.PLACE and news.grip in (Grip.PULLING, Grip.CARRYING, Grip.LOWERING, Grip.HELD):
         column = state.turn.column
         if column in villa.nodes:
-            return HeldColumn(villa, seat, column, villa.nodes[column].getPos(), standing_on(villa, column))
+            piece = HeldColumn(villa, seat, column, villa.nodes[column].getPos(), standing_on(villa, column))
     elif task is rules.Task.LAY_FLOOR and news.grip in (Laying.CARRYING, Laying.LOWERING, Laying.HELD):
-        return HeldFloor(villa, seat, state.top_level + 1)
-    return None
+        piece = HeldFloor(villa, seat, state.top_level + 1)
+    if piece is not None:
+        piece.taken_up = True     # the pointer is elsewhere: the screen moves it from where it is, not to the pointer
+    return piece

@@ -168,6 +168,7 @@ class OnlineMatch:
     def advance(self, seconds: float) -> int:
         self.villa.clock += seconds
         self.player.poll()
+        self._hand_asked = min(self._hand_asked, self.player.asked)   # back in the room: counted from its entering
         if not self.connected:
             self.drop_hand()       # nothing in hand can be moved any more
         news = self.player.news
@@ -175,7 +176,8 @@ class OnlineMatch:
             kind, *what = news.popleft()
             _NEWS[kind](self, *what)
         self._show_villa()
-        self._follow_hand()
+        if self.connected:
+            self._follow_hand()     # (cut off from the server: nothing is taken up from what was heard before)
         self.events.hand_out()
         return 1
 

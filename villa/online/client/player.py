@@ -16,9 +16,15 @@ Every message is read as the wire's catalogue has it, with caps on what it may i
 ends the connection with one sentence (`trouble`), and a server that goes quiet for `SILENT_S` is taken for
 gone. Nothing here waits: the window polls each frame, a test or `--join` polls in a loop of its own.
 
-A player in a game under way whose server goes (killed, frozen, stopped: its room lives on in a fleet, or in the
-files of a server started again) looks for the game by itself, server after server of those it knows (the one it
-first went to, those it was sent on to, and a fleet's others), and takes its seats back with its tokens.
+A player in a game under way whose server goes (killed, frozen, stopped, the window that hosted it closed: its room
+lives on in a fleet, or in the files of a server or a host's window started again) looks for the game by itself, server
+after server of those it knows (the one it first went to, those it was sent on to, and a fleet's others), waiting
+longer between tries the longer it has looked (`BACKOFF`, then every `RETRY_MAX_S`), for as long as it is let; it
+takes its seats back with its tokens (a server whose certificate fails the check ends the looking: a host's window
+shows the one kept in her data folder each time). `lost_why` says why it looks, `trouble` why a connection ended
+for good. Each way a connection ends is its own code: the server's goodbye (`Online`), the other side hanging up or
+the connection reset (`Online.HUNG_UP`, `Online.RESET`), no answer (`Online.SILENT`, `Online.UNREACHABLE`); a
+`WireError` only for what broke the wire's form.
 
 What the player heard is kept: the room's table, the rules' state (from the state sent on entering, then each
 move the referee made, applied here by the same rules), the pieces' poses, the hand, the refusals, the
@@ -47,7 +53,7 @@ from villa.online.wire import messages as m
 from villa.online.wire.certificates import fingerprint, pin_of, split_address
 from villa.online.wire.codec import Catalogue, WireError
 from villa.online.wire.frames import FrameBuffer
-from villa.online.wire.link import Link, dial
+from villa.online.wire.link import HUNG_UP, Link, dial
 from villa.online.wire.tls import NotTls, TlsError, client_session
 from villa.rules.pieces import TOP_FLOOR_LEVEL, floor_id
 
@@ -59,13 +65,22 @@ PING_S = 15.0              # s between the player's pings while it has nothing e
 SILENT_S = 15.0            # s without a word from the server (which pings each second): it is gone; a host's
                            # window that hosts the server may stall for seconds opening its game screen
 REDIRECTS = 3              # a room played elsewhere is followed this many times at most
-RETRY_S = 0.5              # s between tries to find the game again, server after server ...
-RETRY_FIRST_S = 0.1        # ... but the first time round the servers known, the one that went last
-REJOIN_S = 60.0            # s a player whose server went looks for its game before giving up
+RETRY_S = 0.5              # s between the first tries to find the game again, server after server
+# then, the longer it has looked (s), the longer between tries: a fleet takes a room up within its lease and a
+# second or two, a server restarted or a host's window opened again may take minutes (or an hour)
+BACKOFF = ((10.0, RETRY_S), (30.0, 2.0), (60.0, 5.0))
+RETRY_MAX_S = 10.0         # after that, for as long as it looks
+RETRY_FIRST_S = 0.1        # but the first time round the servers known, the one that went last
 ANSWER_S = 3.0             # s a server tried while looking for the game has to answer
 
+# how a connection of a game under way ended, when the game lives on somewhere to be found again
+COMES_BACK = frozenset({Online.SILENT, Online.MOVED, Online.HUNG_UP, Online.RESET, Online.UNREACHABLE,
+                        Online.CLOSING, Online.HOST_LEFT})
 # why the player refused a server whose certificate it checked
 CHECKS = (Online.NOT_INVITED, Online.CERT_CHANGED, Online.CERT_UNVOUCHED)
+# what ends the looking for good: the seat is gone, or the server is not one this game can (or may) talk to
+FINAL = frozenset({Online.UNKNOWN_TOKEN, Online.SEAT_GIVEN, Online.SENT_AWAY, Online.VERSION, Online.MALFORMED,
+                   Online.TOO_FAST, Online.HELLO_FIRST, Online.NOT_TLS, Online.TLS_NEEDED, *CHECKS})
 
 # requests after which this player's piece is drawn where the server has it, not ahead at the pointer
 LETTING_GO = (rq.SetDown, rq.Lower, rq.GiveUp, rq.LetGo)
@@ -92,7 +107,9 @@ class Player:
         self.lost = False                        # the connection ended for good (or never came: `failed`)
         self.failed = False
         self.rejoining: float | None = None      # since when the player looks for its game again (its server gone)
+        self.lost_why: Exception | None = None   # why it looks (how the connection to the game's server ended)
         self.came_back = 0                       # how often it found its game again by itself
+        self._let_go = False                     # `close` was called: nothing is looked for any more
         self._held: deque[tuple[float, object]] = deque()
         self._waiting: list = []                 # messages asked for before the server welcomed us
         self._spoke_at = clock()
@@ -100,12 +117,12 @@ class Player:
         self._room_asked: list = []              # what asked for the room (an Enter, or Rejoins): asked again if sent on
         self._to_reseat: set[int] = set()        # seats still to be taken back while looking for the game
         self._next_try, self._tried, self._first_round = 0.0, 0, 0
-        self._lost_why: Exception | None = None    # why the game's server was lost, while looking for it again
         self._connect(address, port, timeout)
         # what was heard
         self.room: str | None = None             # the code of the room entered (None: none)
         self.room_code = ""                      # the room asked for (entered, opened, or to be entered)
         self.table: dict = {}
+        self.table_at = clock()                  # when the table was heard (its seconds are counted from then)
         self.state: rules.GameState | None = None
         self.poses: dict[str, protocol.Pose] = {}    # the newest heard of each piece
         self.smoothing = Smoothing()                  # what to draw of them, frame by frame
@@ -186,7 +203,7 @@ class Player:
                 if self.link is not None:
                     self.link.flush()
                     if self.link.closed:
-                        self._end(WireError(self.link.why or "the connection closed"))
+                        self._end(ended(self.link.why))
         except TlsError as trouble:
             log.warning("no TLS with %s:%s: %s", self.address, self.port, trouble)
             where = f"{self.address}:{self.port}"
@@ -202,9 +219,12 @@ class Player:
             log.warning("the server at %s:%s was refused: %s %s", self.address, self.port, refused.code.value,
                         refused.values)
             self._end(refused)          # its certificate did not pass: nothing was sent to it
-        except (WireError, OSError) as trouble:
+        except WireError as trouble:
             log.warning("the connection to %s:%s broke: %s", self.address, self.port, trouble)
-            self._end(trouble if isinstance(trouble, WireError) else WireError(str(trouble)))
+            self._end(trouble)
+        except OSError as trouble:
+            log.warning("the connection to %s:%s broke: %s", self.address, self.port, trouble)
+            self._end(OnlineError(Online.RESET, why=trouble.strerror or str(trouble)))
         except Exception:  # noqa: BLE001 - a server's message that broke what reads it: that server is not trusted
             log.exception("a message from %s:%s could not be read", self.address, self.port)
             self._end(WireError("a message that does not read"))
@@ -218,14 +238,14 @@ class Player:
         elif isinstance(result, str):
             self._dialling = None
             self.failed = self.rejoining is None
-            self._end(WireError(result))
+            self._end(OnlineError(Online.UNREACHABLE, why=result))
 
     def _keep_alive(self) -> None:
         now = self._clock()
         if not self.welcomed:
             if now > self._deadline:         # connected, but no game server answers there
                 self.failed = self.rejoining is None
-                self._end(WireError("timed out"))
+                self._end(OnlineError(Online.UNREACHABLE, why="timed out"))
             return
         if now - self._spoke_at > PING_S:
             self._send(m.Ping())
@@ -248,23 +268,35 @@ class Player:
             where = (self.address, self.port)
             self._tried = self.addresses.index(where) + 1 if where in self.addresses else 0    # the others first
             self.rejoining, self._next_try, self._first_round = self._clock(), 0.0, len(self.addresses)
-            self.room, self._lost_why = None, trouble
+            self.room, self.lost_why = None, trouble
             return
-        if self.rejoining is not None and self._clock() - self.rejoining < REJOIN_S:
-            wait = RETRY_FIRST_S if self._first_round > 0 else RETRY_S
-            self._next_try = max(self._next_try, self._clock() + wait)         # not there: the next, in a moment
+        if self.rejoining is not None and not self._let_go and not _final(trouble):
+            self.lost_why = _sharper(self.lost_why, trouble)
+            looked = self._clock() - self.rejoining
+            wait = RETRY_FIRST_S if self._first_round > 0 else retry_wait(looked)   # not there: the next, in a while
+            self._next_try = max(self._next_try, self._clock() + wait)
             return
         if self.trouble is None:
-            self.trouble = self._lost_why if self.rejoining is not None else trouble
+            self.trouble = trouble
         self.lost = True
         self.rejoining = None
 
     def _may_come_back(self, trouble: Exception) -> bool:
-        """A game under way whose server went (gone quiet, its connection broken, or the room moved on): the room
-        lives on, in a fleet or a server started again."""
-        if not self.room_code or self.state is None or self.state.over or not self.table.get("started"):
+        """A game under way whose server went (gone quiet, its connection broken, stopped, its host's window closed,
+        or the room moved on): the room lives on, in a fleet, a server started again or the host's files."""
+        if self._let_go or not self.room_code or self.state is None or self.state.over \
+                or not self.table.get("started"):
             return False
-        return not isinstance(trouble, OnlineError) or trouble.code in (Online.SILENT, Online.MOVED)
+        return isinstance(trouble, OnlineError) and trouble.code in COMES_BACK
+
+    @property
+    def next_try_in(self) -> float | None:
+        """While looking for the game: seconds until the next try (0: trying now); None otherwise."""
+        if self.rejoining is None:
+            return None
+        if self.link is not None or self._dialling is not None:
+            return 0.0
+        return max(0.0, self._next_try - self._clock())
 
     def _try_again(self) -> None:
         """The next server known, asked for the game with this player's tokens (one who watched: to watch)."""
@@ -289,12 +321,13 @@ class Player:
             self.refusals.append(refusal)
             self.news.append(("refused", refusal))
 
-    def close(self) -> None:
-        """Let the connection go (the server hears the player leave: their seat waits for the token)."""
+    def close(self, for_good: bool = False) -> None:
+        """Let the connection go (the server hears the player leave: their seat waits for the token; `for_good`:
+        the player gives it up, the room is told, and the host may give it to a computer player)."""
         if self.link is not None and not self.lost and self.welcomed:
-            self.link.send(m.Leave())
+            self.link.send(m.GiveUpSeat() if for_good else m.Leave())
             self.link.flush()
-        self.rejoining = None
+        self._let_go = True
         self.trouble = self.trouble or OnlineError(Online.CLOSING)
         self._end(self.trouble)
 
@@ -419,6 +452,33 @@ def _full(heard: bytes) -> OnlineError | None:
 
 # --- what the server says: each message heard, by its kind ---------------------------------------------
 
+def retry_wait(looked_s: float) -> float:
+    """Seconds before the next try, after looking for the game this long: half a second at first (a fleet's room is
+    taken up within seconds), then longer and longer (`BACKOFF`), and every `RETRY_MAX_S` from a minute on."""
+    return next((wait for until, wait in BACKOFF if looked_s < until), RETRY_MAX_S)
+
+
+def ended(why: str) -> OnlineError:
+    """How a link closed with no goodbye: the server hung up, or the connection was reset (or broke otherwise)."""
+    if why == HUNG_UP:
+        return OnlineError(Online.HUNG_UP)
+    return OnlineError(Online.RESET, why=why)
+
+
+def _final(trouble: Exception) -> bool:
+    """Whether looking for the game must stop: the seat is gone, or the server speaks no wire this game reads."""
+    return isinstance(trouble, WireError) or (isinstance(trouble, OnlineError) and trouble.code in FINAL)
+
+
+def _sharper(first: Exception | None, then: Exception) -> Exception | None:
+    """Why the game is looked for, as a try tells more: a server that went quiet and now refuses connections was
+    closed (a host's computer asleep, then woken with the game's window gone)."""
+    if isinstance(first, OnlineError) and first.code is Online.SILENT and isinstance(then, OnlineError) \
+            and then.code is Online.UNREACHABLE and then.values.get("why") == "refused":
+        return then
+    return first
+
+
 def _not_from_a_server(_player: Player, message) -> None:
     raise WireError(f"a message a server does not send: {type(message).__name__}")
 
@@ -456,6 +516,7 @@ def _opened(player: Player, message: m.Opened) -> None:
 def _entered(player: Player, message: m.Entered) -> None:
     player.room = player.room_code = message.code
     player.smoothing = Smoothing()      # each server counts its frames from its own start
+    player.asked = 0                    # and a room this connection's requests from its entering (their echo)
     if player.rejoining is not None and not player.seats:
         player._came_back()
 
@@ -508,7 +569,7 @@ def _table(player: Player, message: m.Table) -> None:
             player._end(OnlineError(Online.MOVED))
             return
         player.fences[player.room_code] = fence
-    player.table = table
+    player.table, player.table_at = table, player._clock()
 
 
 def _state(player: Player, message: m.State) -> None:

@@ -46,13 +46,14 @@ class Room:
     def __init__(self, code: str, plan: MatchSetup, keep: Keep | None = None, record: Record | None = None,
                  seating: Seating | None = None, clock: Callable[[], float] = time.monotonic, aside: bool = False,
                  waits_for_host: bool = False, turn_seconds: int = 0, journal: Journal | None = None,
-                 entries: tuple[Entry, ...] = ()) -> None:
+                 entries: tuple[Entry, ...] = (), hosted_at: int | None = None) -> None:
         """`plan`: the game to start, its people's seats named only until someone sits there; `record`: a game
         taken up again (its autosave), and `entries`, the requests its journal had since, played again over it;
         `waits_for_host`: the game begins when the host says so (`begin`), not as soon as every seat is sat;
-        `aside`: computer players think in a worker process."""
+        `aside`: computer players think in a worker process; `hosted_at`: the seat of the person whose own window
+        serves this room (None: a server of its own), whom everyone waits for if that window closes."""
         self.code, self.plan, self._keep, self._clock, self._aside = code, plan, keep, clock, aside
-        self.waits_for_host = waits_for_host
+        self.waits_for_host, self.hosted_at = waits_for_host, hosted_at
         self.opened_from: str | None = None          # the network of whoever opened it (None: the server did)
         self.seating = seating or Seating((record.setup if record else plan).seats, clock=clock)
         self.scribe = Scribe(journal or Journal())   # the requests written ahead, the news held until they are
@@ -94,6 +95,8 @@ class Room:
             table["fence"] = self.fence
         if self.match is not None:
             table["asked"] = {str(seat): asked.to_json() for seat, asked in sorted(self.journal.asked.items())}
+        if self.hosted_at is not None:
+            table["hosted_at"] = self.hosted_at
         if self.match is not None and self.clock.seconds:
             self.clock.watch(self.match.state)
             table["move_left"] = [len(self.match.state.log), rules.acting_player(self.match.state),
@@ -115,12 +118,19 @@ class Room:
         if self.match is not None and self.match.over and self.ended_at is not None:
             self.news.to((client,), self.told.record(self))
 
-    def leave(self, client: int) -> None:
-        """A connection closed, or its player left: its seats wait for their tokens."""
+    def leave(self, client: int, for_good: bool = False) -> None:
+        """A connection closed, or its player left: its seats wait for their tokens (`for_good`: the player gave
+        them up, and they wait for the host's choice; everyone is told)."""
         self.news.audience.discard(client)
         self._done.pop(client, None)
-        if self.seating.leave(client):
+        given = (self.seating.give_up if for_good else self.seating.leave)(client)
+        if for_good and self.match is None:
+            for seat in given:
+                self.seating.free(seat)        # the lobby: the seat is free again at once
+        if given:
             self._table_changed()
+            if for_good:
+                self.keep()
         here = self.audience if self.seating.computers_only else self.seating.anyone_here
         if not here and self.nobody_since is None:
             self.nobody_since = self._clock()
@@ -222,8 +232,10 @@ class Room:
         gone = self.seating.free(seat)
         self.match.change_seat(seat, strength)
         self.seating.seats = self.match.setup.seats
+        self.seating.stand_ins.add(seat)
         reseat_computers(self.match, aside=self._aside)
         self._table_changed()
+        self.keep()     # the host's choice outlasts the room: a room taken up again keeps the computer there
         return gone
 
     def _before_start(self, client: int) -> None:
@@ -369,8 +381,11 @@ class Room:
         settled = record.turns[-1]
         if settled.actions != len(record.state.log):
             record = replace(record, state=state_at(record, settled))
-        return record, {"room": self.code, "seats": self.seating.to_json(), "clock": self.clock.seconds,
-                        "asked": self.journal.asked_settled}
+        kept = {"room": self.code, "seats": self.seating.to_json(), "clock": self.clock.seconds,
+                "asked": self.journal.asked_settled, "stand_ins": sorted(self.seating.stand_ins)}
+        if self.hosted_at is not None:
+            kept["hosted_at"] = self.hosted_at
+        return record, kept
 
     @classmethod
     def taken_up(cls, record: Record, seats: dict, keep: Keep | None = None, entries: tuple[Entry, ...] = (),
@@ -382,9 +397,13 @@ class Room:
             raise ValueError("the seats' file names no room code")
         seating = Seating.from_json(record.setup.seats, dict(seats.get("seats", {})),
                                     options.get("clock", time.monotonic))
-        turn_seconds = seats.get("clock", 0)
+        stand_ins = seats.get("stand_ins", [])
+        seating.stand_ins = {n for n in stand_ins if isinstance(n, int) and not isinstance(n, bool)
+                             and 0 <= n < len(record.setup.seats)} if isinstance(stand_ins, list) else set()
+        turn_seconds, hosted_at = seats.get("clock", 0), seats.get("hosted_at")
+        hosted = hosted_at if isinstance(hosted_at, int) and 0 <= hosted_at < len(record.setup.seats) else None
         journal = Journal.taken_up(base, seats.get("asked") if isinstance(seats.get("asked"), dict) else {})
-        return cls(code, record.setup, keep, record=record, seating=seating,
+        return cls(code, record.setup, keep, record=record, seating=seating, hosted_at=hosted,
                    turn_seconds=turn_seconds if isinstance(turn_seconds, int) else 0, journal=journal,
                    entries=tuple(entries), **options)
 
@@ -394,3 +413,12 @@ class Room:
         self.scribe.close()
         if self.match is not None:
             self.match.close()
+
+
+def host_name(room: Room) -> str:
+    """The name of the person whose window hosts the room ("": a server of its own)."""
+    seat = room.hosted_at
+    if seat is None:
+        return ""
+    sitter = room.seating.sitters.get(seat)
+    return sitter.name if sitter is not None else room.seating.seats[seat].name

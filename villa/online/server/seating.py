@@ -2,7 +2,9 @@
 and who hosts. The seating knows nothing of the game played at the table (`Room` does).
 
 A seat left by a lost connection waits for its token for `REJOIN_S`; each time a player comes back they get
-a new token, so a token once seen by anyone else is worth nothing after its owner is back.
+a new token, so a token once seen by anyone else is worth nothing after its owner is back. A player who gives
+their seat up for good leaves it waiting for the host's choice (a computer player), with no token to come back
+with; a person's seat a computer plays since (the host's choice, or a wait that ran out) is a stand-in's.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ class Sitter:
     token: str
     client: int | None = None
     gone_at: float = 0.0
+    for_good: bool = False      # they gave the seat up: nobody comes back to it
 
 
 def new_token() -> str:
@@ -40,6 +43,7 @@ class Seating:
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.seats = seats
         self.sitters: dict[int, Sitter] = dict(sitters or {})
+        self.stand_ins: set[int] = set()       # people's seats a computer plays since the game began
         self._clock = clock
 
     # --- sitting down, leaving, coming back ---
@@ -54,7 +58,8 @@ class Seating:
             raise OnlineError(Online.NO_NAME)
         sitter = self.sitters.get(seat)
         if self.seats[seat].is_computer or (sitter is not None and sitter.client != client):
-            raise OnlineError(Online.SEAT_TAKEN, seat=seat)
+            taker = self.seats[seat].name if self.seats[seat].is_computer else sitter.name
+            raise OnlineError(Online.SEAT_TAKEN, seat=seat, name=taker)
         if started:
             name = self.seats[seat].name
         elif name in self.names_but(seat):
@@ -79,6 +84,21 @@ class Seating:
                 sitter.client, sitter.gone_at = None, self._clock()
                 left.append(seat)
         return left
+
+    def give_up(self, client: int) -> list[int]:
+        """The connection's player gives their seats up for good: they wait for the host's choice, and no token
+        takes them back. Returns those seats."""
+        given = self.leave(client)
+        for seat in given:
+            self.give_up_seat(seat)
+        return given
+
+    def give_up_seat(self, seat: int) -> None:
+        """The seat's player, away, gives it up for good (a room kept on the disk of its host, who plays elsewhere)."""
+        sitter = self.sitters.get(seat)
+        if sitter is not None:
+            sitter.client, sitter.for_good, sitter.token = None, True, new_token()
+            sitter.gone_at = sitter.gone_at or self._clock()
 
     def free(self, seat: int) -> int | None:
         """Nobody sits at `seat` any more (given to a computer, or sent away); returns the connection that sat there."""
@@ -149,18 +169,27 @@ class Seating:
     # --- as the players see it, and as the files keep it ---
 
     def rows(self) -> list[dict]:
-        """Each seat as the table shows it: name, computer player's strength, sat, here."""
-        rows = []
+        """Each seat as the table shows it: name, computer player's strength, sat, here; a seat whose player left
+        for how many seconds more it waits for them (`kept_s`) or that they gave it up (`left`); a person's seat a
+        computer plays (`stand_in`)."""
+        rows, now = [], self._clock()
         for number, seat in enumerate(self.seats):
             sitter = self.sitters.get(number)
-            rows.append({"name": sitter.name if sitter else seat.name,
-                         "computer": seat.computer.value if seat.computer else None,
-                         "taken": sitter is not None, "here": bool(sitter and sitter.client is not None)})
+            row = {"name": sitter.name if sitter else seat.name, "computer": seat.computer.value if seat.computer
+                   else None, "taken": sitter is not None, "here": bool(sitter and sitter.client is not None)}
+            if sitter is not None and sitter.client is None:
+                row["kept_s"] = round(max(0.0, REJOIN_S - (now - sitter.gone_at)), 1)
+                row["left"] = sitter.for_good
+            if number in self.stand_ins and seat.is_computer:
+                row["stand_in"] = True
+            rows.append(row)
         return rows
 
     def to_json(self) -> dict:
-        """Who sits where with their tokens (kept beside the autosave, so a restarted server knows them)."""
-        return {str(n): {"name": s.name, "token": s.token} for n, s in self.sitters.items()}
+        """Who sits where with their tokens (kept beside the autosave, so a restarted server knows them), and who
+        gave their seat up for good."""
+        return {str(n): {"name": s.name, "token": s.token, **({"for_good": True} if s.for_good else {})}
+                for n, s in self.sitters.items()}
 
     @classmethod
     def from_json(cls, seats: tuple[Seat, ...], data: dict, clock: Callable[[], float] = time.monotonic) -> "Seating":
@@ -170,5 +199,6 @@ class Seating:
         for number, sitter in dict(data).items():
             seat = int(number)
             if 0 <= seat < len(seats) and not seats[seat].is_computer:
-                sitters[seat] = Sitter(clean_name(str(sitter["name"])), str(sitter["token"]), None, now)
+                sitters[seat] = Sitter(clean_name(str(sitter["name"])), str(sitter["token"]), None, now,
+                                       sitter.get("for_good") is True)
         return cls(seats, sitters, clock)

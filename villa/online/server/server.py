@@ -29,7 +29,7 @@ from villa.match import requests as rq
 from villa.online import protocol
 from villa.online.protocol import Online, OnlineError
 from villa.online.server.herald import Herald
-from villa.online.server.room import Room
+from villa.online.server.room import Room, host_name
 from villa.online.wire import messages as m
 from villa.online.wire.codec import Catalogue
 from villa.online.wire.certificates import Identity, make_identity
@@ -217,8 +217,9 @@ class Server:
         self.rooms[room.code] = room
         return room
 
-    def _close_room(self, room: Room, why: Online | None = None) -> None:
-        """A room is done with (or broke down: `why`): its people are let go, its match closed."""
+    def _close_room(self, room: Room, why: Online | None = None, **values) -> None:
+        """A room is done with (or broke down: `why`, and `values` for its words): its people are let go, its match
+        closed."""
         self.rooms.pop(room.code, None)
         self.herald.paused.discard(room.code)
         for client in list(room.audience):
@@ -226,7 +227,7 @@ class Server:
             if visitor is not None and visitor.room == room.code:
                 visitor.room = None
             if why is not None:
-                self.door.close(client, why.value, room=room.code)
+                self.door.close(client, why.value, room=room.code, **values)
         try:
             room.close()
         except Exception:
@@ -350,7 +351,12 @@ class Server:
         self.place.stopping(rooms)
         self.herald.addresses(rooms)
         for room in rooms:
-            self._close_room(room, Online.MOVED if self.place.addresses() else Online.CLOSING)
+            if self.place.addresses():
+                self._close_room(room, Online.MOVED)
+            elif room.hosted_at is not None:      # the host's window closes: the game waits on her computer
+                self._close_room(room, Online.HOST_LEFT, host=host_name(room))
+            else:
+                self._close_room(room, Online.CLOSING)
         self.door.shut()
 
     # --- the door's news ----------------------------------------------------------------------------------
@@ -500,6 +506,13 @@ class Server:
         if room is not None:
             self._in_room(room, lambda: room.leave(client))
 
+    def _give_up_seat(self, client: int, visitor: Visitor, _message: m.GiveUpSeat) -> None:
+        """The player gives their seats up for good and leaves: the room tells everyone, the host may give them to
+        computer players."""
+        room = self._room_of(visitor)
+        visitor.room = None
+        self._in_room(room, lambda: room.leave(client, for_good=True))
+
     def _set_plan(self, client: int, visitor: Visitor, message: m.SetPlan) -> None:
         room = self._room_of(visitor)
         self._plan_read(visitor)
@@ -545,5 +558,6 @@ _TAKING_OUT = {m.GiveToComputer: Online.SEAT_GIVEN, m.SendAway: Online.SENT_AWAY
 
 _HANDLERS: dict[type, Callable] = {
     m.OpenRoom: Server._open_room, m.Enter: Server._enter, m.Rejoin: Server._rejoin, m.Leave: Server._leave,
-    m.SetPlan: Server._set_plan, **{kind: Server._in_own_room for kind in _ROOM_ASKS},
+    m.SetPlan: Server._set_plan, m.GiveUpSeat: Server._give_up_seat,
+    **{kind: Server._in_own_room for kind in _ROOM_ASKS},
 }

@@ -33,6 +33,8 @@ from villa.online.wire.codec import Catalogue
 from villa.online.wire.frames import FrameBuffer, WireError, frame
 from villa.online.wire.tls import ClearPeer, Tls, TlsError
 
+HUNG_UP = "hung up"              # `Link.why`: the peer closed the connection (it read to the end)
+RESET = "reset"                  # the connection was reset or broke (the peer's process gone, a network fault)
 RECEIVE_BUDGET = 256 * 1024      # bytes read in one `receive`: one busy connection does not starve the others
 MAX_QUEUED = 4 * 1024 * 1024     # bytes waiting to be sent: beyond, the reader is not reading, and the link closes
 _CHUNK = 65536
@@ -43,8 +45,9 @@ Clock = Callable[[], float]
 class Link:
     """One connection: frames in, decoded by the catalogue; messages out, queued until the socket takes them.
     `closed` once the peer hung up, the socket failed, the queue overflowed or `close` was called; `why` says
-    which. `heard_at` is the clock's time of the last bytes received, `drained_at` of the last bytes the socket
-    took (or of the queue's start, if it was empty): a queue that waits long since is not being read."""
+    which (`HUNG_UP`, `RESET`, or the reason given to `close`). `heard_at` is the clock's time of the last bytes
+    received, `drained_at` of the last bytes the socket took (or of the queue's start, if it was empty): a queue
+    that waits long since is not being read."""
 
     def __init__(self, sock: socket.socket, catalogue: Catalogue, clock: Clock = time.monotonic,
                  tls: Tls | None = None) -> None:
@@ -107,10 +110,10 @@ class Link:
                 self.dry = True
                 break
             except OSError as error:
-                self.close(error.strerror or str(error), keep_read=True)
+                self.close(_broken(error), keep_read=True)
                 break
             if not data:
-                self.close("hung up", keep_read=True)     # what it said before hanging up is still to be read
+                self.close(HUNG_UP, keep_read=True)     # what it said before hanging up is still to be read
                 break
             budget -= len(data)
             self.bytes_in += len(data)
@@ -120,7 +123,7 @@ class Link:
             if not self._finishing:        # a link that said goodbye reads what comes only to drop it
                 self._frames.add(data)
             if self.tls is not None and self.tls.peer_closed:
-                self.close("hung up", keep_read=True)
+                self.close(HUNG_UP, keep_read=True)
 
     def next_message(self) -> Any | None:
         """The next whole message read (None: none waits); `WireError` if it breaks the wire's form."""
@@ -190,7 +193,7 @@ class Link:
                 self.blocked_at = self.clock()
                 return
             except OSError as error:
-                self.close(error.strerror or str(error))
+                self.close(_broken(error))
                 return
             if sent <= 0:
                 return
@@ -227,7 +230,7 @@ class Link:
                 self.blocked_at = self.clock()
                 return
             except OSError as error:
-                self.close(error.strerror or str(error))
+                self.close(_broken(error))
                 return
             if sent <= 0:
                 return
@@ -306,6 +309,14 @@ class Link:
         self._queued = 0
         self._sealed.clear()
         self.sock.close()
+
+
+def _broken(error: OSError) -> str:
+    """Why a socket that was connected failed: reset (by the peer, or a pipe broken), or the system's words."""
+    if error.errno in (errno.ECONNRESET, errno.EPIPE, errno.ECONNABORTED, errno.ETIMEDOUT, errno.EHOSTUNREACH,
+                       errno.ENETUNREACH, errno.ENETRESET):
+        return RESET
+    return error.strerror or str(error)
 
 
 _REASONS = {errno.ECONNREFUSED: "refused", errno.ENETUNREACH: "unreachable", errno.EHOSTUNREACH: "unreachable",

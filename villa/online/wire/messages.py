@@ -267,9 +267,15 @@ class Paused:
     seconds: Annotated[int, Bounds(0, 2**31 - 1)]
 
 
+@dataclass(frozen=True)
+class GiveUpSeat:
+    """The player leaves the room and gives up their seats for good: everyone is told, and the host may give them
+    to computer players (no token takes them back)."""
+
+
 DOOR = (Hello, Welcome, Ping, Goodbye)
 ASKED = (OpenRoom, Enter, Sit, Rejoin, SetPlan, Begin, GiveToComputer, SendAway, SetClock, Leave)
 TOLD = (Refused, Opened, Entered, Redirect, Seated, Table, State, Moves, Villa, Poses, Hand, Event, Record)
 # the catalogue's order is the wire's numbering: add new kinds at the end
-KINDS: tuple[type, ...] = (*DOOR, *ASKED, *TOLD, *REQUESTS, Servers, Paused)
-FROM_CLIENTS: frozenset[type] = frozenset({Hello, Ping, *ASKED, *REQUESTS})
+KINDS: tuple[type, ...] = (*DOOR, *ASKED, *TOLD, *REQUESTS, Servers, Paused, GiveUpSeat)
+FROM_CLIENTS: frozenset[type] = frozenset({Hello, Ping, *ASKED, *REQUESTS, GiveUpSeat})

@@ -19,13 +19,14 @@ from villa.match.setup import Strength
 from villa.online.invite import Sharing
 from villa.online.server.turn_clock import CHOICES as CLOCK_CHOICES
 from villa.presentation import clipboard
-from villa.presentation.fonts import fitted_scale, font
+from villa.presentation.fonts import drawable, fitted_scale, font
 from villa.presentation.i18n import _
 from villa.presentation.invite_words import copied_words, reach_words, router_words
 from villa.presentation.menus import style
 from villa.presentation.menus.base import Screen
 from villa.presentation.menus.new_game import SEAT_NAMES, STRENGTH_NAMES
 from villa.presentation.stage import stage
+from villa.presentation.words import watching
 
 
 @dataclass(frozen=True)
@@ -110,7 +111,7 @@ class LobbyScreen(Screen):
 
     def tell(self, words: str) -> None:
         self.notice = words
-        self.widgets["notice"]["text"] = words
+        self.widgets["notice"]["text"] = drawable(words, "serif")
 
     def build(self) -> None:
         root, w = self.root, self.widgets
@@ -187,7 +188,9 @@ class LobbyScreen(Screen):
         for key in ("rules", "start"):
             w[key].show() if host and not started else w[key].hide()
         style.set_enabled(w["start"], may_start(table, mine))
-        if started:
+        if started and not mine:
+            status = watching()          # a game under way whose seats are taken: watched
+        elif started:
             status = _("The game begins …")
         elif not mine:
             status = _("Choose a free seat.")
@@ -196,7 +199,7 @@ class LobbyScreen(Screen):
                       else _("Wait for your friends, or give the empty seats to computer players."))
         else:
             status = _("Waiting for the host to start the game.")
-        w["status"]["text"] = status
+        w["status"]["text"] = drawable(status, "serif")
 
     def _draw_clock(self, seconds: int, host: bool) -> None:
         """The turn clock: for the host a choice (no clock, 1, 2 or 5 minutes a move), for everyone its words."""

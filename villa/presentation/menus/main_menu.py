@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Callable
 
 from villa.presentation.i18n import _
+from villa.presentation.fonts import drawable
 from villa.presentation.menus import style
 from villa.presentation.menus.base import Screen
 
@@ -31,7 +32,7 @@ class MainMenu(Screen):
     def tell(self, notice: str) -> None:
         """Say something to the player below the menu."""
         self.notice = notice
-        self.widgets["notice"]["text"] = notice
+        self.widgets["notice"]["text"] = drawable(notice, "serif")
 
     def build(self) -> None:
         root = self.root

@@ -13,15 +13,17 @@ from typing import Callable
 
 from villa.match.setup import MAX_NAME, clean_name
 from villa.online.invite import MAX_INVITE, InviteError, looks_like_invite, parse_invite
+from villa.online.protocol import Online, OnlineError
 from villa.presentation import clipboard
+from villa.presentation.fonts import drawable
 from villa.presentation.i18n import N_, _
 from villa.presentation.invite_words import bad_invite
 from villa.presentation.menus import style
 from villa.presentation.menus.base import Screen
 from villa.presentation.words import refusal
 
-MAX_ADDRESS = 64          # characters typed for host:port
-CODE_CHARS = 5            # the room code's length (villa.online.protocol.ROOM_LENGTH)
+MAX_ADDRESS = 200         # characters of a server's address: host:port, or a link pasted whole (an invite)
+CODE_CHARS = 12           # a room code's five characters, with the spaces and dashes it may be pasted with
 
 # why joining or hosting did not get as far as the lobby (codes from villa.app.online)
 TROUBLES = {
@@ -31,6 +33,7 @@ TROUBLES = {
     "no answer": N_("Nothing answered at {address} within {seconds} seconds: is the address right, and does the "
                     "network let the game through?"),
     "port busy": N_("The game could not host on port {port}: another program uses it. Try another port."),
+    "no code": N_("Type the room's code."),
     "bad code": N_("{code} is not a room code: a code is five letters and digits, such as K7QXM, and never "
                    "uses {unused}."),
     "no room": N_("No room with the code {code} is open on that server."),
@@ -90,6 +93,13 @@ class _Form(Screen):
         if cancel is not None:
             cancel()
 
+    def _filled(self, field: str, typed: str) -> None:
+        """A field typed in: a notice that asked for it goes once it holds something."""
+        if typed.strip() and self.notice and self.notice in self.asks_for.get(field, ()):
+            self.tell("")
+
+    asks_for: dict[str, tuple[str, ...]] = {}      # the field each notice asks to fill, by its words (as shown)
+
     def _notice(self, y: float) -> None:
         self.widgets["notice"] = style.text(self.root, self.notice, pos=(0, y), scale=0.036, kind="serif",
                                             wordwrap=34)
@@ -101,7 +111,7 @@ class _Form(Screen):
         if "notice" not in self.widgets:
             return
         notice, cancel = self.widgets["notice"], self.widgets["cancel"]
-        notice["text"] = self.notice
+        notice["text"] = drawable(self.notice, "serif")
         notice["text_fg"] = style.INK_SOFT if self.waiting else style.TERRACOTTA_PRESS
         cancel.show() if self.waiting else cancel.hide()
 
@@ -190,10 +200,12 @@ class JoinScreen(_Form):
                    pos=(0, 0.47), scale=0.034, fg=style.INK_SOFT, kind="serif", wordwrap=46)
         rows = (("address", _("Invite or address"), self.address, MAX_INVITE),
                 ("code", _("Room code"), self.code, CODE_CHARS), ("name", _("Your name"), self.name, MAX_NAME))
+        self.asks_for = {"name": (refusal(OnlineError(Online.NO_NAME)),), "code": (trouble_words("no code"),)}
         for i, (key, words, value, longest) in enumerate(rows):
             y = 0.3 - i * 0.15
             style.text(root, words, pos=(-0.8, y - 0.014), scale=0.04, align="left", kind="bold")
-            w[key] = style.entry(root, value, pos=(0.25, y), width=0.76, max_chars=longest, overflow=key == "address")
+            w[key] = style.entry(root, value, pos=(0.25, y), width=0.76, max_chars=longest, overflow=key == "address",
+                                 on_change=lambda typed, key=key: self._filled(key, typed))
         w["paste"] = style.button(root, _("Paste"), self.paste, pos=(0.77, 0.3), width=0.22, height=0.085,
                                   text_scale=0.036, kind="quiet")
         if sys.platform != "win32":     # Ctrl+V (on Windows the field takes it itself); keys come bare: see stage
@@ -223,6 +235,7 @@ class JoinScreen(_Form):
         if looks_like_invite(line):
             try:
                 self.widgets["code"].enterText(parse_invite(line).code)
+                self._filled("code", parse_invite(line).code)
             except InviteError:
                 pass        # Join says what is wrong with it
 

@@ -7,6 +7,7 @@ from typing import Callable
 from villa.presentation.i18n import _
 from villa.presentation.menus import style
 from villa.presentation.menus.base import Screen
+from villa.presentation.words import stand_in_words
 
 
 class PauseMenu(Screen):
@@ -17,7 +18,8 @@ class PauseMenu(Screen):
                  on_quit_to_menu: Callable[[], None], waits: bool = True,
                  on_stand_in: Callable[[], None] | None = None, away: str = "", **options) -> None:
         """`on_players` None: no seats to change here (online); `waits` False: the game goes on meanwhile
-        (online, at the others' screens); `on_stand_in`: online, the host lets a computer play for `away`, who left."""
+        (online, at the others' screens); `on_stand_in`: online, the host lets a computer play for `away`, who left
+        or stalls."""
         self.waits, self.away = waits, away
         self.actions = {"resume": on_resume, "rules": on_rules, "settings": on_settings, "players": on_players,
                         "stand_in": on_stand_in, "quit_to_menu": on_quit_to_menu}
@@ -27,7 +29,7 @@ class PauseMenu(Screen):
         root = self.root
         entries = (("resume", _("Resume"), "primary"), ("rules", _("Rules summary"), "wood"),
                    ("settings", _("Settings"), "wood"), ("players", _("Players: people or computers"), "wood"),
-                   ("stand_in", _("A computer plays for {who}").format(who=self.away), "wood"),
+                   ("stand_in", stand_in_words(self.away), "wood"),
                    ("quit_to_menu", _("Quit to the main menu"), "quiet"))
         entries = tuple(entry for entry in entries if self.actions[entry[0]] is not None)   # None: not offered
         style.panel(root, (-0.56, 0.56, 0.09 - (len(entries) - 1) * 0.17 - 0.14, 0.5))     # as long as its entries

@@ -26,6 +26,7 @@ from villa.match import Accepted
 from villa.match import requests as rq
 from villa.presentation import models
 from villa.presentation.i18n import N_, _
+from villa.presentation.fonts import drawable
 from villa.presentation.menus import style
 from villa.presentation.menus.base import Screen
 from villa.presentation.palette import PAINT
@@ -411,8 +412,9 @@ class SealRollScreen(Screen):
                 name=self.players[state.turn.actor])
         else:
             w["prompt"]["text"] = ""
+        w["prompt"]["text"] = drawable(w["prompt"]["text"], "bold")       # names in any script
         if self.done:
-            w["summary"]["text"] = "\n".join(self._summary())
+            w["summary"]["text"] = drawable("\n".join(self._summary()), "serif")
             w["start"].show()
         else:
             w["summary"]["text"] = ""

@@ -17,7 +17,7 @@ from panda3d.core import (Filename, SamplerState, TextNode, Texture, TexturePool
                           TransparencyAttrib)
 
 from villa.presentation import assets
-from villa.presentation.fonts import fitted_scale, font
+from villa.presentation.fonts import drawable, fitted_scale, font, font_for
 from villa.presentation.palette import PAINT
 from villa.rules.pieces import Colour
 
@@ -144,8 +144,9 @@ def text(parent, words: str, *, pos=(0, 0), scale: float = TEXT_SCALE, fg=INK, a
          kind: str = "body", wordwrap: float | None = None, shadow=None) -> DirectLabel:
     """A line or paragraph of text (wordwrap in units of its own size)."""
     aligns = {"center": TextNode.ACenter, "left": TextNode.ALeft, "right": TextNode.ARight}
-    return DirectLabel(parent=parent, text=words, text_font=font(kind), text_fg=fg, text_align=aligns[align],
-                       text_wordwrap=wordwrap, text_shadow=shadow, relief=None, scale=scale, pos=(pos[0], 0, pos[1]))
+    return DirectLabel(parent=parent, text=drawable(words, kind), text_font=font(kind), text_fg=fg,
+                       text_align=aligns[align], text_wordwrap=wordwrap, text_shadow=shadow, relief=None, scale=scale,
+                       pos=(pos[0], 0, pos[1]))
 
 
 def title(parent, words: str, *, pos=(0, 0.78), scale: float = TITLE_SCALE, fg=INK) -> DirectLabel:
@@ -173,7 +174,7 @@ def button(parent, words: str, command: Callable[[], None] | None, *, pos=(0, 0)
     frame = (-width / 2, width / 2, -height / 2, height / 2)
     text_scale = fitted_scale(words, font("bold"), width - 2 * LABEL_MARGIN, text_scale)
     widget = DirectButton(
-        parent=parent, text=words, command=command, pos=(pos[0], 0, pos[1]), frameSize=frame,
+        parent=parent, text=drawable(words, "bold"), command=command, pos=(pos[0], 0, pos[1]), frameSize=frame,
         frameColor=(ready, pressed, hover, disabled), relief=DGG.FLAT, pressEffect=False,
         text_font=font("bold"), text_scale=text_scale, text_fg=ink,
         text_pos=(0, -text_scale * 0.33), text_shadow=(0, 0, 0, 0.25) if ink == CREAM else None,
@@ -312,18 +313,36 @@ def entry(parent, value: str, *, pos=(0, 0), width: float = 0.62, on_change: Cal
     _apply_texture(widget, rounded(width, 2.0 * scale, 0.012, CREAM, (0.99, 0.96, 0.90, 1), PAPER_EDGE, 0.004))
     widget.guiItem.setBlinkRate(0)   # a steady caret: a menu left alone is drawn only once a second
     widget.max_chars = max_chars
-    if on_change is not None:
-        def changed(*_args) -> None:
-            typed = widget.get()
-            if len(typed) > max_chars:
-                widget.enterText(typed[:max_chars])
-                typed = typed[:max_chars]
+    widget.guiItem.setMaxChars(max_chars)   # the field stops where what is typed would be cut: nothing cut silently
+
+    def changed(*_args) -> None:
+        typed = widget.get()
+        if len(typed) > max_chars:
+            widget.enterText(typed[:max_chars])
+            typed = typed[:max_chars]
+        _field_font(widget, font_for(typed, "body"))     # a script the game's font cannot draw: the fallback's
+        if on_change is not None:
             on_change(typed)
-        widget["command"] = changed
-        widget.guiItem.setMaxChars(max_chars)
-        widget.bind(DGG.TYPE, changed)
-        widget.bind(DGG.ERASE, changed)
+    widget["command"] = changed
+    widget.bind(DGG.TYPE, changed)
+    widget.bind(DGG.ERASE, changed)
+    _field_font(widget, font_for(value, "body"))
     return widget
+
+
+def _field_font(widget: DirectEntry, typeface) -> None:
+    """The text field drawn in `typeface` from now on, what it holds drawn again in it (a field keeps the glyphs it
+    drew until told its font changed)."""
+    text_node = widget.onscreenText.textNode
+    if typeface is None or text_node.getFont() is not None and text_node.getFont().this == typeface.this:
+        return
+    typed, cursor = widget.get(), widget.guiItem.getCursorPosition()
+    widget["text_font"] = typeface
+    for state in range(widget["numStates"]):
+        widget.guiItem.setTextDef(state, text_node)
+    widget.setup()
+    widget.set(typed)
+    widget.setCursorPosition(cursor)
 
 
 def swatch(parent, colour: Colour, *, pos=(0, 0), size: float = 0.05) -> DirectFrame:

@@ -3,7 +3,8 @@
     base.py      what every mode does unless it says otherwise (and Off: the screen closed)
     idle.py      Idle: the person to act may take a column, propose a floor, pass ...
     hands.py     Pulling, Carrying, Laying: the hand holds a piece the pointer moves
-    waiting.py   Settling, Computer: the screen waits for the villa or a computer player
+    waiting.py   Settling, Computer, CutOff: the screen waits for the villa, a computer player, or (online) the
+                 game's server this window lost
     asking.py    Asking, HandOver, Rolling: a panel holds the screen
     falling.py   Falling, Replay: the villa collapses, and once more slowly
     paused.py    Paused; ended.py: Ended
@@ -29,6 +30,7 @@ class Mode(StrEnum):
     HAND_OVER = "HandOver"   # "pass the mouse to ..."
     ROLLING = "Rolling"      # the seal tumbles for the turn's colour
     COMPUTER = "Computer"    # a computer player acts
+    CUT_OFF = "CutOff"       # online: the window lost the game's server, and looks for it again
     FALLING = "Falling"      # the villa collapses
     REPLAY = "Replay"        # the fall once more, slowly
     PAUSED = "Paused"        # the pause menu is over the game

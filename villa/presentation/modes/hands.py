@@ -23,7 +23,25 @@ from villa.rules.pieces import floor_id
 
 class InHand(ModeBase):
     """What the three hands share: giving up what is held, the builder's hands, and letting go of a
-    clicked piece once it sits."""
+    clicked piece once it sits. A piece taken up from the server's hands (online, a window back in the middle of
+    a move) is moved from where it is by the pointer's moves, not pulled to wherever the pointer happens to be;
+    one that sits in the hands is slid only while the button is down again (it came back with the button up)."""
+
+    _offset = None      # for a piece taken up: where it stood from where the pointer pointed, on the aim's plane
+
+    def aim_from_pointer(self, spot, piece) -> None:
+        """The piece in hand toward the pointer's `spot` (None: the pointer misses the plane); `piece` its node."""
+        hand = self.match.hand
+        if spot is not None and hand is not None and hand.taken_up and piece is not None:
+            sits = hand.state in (Grip.HELD, laying.Laying.HELD)
+            if sits and not self.screen.controls.game_drag:
+                self._offset = None        # (measured again from where it sits when the button goes down)
+                return
+            if self._offset is None:
+                at = piece.getPos()
+                self._offset = (at.x - spot.x, at.y - spot.y)
+            spot = type(spot)(spot.x + self._offset[0], spot.y + self._offset[1], spot.z)
+        aim_at(self.screen, spot)
 
     def frame(self, dt: float) -> None:
         self.screen.say(self.screen.hands.update())
@@ -124,7 +142,8 @@ class Carrying(InHand):
         if hand is None or is_floor(hand):
             return
         if hand.state in (Grip.CARRYING, Grip.HELD) and mouse is not None:   # held: it slides
-            aim_at(self.screen, on_plane(*mouse_ray(self.screen.stage, mouse), self._top_surface_z()))
+            self.aim_from_pointer(on_plane(*mouse_ray(self.screen.stage, mouse), self._top_surface_z()),
+                                  self.match.villa.nodes.get(hand.column))
 
     def _top_surface_z(self) -> float:
         villa, top = self.match.villa, self.match.state.top_level
@@ -184,7 +203,8 @@ class Laying(InHand):
         the floor as it is lowered): what is under the pointer comes under the floor."""
         hand = self.match.hand
         if is_floor(hand) and mouse is not None:
-            aim_at(self.screen, on_plane(*mouse_ray(self.screen.stage, mouse), hand.rest_z))
+            self.aim_from_pointer(on_plane(*mouse_ray(self.screen.stage, mouse), hand.rest_z),
+                                  self.match.villa.nodes.get(floor_id(hand.level)))
 
     def hints(self, mouse) -> tuple[Glow, str | None]:
         """The floor see-through over the tops it would rest on (held: the tops it touches), which glow;
