@@ -24,7 +24,8 @@ done
 
 ensure_venv "test"
 cd "$ROOT"
-# the Linux game's Cg stand-ins are compiled and checked with a C compiler and binutils (scripts/release.py)
+# the Linux game's stand-ins (for Cg, libtiff and OpenJPEG) are compiled and checked with a C compiler and binutils
+# (scripts/release.py)
 if ! command -v cc >/dev/null 2>&1 || ! command -v nm >/dev/null 2>&1; then
     echo "Installing Debian packages: gcc binutils ..."
     sudo_=""; [ "$(id -u)" -eq 0 ] || sudo_="sudo"

@@ -48,6 +48,8 @@ RECORD = ROOT / "packaging" / "release-build.json"      # the last full build th
 LINUX_FILES = ROOT / "packaging" / "linux"
 CG_STUB = ROOT / "packaging" / "cg" / "cg_stub.c"     # stand-ins for the Cg toolkit (see the file)
 CG_LIBRARIES = {"libCg.so": "CG_CORE", "libCgGL.so": "CG_GL"}
+PILLOW_STUB = ROOT / "packaging" / "pillow" / "codecs_stub.c"   # stand-ins for Pillow's TIFF and JPEG 2000 libraries
+PILLOW_LIBRARIES = {"libtiff": "LIBTIFF", "libopenjp2": "OPENJP2"}
 BUNDLE_NAME = "Villa Paletti.app"
 BUNDLE_ID = "org.villa-paletti.game"
 # invites (villa-paletti://HOST:PORT/CODE#FINGERPRINT) open the app: the scheme it declares to macOS
@@ -191,11 +193,13 @@ def problems(build: Path, t: Target) -> list[str]:
         if f"{module}{t.suffix}" not in names:
             found.append(f"the compiled module {module}{t.suffix} is missing")
     if t.system == "linux" and binaries.is_dir():
-        defined = set().union(*(_symbols(binaries / library, defined=True) for library in CG_LIBRARIES
-                                if (binaries / library).is_file()))
-        missing = sorted(cg_functions(binaries) - defined)
-        if missing:
-            found.append(f"Cg's functions {', '.join(missing[:3])} ... are in no library of the build")
+        for stand_ins in (cg_stand_ins(), pillow_stand_ins()):
+            defined = set().union(*(_symbols(library, defined=True) for library in stand_ins.libraries(binaries)))
+            missing = sorted(stand_ins.imported(binaries) - defined)
+            if missing:
+                found.append(f"the functions of {stand_ins.what} {', '.join(missing[:3])} ... are in no library of "
+                             "the build")
+        found += [f"{name} is not in the build" for name in dangling_libraries(binaries)]
     if t.system == "windows":
         for dll in WINDOWS_RUNTIME_FILES:
             if dll not in names:
@@ -401,53 +405,179 @@ def linux_drop_symbols(build: Path) -> dict[str, int]:
 
 
 def _symbols(library: Path, defined: bool) -> set[str]:
-    """The dynamic symbols a library defines (or imports), by binutils' nm."""
+    """The dynamic symbols a library defines (or imports), by binutils' nm, each with its version where it has one
+    (TIFFClose@LIBTIFF_4.0, whether imported or defined as the default)."""
+    return set(_symbol_kinds(library, defined))
+
+
+def _symbol_kinds(library: Path, defined: bool) -> dict[str, str]:
+    """The same, each with nm's letter for its kind (T a function, D, B or R data, U imported)."""
     listed = subprocess.run(["nm", "-D", "--defined-only" if defined else "--undefined-only", str(library)],
                             capture_output=True, text=True, check=True).stdout
-    return {line.split()[-1] for line in listed.splitlines() if line.strip()}
+    kinds = {}
+    for line in listed.splitlines():
+        fields = line.split()
+        if len(fields) >= 2:
+            kinds[fields[-1].replace("@@", "@")] = fields[-2]
+    return kinds
 
 
-_CG_FUNCTION = re.compile(r"^cg[A-Z]\w*$")
+def _elf_files(build: Path) -> list[Path]:
+    """The build's programs and libraries (not the links to them)."""
+    found = []
+    for path in sorted(build.iterdir()):
+        if path.is_file() and not path.is_symlink():
+            with open(path, "rb") as file:
+                if file.read(4) == b"\x7fELF":
+                    found.append(path)
+    return found
 
 
-def cg_functions(build: Path) -> set[str]:
-    """The Cg toolkit's functions the build's libraries import (cgCreateContext, cgGLBindProgram ...); never
-    Panda3D's own `cg_` names."""
-    names: set[str] = set()
-    for library in sorted(build.iterdir()):
-        if library.name in CG_LIBRARIES or not library.is_file() or ".so" not in library.suffixes:
-            continue
-        names |= {symbol for symbol in _symbols(library, defined=False) if _CG_FUNCTION.match(symbol)}
-    return names
+def _dynamic(binary: Path) -> tuple[list[str], dict[str, set[str]]]:
+    """The libraries a program or library needs (its DT_NEEDED), and the symbol versions it needs of each, by
+    binutils' readelf."""
+    listed = subprocess.run(["readelf", "-d", "-V", "-W", str(binary)], capture_output=True, text=True,
+                            check=True).stdout
+    needed = re.findall(r"\(NEEDED\)\s+Shared library: \[([^\]]+)\]", listed)
+    versions: dict[str, set[str]] = {}
+    needs = listed.partition("Version needs section")[2]
+    of = None
+    for line in needs.splitlines():
+        file = re.search(r"File: (\S+)", line)
+        version = re.search(r"Name: (\S+)", line)
+        if file:
+            of = file.group(1)
+        elif version and of:
+            versions.setdefault(of, set()).add(version.group(1))
+    return needed, versions
+
+
+# names the linker gives every library, which are no library's own
+LINKER_NAMES = {"_DYNAMIC", "_GLOBAL_OFFSET_TABLE_", "__bss_start", "_edata", "_end", "_init", "_fini"}
+
+
+@dataclass(frozen=True)
+class StandIns:
+    """Libraries of the Linux build the game never calls into, replaced by stand-ins compiled from one C file (a
+    part of it for each, chosen with -D), which must define every symbol of theirs the build's libraries import."""
+    what: str                  # what they are, for the log and the refusals
+    source: Path
+    parts: dict[str, str]      # each library's name (libCg.so; libtiff, which auditwheel names
+                               # libtiff-56c1bbc6.so.6.2.0): its part of the source
+    names: str                 # the pattern of the names of their symbols
+
+    def libraries(self, build: Path) -> dict[Path, str]:
+        """Those of them the build holds, each with its part of the source."""
+        found = {}
+        for name, part in self.parts.items():
+            stem = re.escape(name.removesuffix(".so"))
+            found |= {path: part for path in sorted(build.glob(f"{name.removesuffix('.so')}*"))
+                      if re.fullmatch(rf"{stem}(-[0-9a-f]{{8}})?\.so(\.[0-9.]+)?", path.name)}
+        return found
+
+    def imported(self, build: Path) -> set[str]:
+        """Their symbols the build's other programs and libraries import (with the version each asks for)."""
+        theirs = self.libraries(build)
+        return {symbol for binary in _elf_files(build) if binary not in theirs
+                for symbol in _symbols(binary, defined=False) if re.fullmatch(self.names, symbol.split("@")[0])}
+
+
+def cg_stand_ins() -> StandIns:
+    """Panda3D's Linux libraries are linked against NVIDIA's Cg toolkit (libCg.so and libCgGL.so, 20 MB), which
+    compiles Cg shaders: the game's are GLSL, and Cg is only asked which profiles it supports."""
+    return StandIns("the Cg toolkit", CG_STUB, CG_LIBRARIES, r"cg[A-Z]\w*")
+
+
+def pillow_stand_ins() -> StandIns:
+    """Pillow's _imaging is linked against libtiff (which needs zstd and xz) and OpenJPEG: the game writes WebP
+    only."""
+    return StandIns("TIFF and JPEG 2000", PILLOW_STUB, PILLOW_LIBRARIES, r"_?TIFF\w*|opj_\w+")
+
+
+def _version_script(library: Path, importers: list[Path], wanted: set[str], folder: Path) -> list[str]:
+    """The linker's options that give a stand-in the symbol versions the build asks of the library it replaces
+    (glibc's loader refuses an unversioned stand-in for a versioned library)."""
+    nodes = sorted(set().union(*(_dynamic(binary)[1].get(library.name, set()) for binary in importers)))
+    if not nodes:
+        return []
+    script = folder / f"{library.name}.map"
+    with open(script, "w") as file:
+        for node in nodes:
+            names = sorted(symbol.split("@")[0] for symbol in wanted if symbol.endswith("@" + node))
+            file.write(f"{node} {{ global: {''.join(name + '; ' for name in names)}}};\n")
+    return [f"-Wl,--version-script,{script}"]
+
+
+def replace_with_stand_ins(build: Path, stand_ins: StandIns) -> tuple[int, list[str]]:
+    """Compile the stand-ins, check that they define every symbol the build imports from the libraries they
+    replace (and as data where the library's is data), put them in their place, and take out the libraries only
+    the replaced ones needed. Needs cc, nm and readelf (Debian's build-essential). Returns the bytes saved and the
+    names of the libraries taken out."""
+    libraries = stand_ins.libraries(build)
+    if not libraries:
+        return 0, []
+    if not all(shutil.which(tool) for tool in ("cc", "nm", "readelf")):
+        raise ReleaseError(f"a C compiler (cc), nm and readelf are needed to replace {stand_ins.what} in the Linux "
+                           "build (Debian package: build-essential)")
+    before = folder_size(build)
+    importers = [binary for binary in _elf_files(build) if binary not in libraries]
+    real = {}
+    for library in libraries:
+        real.update(_symbol_kinds(library, defined=True))
+    wanted = stand_ins.imported(build) | {symbol for binary in importers for symbol in _symbols(binary, defined=False)
+                                          if symbol in real and symbol not in LINKER_NAMES}
+    folder = APPS / "stand-ins"
+    folder.mkdir(parents=True, exist_ok=True)
+    made, offered = {}, {}
+    for library, part in libraries.items():
+        made[library] = folder / library.name
+        subprocess.run(["cc", "-O2", "-shared", "-fPIC", f"-D{part}", f"-Wl,-soname,{library.name}",
+                        *_version_script(library, importers, wanted, folder), "-o", str(made[library]),
+                        str(stand_ins.source)], check=True, capture_output=True)
+        offered.update(_symbol_kinds(made[library], defined=True))
+    source = stand_ins.source.relative_to(ROOT) if stand_ins.source.is_relative_to(ROOT) else stand_ins.source
+    missing = sorted(wanted - set(offered))
+    if missing:
+        raise ReleaseError(f"the build asks {stand_ins.what} for {', '.join(missing[:5])}, which {source} "
+                           "does not stand in for")
+    data = sorted(s for s in wanted if real.get(s, "T") not in "TtWwi" and offered[s] in "TtWwi")
+    if data:
+        raise ReleaseError(f"{', '.join(data[:5])} are data in {stand_ins.what}, but functions in {source}")
+    needed = {name for library in libraries for name in _dynamic(library)[0]}
+    for library in libraries:
+        shutil.copyfile(made[library], library)
+    dropped = []
+    while True:
+        needs = {binary.name: _dynamic(binary)[0] for binary in _elf_files(build)}
+        unneeded = sorted(name for name in needed if name in needs
+                          and not any(name in theirs for other, theirs in needs.items() if other != name))
+        if not unneeded:
+            break
+        for name in unneeded:
+            needed |= set(needs[name])
+            (build / name).unlink()
+            dropped.append(name)
+        needed -= set(dropped)
+    return before - folder_size(build), dropped
 
 
 def linux_without_cg(build: Path) -> int:
-    """Panda3D's Linux libraries are linked against NVIDIA's Cg toolkit (libCg.so and libCgGL.so, 20 MB), which
-    compiles Cg shaders: the game's are GLSL, and Cg is only asked which profiles it supports. The two libraries
-    are replaced by stand-ins compiled from packaging/cg/cg_stub.c (needs cc and nm: Debian's build-essential),
-    after checking that they define every Cg function the build's libraries import. Returns the bytes saved."""
-    libraries = {name: build / name for name in CG_LIBRARIES}
-    if not all(path.is_file() for path in libraries.values()):
-        return 0
-    if shutil.which("cc") is None or shutil.which("nm") is None:
-        raise ReleaseError("a C compiler (cc) and nm are needed to replace the Cg toolkit in the Linux build "
-                           "(Debian package: build-essential)")
-    before = sum(path.stat().st_size for path in libraries.values())
-    stubs = APPS / "cg-stubs"
-    stubs.mkdir(parents=True, exist_ok=True)
-    made = {}
-    for name, part in CG_LIBRARIES.items():
-        made[name] = stubs / name
-        subprocess.run(["cc", "-O2", "-shared", "-fPIC", f"-D{part}", f"-Wl,-soname,{name}", "-o", str(made[name]),
-                        str(CG_STUB)], check=True, capture_output=True)
-    offered = set().union(*(_symbols(path, defined=True) for path in made.values()))
-    missing = sorted(cg_functions(build) - offered)
-    if missing:
-        raise ReleaseError(f"Panda3D asks the Cg toolkit for {', '.join(missing[:5])}, which "
-                           f"packaging/cg/{CG_STUB.name} does not stand in for")
-    for name, path in libraries.items():
-        shutil.copyfile(made[name], path)
-    return before - sum(path.stat().st_size for path in libraries.values())
+    """The Cg toolkit replaced by stand-ins compiled from packaging/cg/cg_stub.c. Returns the bytes saved."""
+    return replace_with_stand_ins(build, cg_stand_ins())[0]
+
+
+def linux_without_tiff_and_jpeg2000(build: Path) -> tuple[int, list[str]]:
+    """Pillow's TIFF and JPEG 2000 libraries replaced by stand-ins compiled from packaging/pillow/codecs_stub.c,
+    and the compression libraries only libtiff needed taken out. Returns the bytes saved and what was taken out."""
+    return replace_with_stand_ins(build, pillow_stand_ins())
+
+
+def dangling_libraries(build: Path) -> list[str]:
+    """Libraries a program or library of the build needs that came with a wheel (auditwheel names them with a
+    hash: libzstd-96175704.so.1.5.7) but are not in the build: the system never has them."""
+    return sorted(f"{name} (needed by {binary.name})" for binary in _elf_files(build)
+                  for name in _dynamic(binary)[0]
+                  if re.search(r"-[0-9a-f]{8}\.so", name) and not (build / name).exists())
 
 
 def linux_desktop(build: Path) -> None:
@@ -542,6 +672,10 @@ def finish(platform: str, log: Path) -> tuple[Path, int]:
         saved = linux_without_cg(build)
         if saved:
             print(f"  Linux: the Cg toolkit replaced by its stand-ins ({saved / 1e6:.1f} MB)")
+        saved, dropped = linux_without_tiff_and_jpeg2000(build)
+        if saved:
+            also = f"; {', '.join(dropped)}, which only they needed, left out" if dropped else ""
+            print(f"  Linux: Pillow's TIFF and JPEG 2000 libraries replaced by stand-ins{also} ({saved / 1e6:.1f} MB)")
     found = problems(build, t) + [f"build_apps found no {name}" for name in missing_libraries(log, t)]
     if found:
         raise ReleaseError(f"the {t.label} build is incomplete: " + "; ".join(found))

@@ -322,6 +322,75 @@ def test_the_cg_stand_ins_answer_every_cg_function_panda3d_imports(tmp_path, rel
         release.linux_without_cg(tmp_path)
 
 
+PILLOW_WITH_STAND_INS = """
+import importlib.util, io, sys
+import PIL
+spec = importlib.util.spec_from_file_location("PIL._imaging", sys.argv[1])   # the copy, linked to the stand-ins
+imaging = sys.modules["PIL._imaging"] = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(imaging)
+from PIL import features
+from villa.app.clips import write_webp
+clip = io.BytesIO()
+write_webp(clip, (8, 8), 2, lambda index: bytes([index * 100]) * 192)
+assert clip.getvalue()[:4] == b"RIFF" and b"WEBP" in clip.getvalue()[:16]
+print(features.version_codec("libtiff"), "|", features.version_codec("jpg_2000"))
+print(" ".join(line.split()[-1] for line in open("/proc/self/maps") if "libtiff" in line or "libopenjp2" in line))
+"""
+
+
+def test_pillows_tiff_and_jpeg2000_stand_ins_answer_what_it_imports_and_it_still_writes_webp(tmp_path, release,
+                                                                                            monkeypatch):
+    """The Linux build replaces Pillow's libtiff and libopenjp2 by stand-ins (packaging/pillow/codecs_stub.c): they
+    define every symbol _imaging imports from them, with the symbol versions it asks for, so that it loads, hears a
+    version from each, and writes a WebP clip; zstd and xz, which only libtiff needed, are left out, and a library
+    the build still needs never is. A function missing from the stand-ins refuses the build in a sentence."""
+    if not all(shutil.which(tool) for tool in ("cc", "nm", "readelf")):
+        pytest.skip("no C compiler, nm or readelf here (Debian package: build-essential)")
+    from PIL import _imaging
+    original = Path(_imaging.__file__)
+    libraries = original.parents[1] / "pillow.libs"
+    if not any(libraries.glob("libtiff-*.so*")) or not any(libraries.glob("libopenjp2-*.so*")):
+        pytest.skip("this Pillow carries no libtiff and libopenjp2 of its own")
+    build = tmp_path / "build"                  # flat, as build_apps lays a build out; its run path finds nothing
+    build.mkdir()
+
+    def fresh() -> None:
+        shutil.copyfile(original, build / "PIL._imaging.so")
+        for library in libraries.iterdir():
+            shutil.copyfile(library, build / library.name)
+
+    fresh()
+    monkeypatch.setattr(release, "APPS", tmp_path / "apps")
+    saved, dropped = release.linux_without_tiff_and_jpeg2000(build)
+    assert sorted(name.split("-")[0] for name in dropped) == ["liblzma", "libzstd"]
+    assert saved > 1_500_000
+    stand_ins = release.pillow_stand_ins()
+    replaced = stand_ins.libraries(build)
+    assert sorted(path.name.split("-")[0] for path in replaced) == ["libopenjp2", "libtiff"]
+    assert all(path.stat().st_size < 100_000 for path in replaced)
+    imported = stand_ins.imported(build)
+    assert "TIFFGetVersion@LIBTIFF_4.0" in imported and "opj_version" in imported
+    assert imported <= set().union(*(release._symbols(path, defined=True) for path in replaced))
+    assert any(build.glob("libjpeg-*.so*")), "_imaging needs libjpeg itself: it stays"
+    assert release.dangling_libraries(build) == []
+    done = subprocess.run([sys.executable, "-c", PILLOW_WITH_STAND_INS, str(build / "PIL._imaging.so")], cwd=ROOT,
+                          env={**os.environ, "LD_LIBRARY_PATH": str(build)}, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    versions, loaded = done.stdout.splitlines()[-2:]
+    assert versions.startswith("0 (not in this build") and "| 0 (not in this build" in versions
+    assert loaded and all(Path(path).parent == build for path in loaded.split())
+    next(build.glob("libjpeg-*.so*")).unlink()
+    assert [name.split("-")[0] for name in release.dangling_libraries(build)] == ["libjpeg"]
+
+    fresh()
+    short = tmp_path / "codecs_stub.c"
+    short.write_text(release.PILLOW_STUB.read_text().replace("TIFFClose(", "TIFFCloseNot("))
+    monkeypatch.setattr(release, "PILLOW_STUB", short)
+    with pytest.raises(release.ReleaseError, match="TIFF and JPEG 2000 for TIFFClose@LIBTIFF_4.0"):
+        release.linux_without_tiff_and_jpeg2000(build)
+
+
 def test_the_game_imports_without_the_modules_the_build_leaves_out():
     """build_apps freezes only what the game imports; what it is told to leave out must not be needed."""
     left_out = ",".join(CONFIG["UNUSED_MODULES"])
