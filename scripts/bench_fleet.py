@@ -7,7 +7,8 @@ and in this process the players who watch the rooms. Printed:
 
 - `rooms_at_60hz`: the most rooms the three servers together play with every server's frame p95 within a
   1/60 s frame (the median of its per-second p95s; the rooms opened in equal shares, rooms of two Easy computer
-  players, each step run `--seconds`);
+  players, each watched by a window of this process, as such a room plays only while watched; each step run
+  `--seconds` once every window sees its villa);
 - `takeover_s_p95`: a server killed (SIGKILL) to every window that watched its rooms in the room again on another
   server, by itself, with the room's state and whole villa heard there (`--kills` times, two rooms each);
 - `games_lost`: rooms whose game did not go on after its server was killed (aim 0);
@@ -16,7 +17,7 @@ and in this process the players who watch the rooms. Printed:
 - `split_rooms`: rooms whose watchers heard two different logs, or whose log went on under an older fencing number
   after a newer one was heard (aim 0);
 - `directory_rooms`: rooms kept in the fleet's Redis in the directory step (`--directory`, 10 000): the three
-  servers' games, idle rooms held by stand-in servers in this process (renewing their leases as a server does:
+  servers' games (watched, so played), idle rooms held by stand-in servers in this process (renewing their leases as a server does:
   a room in its lobby, or whose people think), and the rest dormant (closed with their game under way);
 - `fleet_loop_share`: at that size, the largest share of a real server's frame loop spent on fleet work (the
   median over its seconds; aim at most 0.02);
@@ -134,18 +135,42 @@ def rooms_at_60hz(redis_url: str, folder: Path, steps: list[int], seconds: float
     best, seen = 0, {}
     for step, total in enumerate(steps, 1):
         servers = [Server(f"{redis_url}/{step}", folder / f"load-{total}-{n}", total // 3, 3.0) for n in range(3)]
-        time.sleep(seconds)
+        watchers = watch(servers)
+        first = [len(server.stats) for server in servers]
+        poll_until(watchers, lambda: False, seconds)
         for server in servers:
             server.read()
             server.stop()
-        p95 = [statistics.median([s["frame_ms_p95"] for s in server.stats[2:]] or [0.0]) for server in servers]
-        cpu = [statistics.median([s["frame_cpu_ms"] for s in server.stats[2:]] or [0.0]) for server in servers]
+        for watcher in watchers:
+            watcher.close()
+        p95 = [statistics.median([s["frame_ms_p95"] for s in server.stats[start + 1:]] or [0.0])
+               for server, start in zip(servers, first)]
+        cpu = [statistics.median([s["frame_cpu_ms"] for s in server.stats[start + 1:]] or [0.0])
+               for server, start in zip(servers, first)]
         seen[total] = {"frame_p95_ms": [round(v, 2) for v in p95], "frame_cpu_ms": [round(v, 2) for v in cpu]}
         if all(v <= FRAME_MS for v in p95):
             best = total
         else:
             break
     return best, seen
+
+
+_sources = iter(f"127.4.{n // 250}.{n % 250 + 1}" for n in range(250 * 250))
+
+
+def watch(servers: list[Server]) -> list[Player]:
+    """A window watching each room of `servers`, each from an address of its own (a room of computer players plays
+    only while someone watches it), once every one of them sees its villa; the servers' lines read meanwhile."""
+    watchers = []
+    for server in servers:
+        for code in server.codes:
+            watcher = Player(LOOPBACK, server.port, source=next(_sources))
+            watcher.enter(code)
+            watchers.append(watcher)
+    poll_until(watchers, lambda: all(p.room is not None and p.poses for p in watchers), 30)
+    for server in servers:
+        server.read()
+    return watchers
 
 
 def takeovers(redis_url: str, folder: Path, kills: int, lease: float, history: dict
@@ -235,15 +260,16 @@ def directory(url: str, folder: Path, rooms: int, seconds: float, lease: float) 
         if n % 1000 == 999:
             pipe.execute()
     pipe.execute()
-    servers = []
+    servers, watchers = [], []
     try:
         servers += [Server(url, folder / f"directory-{n}", 4, lease) for n in range(3)]
-        time.sleep(3.0)
+        watchers += watch(servers)
+        poll_until(watchers, lambda: False, 3.0)
         for server in servers:
             server.read()
         first = [len(server.stats) for server in servers]
         stats, cpu, began = redis_cli.info("stats"), redis_cli.info("cpu"), time.monotonic()
-        time.sleep(seconds)
+        poll_until(watchers, lambda: False, seconds)
         stats2, cpu2, took = redis_cli.info("stats"), redis_cli.info("cpu"), time.monotonic() - began
         in_redis = sum(1 for _ in redis_cli.scan_iter(match="villa:{*}:room", count=1000))
         for server in servers:
@@ -263,6 +289,8 @@ def directory(url: str, folder: Path, rooms: int, seconds: float, lease: float) 
     finally:
         ticking.set()
         ticker.join(5)
+        for watcher in watchers:
+            watcher.close()
         for server in servers:
             server.stop()
         for fleet in idle:
