@@ -12,11 +12,11 @@ over loopback, for `--minutes`:
   half a frame left hanging, a flood of pings, a request for a seat not held, or a window killed;
 - a player seated in a room of their own asking something each tenth of a second (refused at once): the time to
   each answer;
-- in the soak's middle half, an attack beside the games: an `Enter` flood (16 connections from one address ask 80
-  times a second each to enter a room of their own with a game in play), 16 clients that never read what they
-  are sent (each from an address of its own, asking for that room 20 times a second, connecting again whenever
-  closed), and room hoarding from 8 addresses (16 connections each, opening and sitting in every room they may,
-  and trying again every few seconds).
+- in the soak's middle half, an attack beside the games, every connection of it over TLS as the game speaks: an
+  `Enter` flood (16 connections from one address ask 80 times a second each to enter a room of their own with a
+  game in play), 16 clients that never read what they are sent once welcomed (each from an address of its own,
+  leaving and entering that room 20 times a second, connecting again whenever closed), and room hoarding from 8 addresses
+  (16 connections each, opening and sitting in every room they may, and trying again every few seconds).
 
 Each game's two players come from an address of their own (127.2.x.y), as a household would.
 
@@ -74,6 +74,7 @@ from villa.online.wire import messages as m  # noqa: E402
 from villa.online.wire.door import Tries  # noqa: E402
 from villa.online.wire.frames import WireError, frame  # noqa: E402
 from villa.online.wire.link import Link  # noqa: E402
+from villa.online.wire.tls import client_session  # noqa: E402
 
 LOOPBACK = "127.0.0.1"
 TABLES = 3            # games played at once
@@ -349,8 +350,9 @@ class Prober:
 # --- the attack -----------------------------------------------------------------------------------------------
 
 class Raw:
-    """A connection that says what it is told, from an address of this machine, and reads what comes (unless it
-    never reads)."""
+    """A connection over TLS, as the game speaks (the server's certificate taken unchecked), that says what it is
+    told, from an address of this machine, and reads what comes when asked (`hear`, which also carries its
+    handshake on: what it is told to say waits for the handshake)."""
 
     def __init__(self, port: int, source: str, receive_buffer: int = 0) -> None:
         self.sock = socket.socket()
@@ -359,8 +361,9 @@ class Raw:
         self.sock.bind((source, 0))
         self.sock.settimeout(2.0)
         self.sock.connect((LOOPBACK, port))
-        self.link = Link(self.sock, CATALOGUE)
-        self.heard: list = []
+        self.link = Link(self.sock, CATALOGUE, tls=client_session(LOOPBACK, None))
+        self.link.flush()                      # the handshake's first words
+        self.welcomed = False                  # the handshake done, the hello said and answered
 
     @property
     def closed(self) -> bool:
@@ -377,10 +380,11 @@ class Raw:
             return []
         try:
             news = self.link.receive()
-        except WireError:
+        except WireError:                      # (a refusal in the clear, before any handshake: the server full)
             self.link.close()
             return []
         self.link.flush()
+        self.welcomed = self.welcomed or any(isinstance(message, m.Welcome) for message in news)
         return news
 
     def close(self) -> None:
@@ -457,12 +461,16 @@ class EnterFlood:
 
 
 class NonReaders:
-    """Clients that never read, each from an address of its own: each enters the flood's room and asks for it again
-    `NON_READER_RATE` times a second, reading nothing; one found closed connects again half a second later."""
+    """Clients that never read, each from an address of its own: each shakes hands, says its hello and hears the
+    server's welcome, then enters the flood's room and asks for it again `NON_READER_RATE` times a second, leaving
+    it first each time (the server ignores an `Enter` into the room one is in, and sends a room entered anew whole),
+    reading nothing more (whatever the socket does not take at once waits, and nothing more is asked meanwhile); one found
+    closed connects again half a second later."""
 
     def __init__(self, port: int, flood: EnterFlood) -> None:
         self.port, self.flood = port, flood
-        self.socks: list[socket.socket | None] = [None] * NON_READERS
+        self.links: list[Raw | None] = [None] * NON_READERS
+        self.entered = [False] * NON_READERS     # each one's connection has asked for the room already
         self.next_at = [0.0] * NON_READERS
         self.closed = 0
         self.sent = 0
@@ -472,37 +480,36 @@ class NonReaders:
         if code is None:
             return
         now = time.monotonic()
-        enter = _payload(m.Enter(code))
         for n in range(NON_READERS):
-            if now < self.next_at[n]:
-                continue
-            self.next_at[n] = now + 1 / NON_READER_RATE
-            sock = self.socks[n]
-            try:
-                if sock is None:
-                    sock = socket.socket()
-                    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-                    sock.bind((f"127.5.0.{n + 1}", 0))
-                    sock.settimeout(2.0)
-                    sock.connect((LOOPBACK, self.port))
-                    sock.setblocking(False)
-                    sock.send(HELLO)
-                    self.socks[n] = sock
-                sock.send(enter)
-                self.sent += 1
-            except (BlockingIOError, InterruptedError):
-                pass                              # its own sending side is full: the server stopped reading it
-            except OSError:                       # closed by the server: again, a little later
-                if sock is not None:
-                    sock.close()
-                    self.closed += 1
-                self.socks[n] = None
+            raw = self.links[n]
+            if raw is None:
+                if now < self.next_at[n]:
+                    continue
+                raw = self.links[n] = _connected(self.port, f"127.5.0.{n + 1}", receive_buffer=4096)
+                self.entered[n] = False
+                if raw is None:
+                    self.next_at[n] = now + 0.5
+                    continue
+            if not raw.welcomed:
+                raw.hear()                        # the handshake and the hello: the last it reads
+            elif now >= self.next_at[n]:
+                self.next_at[n] = now + 1 / NON_READER_RATE
+                if not raw.link.queued:          # (left first: a room entered again is sent anew, not ignored)
+                    if self.entered[n]:
+                        raw.link.send(m.Leave())
+                    raw.link.send(m.Enter(code))
+                    self.entered[n] = True
+                    self.sent += 1
+                raw.link.flush()                  # (its sending side full: the server stopped reading it)
+            if raw.closed:                        # closed by the server: again, a little later
+                self.closed += 1
+                self.links[n] = None
                 self.next_at[n] = now + 0.5
 
     def close(self) -> None:
-        for sock in self.socks:
-            if sock is not None:
-                sock.close()
+        for raw in self.links:
+            if raw is not None:
+                raw.close()
 
 
 class Hoarders:
