@@ -241,4 +241,5 @@ def test_a_link_the_desktop_opened_goes_into_the_room_under_the_last_name(front,
     front.online_play.invited(Invite("127.0.0.1", served.port, served.room.code))
     frames(3)
     assert front.menu.widgets["address"].get() == f"villa-paletti://127.0.0.1:{served.port}/{served.room.code}"
+    assert front.menu.widgets["code"].get() == served.room.code, "the invite's room code, in its field"
     assert front.menu.widgets["notice"]["text"] and front.online_play.player is None, "a name first"

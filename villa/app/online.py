@@ -155,7 +155,8 @@ class OnlinePlay:
             self.close()
             self.menu()
         name = name or self.name or last_name(self.front.settings)
-        self.front._open(JoinScreen(address=invite or self.address, name=name, on_join=self.join, on_back=back))
+        self.front._open(JoinScreen(address=invite or self.address, code=_code_in(invite), name=name,
+                                    on_join=self.join, on_back=back))
 
     def adopt(self, player: Player, address: str, name: str = "") -> None:
         """A player the command line seated (`--join`): watched as a player seated through the menus is, their seat
@@ -515,3 +516,13 @@ def sharing(play: OnlinePlay) -> Sharing | None:
 def game_began(player: Player) -> bool:
     """The game began, and its rules' state and villa have come: the game screen can draw it."""
     return bool(player.table.get("started")) and player.state is not None and bool(player.poses)
+
+
+def _code_in(invite: str) -> str:
+    """The room code an invite carries, for the join form's code field ("": none, or not an invite)."""
+    if not looks_like_invite(invite):
+        return ""
+    try:
+        return parse_invite(invite).code
+    except InviteError:
+        return ""           # Join says what is wrong with it
