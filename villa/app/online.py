@@ -48,7 +48,7 @@ from villa.online import protocol
 from villa.online.client import Player
 from villa.online.client.player import CONNECT_S
 from villa.online.client.trust import Trust
-from villa.online.invite import Invite, InviteError, Reach, Sharing, looks_like_invite, parse_invite
+from villa.online.invite import Invite, InviteError, Reach, Sharing, code_in, looks_like_invite, parse_invite
 from villa.online.protocol import Online, OnlineError
 from villa.online.router import PortOpening, Step
 from villa.online.server import Room, Server
@@ -155,7 +155,7 @@ class OnlinePlay:
             self.close()
             self.menu()
         name = name or self.name or last_name(self.front.settings)
-        self.front._open(JoinScreen(address=invite or self.address, code=_code_in(invite), name=name,
+        self.front._open(JoinScreen(address=invite or self.address, code=code_in(invite), name=name,
                                     on_join=self.join, on_back=back))
 
     def adopt(self, player: Player, address: str, name: str = "") -> None:
@@ -516,13 +516,3 @@ def sharing(play: OnlinePlay) -> Sharing | None:
 def game_began(player: Player) -> bool:
     """The game began, and its rules' state and villa have come: the game screen can draw it."""
     return bool(player.table.get("started")) and player.state is not None and bool(player.poses)
-
-
-def _code_in(invite: str) -> str:
-    """The room code an invite carries, for the join form's code field ("": none, or not an invite)."""
-    if not looks_like_invite(invite):
-        return ""
-    try:
-        return parse_invite(invite).code
-    except InviteError:
-        return ""           # Join says what is wrong with it

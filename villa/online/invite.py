@@ -95,6 +95,16 @@ def parse_invite(text: str) -> Invite:
     return Invite(host, port, room, _fingerprint(fingerprint) if _hash else None)
 
 
+def code_in(text: str) -> str:
+    """The room code an invite carries, for a form's code field ("": not an invite, or one that does not read)."""
+    if not looks_like_invite(text):
+        return ""
+    try:
+        return parse_invite(text).code
+    except InviteError:
+        return ""
+
+
 def fingerprint_or_none(text: str | None) -> str | None:
     """A fingerprint as the invite carries it (64 lowercase hex digits), from any spelling of one; None for none."""
     return _fingerprint(text) if text else None

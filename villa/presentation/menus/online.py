@@ -12,7 +12,7 @@ import sys
 from typing import Callable
 
 from villa.match.setup import MAX_NAME, clean_name
-from villa.online.invite import MAX_INVITE, InviteError, looks_like_invite, parse_invite
+from villa.online.invite import MAX_INVITE, code_in
 from villa.online.protocol import Online, OnlineError
 from villa.presentation import clipboard
 from villa.presentation.fonts import drawable
@@ -232,12 +232,10 @@ class JoinScreen(_Form):
             return
         line = text.strip()[:MAX_INVITE]
         self.widgets["address"].enterText(line)
-        if looks_like_invite(line):
-            try:
-                self.widgets["code"].enterText(parse_invite(line).code)
-                self._filled("code", parse_invite(line).code)
-            except InviteError:
-                pass        # Join says what is wrong with it
+        code = code_in(line)       # (an invite that does not read: Join says what is wrong with it)
+        if code:
+            self.widgets["code"].enterText(code)
+            self._filled("code", code)
 
     def _join(self) -> None:
         w = self.widgets
