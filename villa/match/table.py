@@ -25,6 +25,7 @@ from dataclasses import replace
 from typing import Callable, Protocol
 
 from villa import rules
+from villa.match import building
 from villa.match import events as ev
 from villa.match import requests as rq
 from villa.match.carrying_out import HANDLERS, CarryingOut
@@ -40,7 +41,6 @@ from villa.rules.state import Step
 
 FRAME = 1.0 / 60.0          # the hand acts and the referee looks once per frame of simulated time
 MAX_FRAMES_PER_ADVANCE = 6  # a stalled window slows the villa down rather than piling up work
-BUILD_SETTLE_S = 4.0        # a villa built from a layout comes to rest before the first move
 SETTLE_TIMEOUT = 6.0        # s of simulated time a placement may tremble before it is judged as it stands
 FALL_TIMEOUT = 12.0         # s of simulated time the pieces of a fallen villa may roll before they are stopped
 COLOUR_STEPS = (Step.COLOUR_ROLL, Step.COLOUR_CHOICE)
@@ -100,9 +100,7 @@ class Match:
         self._mark = self._turn_mark()
 
     def _build_villa(self) -> Villa:
-        villa = Villa.from_layout(self.setup.layout, validate=False, setup=not self.setup.started_higher)
-        villa.run_until_settled(BUILD_SETTLE_S)
-        return villa
+        return building.settled_villa(self.setup.layout, setup=not self.setup.started_higher)
 
     # --- what is going on ---
 

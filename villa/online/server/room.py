@@ -14,10 +14,11 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
+from concurrent.futures import Future
 from dataclasses import replace
 
 from villa import rules
-from villa.match import Accepted, Match, MatchSetup, Record, RoundStarted, Seat, Strength, TurnSettled
+from villa.match import Accepted, Match, MatchSetup, Record, RoundStarted, Seat, Strength, TurnSettled, building
 from villa.match import requests as rq
 from villa.match.computer import reseat_computers, seat_computers
 from villa.match.record import state_at
@@ -68,6 +69,7 @@ class Room:
         self.record_had: set[int] = set()            # the seats whose player has the record
         self._done: dict[int, int] = {}              # client -> its requests carried out (its held piece's echo)
         self.told = Snapshot()                   # the room as it stands, built once per change
+        self._settling: Future | None = None     # the game's villa settling off the frame loop (`_start`)
         if record is not None:
             match = Match(record.setup, record)
             if entries:
@@ -239,7 +241,7 @@ class Room:
         return gone
 
     def _before_start(self, client: int) -> None:
-        if self.match is not None:
+        if self.match is not None or self._settling is not None:
             raise OnlineError(Online.STARTED)
         self.seating.check_host(client)
 
@@ -277,7 +279,14 @@ class Room:
         if self.match is None and not self.seating.unsat() and not (self.waits_for_host and people):
             self._start()
 
-    def _start(self) -> None:
+    def _start(self, now: bool = False) -> None:
+        """The game begins. With `aside`, a layout whose settled villa is not yet known here is settled on a
+        thread of its own first, and the game begins at the first frame after (`_settled`): the server's frame
+        loop goes on meanwhile, for every other room and every connection."""
+        layout, setup = self.plan.layout, not self.plan.started_higher
+        if self._aside and not now and building.known(layout, setup) is None:
+            self._settling = self._settling or building.settle_aside(layout, setup)
+            return
         sitters = self.seating.sitters
         seats = tuple(replace(seat, name=sitters[n].name) if n in sitters else seat
                       for n, seat in enumerate(self.plan.seats))
@@ -319,8 +328,19 @@ class Room:
                 sent_to = self.news.to_all(*self.told.record(self))
                 self.record_had = {seat for seat, s in self.seating.sitters.items() if s.client in sent_to}
 
+    def _settled(self) -> None:
+        """The game's villa has settled off the loop: the game begins, unless someone gave their seat up for good
+        meanwhile (the room is then the lobby it was). A villa that fell while settling is built here as it fell."""
+        self._settling = None
+        if self.seating.unsat():
+            self._table_changed()
+            return
+        self._start(now=True)
+
     def frames(self, count: int = 1) -> None:
         """Let the match run `count` frames of 1/60 s, then tell the room what changed."""
+        if self._settling is not None and self._settling.done():
+            self._settled()
         for seat in self.seating.waited_too_long():
             if self.match is None:
                 self.seating.free(seat)           # the lobby: the seat is free again
