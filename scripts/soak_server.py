@@ -40,9 +40,11 @@ the standard error) and `server_tracebacks` (anything the server logged as broke
 from __future__ import annotations
 
 import argparse
+import collections
 import gc
 import json
 import logging
+import multiprocessing
 import os
 import random
 import select
@@ -53,6 +55,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import tracemalloc
 from pathlib import Path
@@ -122,8 +125,11 @@ def serve() -> None:
     print(server.port, probed.code, flush=True)
 
     snapshots = {}
+    stalls = Stalls() if os.environ.get("VILLA_SOAK_STALLS") else None
 
     def asked() -> bool:
+        if stalls is not None:
+            stalls.beat()
         if not select.select([sys.stdin], [], [], 0)[0]:
             return False
         line = sys.stdin.readline()
@@ -143,9 +149,51 @@ def serve() -> None:
     try:
         server.serve(until=asked)
     finally:
+        if stalls is not None:
+            stalls.say()
         server.close()
         files.flush()
         close_thinking()
+
+
+class Stalls:
+    """Where the server's loop spends the turns that keep a player waiting (`--stalls`): its main thread's stack,
+    sampled every few milliseconds while a turn of the loop has run longer than `STALL_MS`, tallied by the game's
+    innermost calls and said on the standard error at the end."""
+
+    STALL_MS = 20
+
+    def __init__(self) -> None:
+        self.main = threading.main_thread().ident
+        self.beat_at = time.perf_counter()
+        self.samples: collections.Counter = collections.Counter()
+        self.turns: collections.Counter = collections.Counter()
+        threading.Thread(target=self._watch, daemon=True, name="stalls").start()
+
+    def beat(self) -> None:
+        took = (time.perf_counter() - self.beat_at) * 1000
+        if took > self.STALL_MS:
+            self.turns[min(int(took // 25) * 25, 500)] += 1
+        self.beat_at = time.perf_counter()
+
+    def _watch(self) -> None:
+        while True:
+            time.sleep(0.004)
+            if (time.perf_counter() - self.beat_at) * 1000 > self.STALL_MS:
+                frame = sys._current_frames().get(self.main)
+                calls = []
+                while frame is not None and len(calls) < 6:
+                    code = frame.f_code
+                    if "villa" in code.co_filename or "soak" in code.co_filename:
+                        calls.append(f"{Path(code.co_filename).stem}.{code.co_name}:{frame.f_lineno}")
+                    frame = frame.f_back
+                self.samples[" < ".join(calls)] += 1
+
+    def say(self) -> None:
+        print("turns of the loop over 20 ms, by length (ms, from): " + json.dumps(sorted(self.turns.items())),
+              file=sys.stderr)
+        for calls, count in self.samples.most_common(25):
+            print(f"{count * 4:6d} ms  {calls}", file=sys.stderr)
 
 
 def _trace(snapshots: dict, name: str) -> dict:
@@ -318,7 +366,8 @@ def cycle(port: int, number: int, codes: list[str], dice: random.Random) -> None
 
 
 class Prober:
-    """A player seated in a room of their own, asking for another's seat each tenth of a second."""
+    """A player seated in a room of their own, asking for another's seat each tenth of a second: in a process of its
+    own (`start`), so that its answers time the server, not the soak's own loop (its games, cycles and attackers)."""
 
     def __init__(self, port: int, code: str) -> None:
         self.player, self.code = Player(LOOPBACK, port), code
@@ -326,6 +375,23 @@ class Prober:
         self.asked_at: float | None = None
         self.next_at = 0.0
         self.entered = False
+
+    @classmethod
+    def start(cls, port: int, code: str) -> "ProberAside":
+        stop = multiprocessing.Event()
+        ours, theirs = multiprocessing.Pipe()
+        process = multiprocessing.Process(target=cls._run, args=(port, code, stop, theirs), daemon=True)
+        process.start()
+        return ProberAside(process, stop, ours)
+
+    @classmethod
+    def _run(cls, port: int, code: str, stop, answers) -> None:
+        prober = cls(port, code)
+        while not stop.is_set():
+            prober.poll()
+            time.sleep(0.001)
+        answers.send(prober.answers)
+        prober.player.close()
 
     def poll(self) -> None:
         player = self.player
@@ -345,6 +411,19 @@ class Prober:
         if now >= self.next_at:
             player.request(rq.Pass(1))           # not this player's seat: refused at once
             self.asked_at, self.next_at, self.asked_mono = now, now + PROBE_S, time.monotonic()
+
+
+class ProberAside:
+    """The prober's process: its answers once it is stopped."""
+
+    def __init__(self, process, stop, answers) -> None:
+        self.process, self._stop, self._answers = process, stop, answers
+
+    def stop(self) -> list[tuple[float, float]]:
+        self._stop.set()
+        answers = self._answers.recv() if self._answers.poll(30) else []
+        self.process.join(10)
+        return answers
 
 
 # --- the attack -----------------------------------------------------------------------------------------------
@@ -621,7 +700,7 @@ def soak(minutes: float, rooms: int, cycles: int, seed: int, attacking: bool = T
     try:
         port, code = server.stdout.readline().split()
         port = int(port)
-        prober = Prober(port, code)
+        prober = Prober.start(port, code)
         began = time.monotonic()
         seconds = minutes * 60
         games: list[Game] = []
@@ -659,7 +738,6 @@ def soak(minutes: float, rooms: int, cycles: int, seed: int, attacking: bool = T
             if cycled < cycles and cycled <= cycles * elapsed / seconds:
                 cycle(port, cycled, [g.host.room for g in playing if g.host.room], dice)
                 cycled += 1
-            prober.poll()
             finished = sum(g.done for g in games)
             if warm is None and finished >= min(WARM_GAMES, rooms):
                 warm = _memory(server.pid)
@@ -675,7 +753,6 @@ def soak(minutes: float, rooms: int, cycles: int, seed: int, attacking: bool = T
             attack.close()
         end = time.monotonic() + DRAIN_S
         while len(_stats(server)["rooms"]) > 1 and time.monotonic() < end:
-            prober.poll()
             time.sleep(0.05)
         time.sleep(3.0)                   # goodbyes lingering, the writer's last files
         if trace:
@@ -684,7 +761,7 @@ def soak(minutes: float, rooms: int, cycles: int, seed: int, attacking: bool = T
         _stats(server, "trim")
         trimmed = _memory(server.pid)
         warm = warm or first
-        prober.player.close()
+        probed = prober.stop()
     finally:
         server.stdin.close()
         server.wait(60)
@@ -693,7 +770,7 @@ def soak(minutes: float, rooms: int, cycles: int, seed: int, attacking: bool = T
         log.seek(0)
         said = log.read()
         log.close()
-    answers = [(at - began, ms) for at, ms in prober.answers]
+    answers = [(at - began, ms) for at, ms in probed]
 
     def during(at: float) -> bool:
         return attacking and attack_from <= at <= attack_until
@@ -767,8 +844,12 @@ def main() -> int:
     parser.add_argument("--tables", type=int, default=TABLES, help=f"games played at once (default {TABLES})")
     parser.add_argument("--fleet", action="store_true",
                         help="the server in a fleet, on a redis-server of the soak's own (needs redis-server)")
+    parser.add_argument("--stalls", action="store_true",
+                        help="say on the server's log where its loop spends turns over 20 ms (sampled stacks)")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.stalls:
+        os.environ["VILLA_SOAK_STALLS"] = "1"
     if args.serve:
         serve()
         return 0
