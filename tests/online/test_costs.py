@@ -5,7 +5,10 @@ ask, and a finished game's record once for everyone who comes for it."""
 
 from __future__ import annotations
 
+import threading
 import time
+
+import pytest
 
 from villa.match import requests as rq
 from villa.online import protocol
@@ -25,11 +28,13 @@ class Counted:
 
     def __init__(self, monkeypatch, *names: str) -> None:
         self.calls = dict.fromkeys(names, 0)
+        self.threads: set[bool] = set()     # each build on the main thread (True) or another
         for name in names:
             packer = getattr(protocol, name)
 
             def counting(*args, _name=name, _packer=packer, **kwargs):
                 self.calls[_name] += 1
+                self.threads.add(threading.current_thread() is threading.main_thread())
                 return _packer(*args, **kwargs)
             monkeypatch.setattr(protocol, name, counting)
 
@@ -73,10 +78,11 @@ def test_an_enter_flood_from_one_address_waits_its_turn_and_is_told_one_snapshot
         server.close()
 
 
-def test_a_finished_game_s_record_is_built_once_for_everyone_who_comes_for_it(monkeypatch):
+@pytest.mark.parametrize("aside", [False, True], ids=["here", "on a thread of its own"])
+def test_a_finished_game_s_record_is_built_once_for_everyone_who_comes_for_it(monkeypatch, aside):
     server = Server(0, LOOPBACK, clock=Skipping())
     try:
-        room = server.open(Room(protocol.new_room_code(), two_seats()))
+        room = server.open(Room(protocol.new_room_code(), two_seats(), aside=aside))
         players = joined(server, room.code, "Anna", "Ben")
         late, _token = one_gone(server, room, players)  # a late player: the finished room waits for them
         built = Counted(monkeypatch, "record_parts")
@@ -88,6 +94,7 @@ def test_a_finished_game_s_record_is_built_once_for_everyone_who_comes_for_it(mo
         assert run(server, lambda: all(comer.hear() and comer.kinds().count(m.Record) >= 1 for comer in comers),
                    seconds=20)
         assert built.calls["record_parts"] == 1, "built once, when the game ended"
+        assert built.threads == {not aside}, "a server (aside) builds it off its frame loop"
         parts = {message.part for comer in comers for message in comer.heard if isinstance(message, m.Record)}
         assert parts, "every one of them was sent it"
     finally:

@@ -152,7 +152,7 @@ def _in_a_game(server: Server, port: int, hosted_at: int | None = None,
         assert run(server, lambda p=player: p.room is not None, seconds=10)
         player.sit(name, seat)
     assert run(server, lambda: anna.seats and ben.seats and room.match is not None and ben.poses
-               and ben.table.get("started"), seconds=20)
+               and ben.table.get("started") and anna.table.get("started"), seconds=20)   # both know it is under way
     return room, anna, ben
 
 

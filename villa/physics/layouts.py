@@ -9,6 +9,8 @@ beyond the base plate).
 
 from __future__ import annotations
 
+import functools
+
 import math
 import random
 from dataclasses import dataclass
@@ -53,11 +55,13 @@ def under_outline(spot: ColumnSpot, outline) -> str:
     return "inside" if geometry.polygon_inside(footprint(spot), outline) else "edge"
 
 
-def supports(layout: Layout, level: int) -> list[ColumnSpot]:
-    """The columns of `layout` on `level - 1` that carry the floor forming `level`."""
+@functools.lru_cache(maxsize=256)
+def supports(layout: Layout, level: int) -> tuple[ColumnSpot, ...]:
+    """The columns of `layout` on `level - 1` that carry the floor forming `level`. Kept for the layouts lately
+    asked about: a server asks it of every room's plan, and of the same plan again at the game's start."""
     floor = next(f for f in layout.floors if f.level == level)
     outline = floor_outline(floor)
-    return [c for c in layout.columns if c.level == level - 1 and under_outline(c, outline) != "clear"]
+    return tuple(c for c in layout.columns if c.level == level - 1 and under_outline(c, outline) != "clear")
 
 
 def statics_margin(layout: Layout, level: int) -> float:

@@ -70,6 +70,7 @@ class Room:
         self._done: dict[int, int] = {}              # client -> its requests carried out (its held piece's echo)
         self.told = Snapshot()                   # the room as it stands, built once per change
         self._settling: Future | None = None     # the game's villa settling off the frame loop (`_start`)
+        self._recording: Future | None = None    # the finished game's record, made off the frame loop
         if record is not None:
             match = Match(record.setup, record)
             if entries:
@@ -325,8 +326,15 @@ class Room:
         if isinstance(event, TurnSettled):
             if self.match.over and self.ended_at is None:
                 self.ended_at = self._clock()
-                sent_to = self.news.to_all(*self.told.record(self))
-                self.record_had = {seat for seat, s in self.seating.sitters.items() if s.client in sent_to}
+                if self._aside:        # the whole game, compressed: made on a thread, sent at the frame after
+                    self._recording = self.told.record_aside(self)
+                else:
+                    self._send_record()
+
+    def _send_record(self) -> None:
+        self._recording = None
+        sent_to = self.news.to_all(*self.told.record(self))
+        self.record_had = {seat for seat, s in self.seating.sitters.items() if s.client in sent_to}
 
     def _settled(self) -> None:
         """The game's villa has settled off the loop: the game begins, unless someone gave their seat up for good
@@ -341,6 +349,8 @@ class Room:
         """Let the match run `count` frames of 1/60 s, then tell the room what changed."""
         if self._settling is not None and self._settling.done():
             self._settled()
+        if self._recording is not None and self._recording.done():
+            self._send_record()
         for seat in self.seating.waited_too_long():
             if self.match is None:
                 self.seating.free(seat)           # the lobby: the seat is free again
@@ -429,10 +439,11 @@ class Room:
 
     def close(self) -> None:
         """Let go of everything, and of every way back to the room (its memory goes at once, not at the next full
-        collection: a villa holds megabytes outside Python)."""
+        collection: a villa holds megabytes outside Python; the server hands it back to the system every few
+        seconds)."""
         self.scribe.close()
         if self.match is not None:
-            self.match.close()
+            self.match.close(give_back=False)
 
 
 def host_name(room: Room) -> str:

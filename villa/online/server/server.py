@@ -52,6 +52,7 @@ MAX_BEHIND = 0.1            # s: a server that fell behind slows its villas down
 LOOK_EVERY_S = 1.0          # how often the rooms' lives are looked over (done with, deserted)
 GIVE_BACK_S = 10.0          # how often the memory freed is handed back to the system (a fraction of a ms, or tens
                             # of ms after a flood's queues were let go)
+HEAR_BETWEEN_S = 0.005      # s: in a frame of many rooms, the network is heard again between two rooms this often
 FLEET_POLL_S = 0.002        # s: while the fleet's answers are on their way, the network is looked at this often
 TASK = "villa-online-server"
 
@@ -248,7 +249,13 @@ class Server:
         """`count` frames of every room this server holds, each room on its own: one that fails is closed, the
         others play on."""
         self._fleet_news()
+        heard_at = time.perf_counter()
         for room in list(self.rooms.values()):
+            if time.perf_counter() - heard_at >= HEAR_BETWEEN_S:
+                self.door.poll()          # between two rooms' frames: a request waits for one room's, not all
+                heard_at = time.perf_counter()
+            if self.rooms.get(room.code) is not room:
+                continue                  # closed meanwhile, by what was heard
             if not self.place.may_play(room.code):
                 self.herald.pause(room)
                 continue        # its hold on the room lapsed: nothing is played until it is renewed

@@ -12,10 +12,14 @@ It keeps no hold on its room (the room is told each time): a room closed is free
 from __future__ import annotations
 
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 
 from villa import rules
 from villa.online import protocol
 from villa.online.wire import messages as m
+
+
+_records: ThreadPoolExecutor | None = None     # a server's one thread for finished games' records
 
 
 class Snapshot:
@@ -56,6 +60,19 @@ class Snapshot:
         """The finished game's record in its parts."""
         match = room.match
         return self._once("record", (match.state,), lambda: room.news.record_messages(match.record))
+
+    def record_aside(self, room) -> Future:
+        """The same, made on a thread of its own (a long game's record takes tens of milliseconds to write and
+        compress): `record` then finds it made, once the future is done."""
+        global _records
+        match = room.match
+        state, record, news = match.state, match.record, room.news
+
+        def make() -> None:
+            self._parts["record"] = ((state,), news.record_messages(record))
+        if _records is None:
+            _records = ThreadPoolExecutor(max_workers=1, thread_name_prefix="records")
+        return _records.submit(make)
 
     def _once(self, part: str, of: tuple, build: Callable[[], object]):
         """A part, built again only when what it was made of is no longer the same (each thing compared by
