@@ -2,7 +2,8 @@
 the menu is the scheme's handler (asked with `xdg-mime`, and opened with `xdg-open` and `gio open` under Xvfb, as a
 chat's click does), for the release's folder and, through `scripts/play.sh --add-to-menu`, for a checkout, whose
 click starts the real game into a room of a server here; on Windows the user's own registry keys (written into a
-registry kept in memory, with winreg's calls)."""
+registry kept in memory, with winreg's calls); on macOS the Apple Event a click sends the running game, queued for
+the window, which opens it from the menus."""
 
 from __future__ import annotations
 
@@ -10,13 +11,17 @@ import os
 import shutil
 import signal
 import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
 from villa.app import invite_links
+from villa.app.front import follow_links
+from villa.app.mac_links import Links
 from villa.match import MatchSetup, Seat, layout_named
 from villa.online import protocol
 from villa.online.server import Room, Server
@@ -208,3 +213,52 @@ def test_a_checkout_on_windows_registers_its_python_without_a_console(tmp_path, 
     monkeypatch.delattr(invite_links.sys, "frozen", raising=False)
     assert invite_links.program() == [str(python.parent / "pythonw.exe"), "-m", "villa"]
     assert invite_links.command_line(invite_links.program()).endswith('"-m" "villa" "%1"')
+
+
+# --- macOS: a link clicked reaches the running game as an Apple Event, queued for the window ---
+
+class _Tasks:
+    def __init__(self) -> None:
+        self.tasks = []
+
+    def add(self, task, name):
+        self.tasks.append(task)
+
+    def frame(self) -> None:
+        for task in self.tasks:
+            assert task(SimpleNamespace(cont="cont")) == "cont"
+
+
+class _Front:
+    """What `follow_links` sees of the window's front: a game's screen up or not, the menus, online play."""
+
+    def __init__(self) -> None:
+        self.screen, self.said = None, []
+        self.stage = SimpleNamespace(task_mgr=_Tasks())
+        self.online_play = SimpleNamespace(invited=lambda invite: self.said.append(("invited", str(invite))))
+
+    def main_menu(self) -> None:
+        self.said.append(("main menu",))
+
+
+def test_off_macos_the_game_answers_no_apple_events_and_starts_as_ever():
+    if sys.platform == "darwin":
+        pytest.skip("on macOS the runtime is there to answer them")
+    links = Links()
+    assert links.listen() is False and links.take() is None
+
+
+def test_a_link_clicked_opens_its_room_from_the_menus_and_waits_while_a_game_is_played_here(caplog):
+    front, links = _Front(), Links()
+    follow_links(front, links)
+    front.screen = object()                       # a game under way here
+    links.clicked(INVITE)                     # as the runtime's "get URL" handler passes it on
+    front.stage.task_mgr.frame()
+    assert front.said == [], "a game under way is not left for a link"
+    front.screen = None                           # back at the menus
+    front.stage.task_mgr.frame()
+    assert front.said == [("main menu",), ("invited", INVITE)]
+    links.clicked("villa-paletti://nowhere")      # a broken link: said in the log, nothing else happens
+    front.stage.task_mgr.frame()
+    front.stage.task_mgr.frame()
+    assert len(front.said) == 2 and "not an invite" in caplog.text

@@ -19,6 +19,7 @@ from dataclasses import replace
 
 from villa import rules
 from villa.app import ends, invite_links, joining, saves, settings as stored
+from villa.app.mac_links import Links
 from villa.app.clipping import Clipping
 from villa.app.keeping import Keeper, has_kept_game, latest_game
 from villa.app.kept_seat import kept_seat_waits
@@ -32,7 +33,7 @@ from villa.match.computer import close_thinking, reseat_computers, seat_computer
 from villa.online.client import OnlineMatch
 from villa.online.client.seats_now import SeatsNow
 from villa.online.client.trust import Trust
-from villa.online.invite import Invite
+from villa.online.invite import Invite, InviteError, parse_invite
 from villa.physics import layouts
 from villa.presentation import i18n, menus, words
 from villa.presentation.arrange import ArrangeScreen
@@ -466,6 +467,8 @@ def play(args) -> int:
         open_window(WindowOptions(width=args.size[0], height=args.size[1]))
         watch_replay(stage, recorded)
         return _run_window()
+    links = Links()
+    links.listen()           # macOS: links clicked while the game runs, or the one that started it
     open_window(WindowOptions(width=args.size[0], height=args.size[1]))
     if settings is None:
         settings = stored.load_settings(on_trouble=lambda path, aside: troubles.append((path, aside)))
@@ -483,7 +486,26 @@ def play(args) -> int:
         front.take_up(record)
     else:
         front.main_menu()
+    follow_links(front, links)
     return _run_window()
+
+
+def follow_links(front: Front, links: Links) -> None:
+    """Each link the desktop sends the running game (macOS) is opened as one given on the command line: into its
+    room, from the menus. A game under way here is not left for it: it waits until the menus show."""
+    def look(task):
+        if front.screen is None:
+            link = links.take()
+            if link is not None:
+                try:
+                    invite = parse_invite(link)
+                except InviteError as trouble:
+                    log.warning("a link clicked is not an invite (%s): %s", trouble, link[:200])
+                    return task.cont
+                front.main_menu()
+                front.online_play.invited(invite)
+        return task.cont
+    front.stage.task_mgr.add(look, "links clicked")
 
 
 def watch_replay(stage, recorded: Record) -> tuple[ReplayScreen, Clipping | None]:

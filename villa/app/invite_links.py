@@ -3,7 +3,8 @@ starts the game in the room it names (`villa-paletti INVITE`).
 
 - Linux: the desktop entry says `MimeType=x-scheme-handler/villa-paletti;`, and `add-to-menu.sh` (in the
   game's folder; `scripts/play.sh --add-to-menu` for a checkout) makes it the scheme's handler (`xdg-mime`).
-- macOS: the app's Info.plist declares the scheme (`CFBundleURLTypes`, written by `scripts/release.py`).
+- macOS: the app's Info.plist declares the scheme (`CFBundleURLTypes`, written by `scripts/release.py`), and the
+  running game answers the "get URL" Apple Event a click sends it (`villa.app.mac_links`).
 - Windows: here, when the player asks for it in Settings: keys under the user's own
   HKEY_CURRENT_USER\\Software\\Classes\\villa-paletti (no administrator), removed again when asked.
 """
