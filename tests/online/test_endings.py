@@ -227,6 +227,25 @@ def test_a_server_of_another_version_found_while_looking_ends_the_looking_and_sa
     assert words.connection_ended(ben.trouble).startswith("The server plays another version of the game")
 
 
+def test_a_host_gone_back_to_the_menus_is_said_so_not_that_her_window_closed(line, tmp_path):
+    server = Server(0, LOOPBACK, identity=own_identity(tmp_path / "tls"))
+    try:
+        line.to = server.port
+        _room, anna, ben = _in_a_game(server, line.port, hosted_at=0)
+        anna.close()
+        server.close(host_to_menu=True)     # the main menu's button, in her window: the window stays open
+    except BaseException:
+        server.close()
+        raise
+    _looking(ben, Online.HOST_LEFT)
+    cut = SeatsNow(ben).cut_off()
+    assert words.cut_off(cut) == ("Anna went back to the menus, and the game stopped with it. It is kept on Anna's "
+                                  "computer from the last settled turn: you will be back in it when Anna picks "
+                                  "Continue.")
+    assert words.connection_ended(ben.lost_why) == "Anna went back to the menus, and the game stopped with it."
+    assert "window" not in words.cut_off(cut)
+
+
 def test_the_window_hosting_a_game_closes_its_guests_are_told_who_and_come_back_when_she_opens_it_again(line,
                                                                                                      monkeypatch,
                                                                                                      tmp_path):

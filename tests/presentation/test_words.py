@@ -302,11 +302,13 @@ def test_every_way_a_connection_ends_has_its_own_sentence_and_only_a_broken_mess
         "reset": flow.connection_ended(OnlineError(Online.RESET, why="reset")),
         "stopped": flow.connection_ended(OnlineError(Online.CLOSING)),
         "host left": flow.connection_ended(OnlineError(Online.HOST_LEFT, host="Anna")),
+        "host at the menus": flow.connection_ended(OnlineError(Online.HOST_LEFT, host="Anna", menu=True)),
         "silent": flow.connection_ended(OnlineError(Online.SILENT)),
         "version": flow.connection_ended(OnlineError(Online.VERSION, game="0.2.0", protocol=1)),
         "broken": flow.connection_ended(WireError("a frame that breaks the wire's form")),
     }
     assert said["host left"] == "Anna's window, which hosted this game, has closed."
+    assert said["host at the menus"] == "Anna went back to the menus, and the game stopped with it."
     assert said["hung up"] == "The server closed the connection without a word."
     assert said["reset"].startswith("The connection to the server was reset")
     assert said["version"].startswith("The server plays another version of the game (0.2.0)")

@@ -85,7 +85,7 @@ class Front:
             self.menu = None
 
     def main_menu(self) -> None:
-        self.online_play.close()
+        self.online_play.close(to_menu=True)
         self._close_game()
         self.learning.close()
         self._close_pause()

@@ -473,12 +473,13 @@ class OnlinePlay:
             self._task.remove()
             self._task = None
 
-    def close(self) -> None:
-        """Leave, and stop a server hosted here: before its game started, or when the window is done with it."""
+    def close(self, to_menu: bool = False) -> None:
+        """Leave, and stop a server hosted here: before its game started, or when the window is done with it
+        (`to_menu`: its host went back to the menus, and the guests are told so, not that the window closed)."""
         self.leave()
         self.playing = False
         if self.server is not None:
-            self.server.close()        # its rooms kept, its guests told the host's window closed
+            self.server.close(host_to_menu=to_menu)     # its rooms kept, its guests told where the host went
             if self.server.store is not None:
                 self.server.store.flush(2.0)
             self.server = None

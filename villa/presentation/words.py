@@ -379,6 +379,10 @@ def cut_off(cut) -> str:
         if code is Online.SILENT:
             return _("{host}'s window, which hosts this game, has stopped answering: {host}'s computer may be asleep "
                      "or off the network. You will be back in the game as soon as it answers.").format(host=cut.host)
+        if code is Online.HOST_LEFT and cut.why.values.get("menu"):
+            return _("{host} went back to the menus, and the game stopped with it. It is kept on {host}'s computer "
+                     "from the last settled turn: you will be back in it when {host} picks Continue."
+                     ).format(host=cut.host)
         return _("{host}'s window, which hosted this game, has closed. The game is kept on {host}'s computer from "
                  "the last settled turn: you will be back in it when {host} opens the game and picks Continue."
                  ).format(host=cut.host)
@@ -787,6 +791,8 @@ def refusal(error: Exception, state: GameState | None = None, said: Said = Said.
         fallback, values = N_("That is not allowed now."), error.params
     else:
         fallback, values = N_("That is not possible here."), getattr(error, "values", {})
+    if getattr(error, "code", None) is Online.HOST_LEFT and values.get("menu"):     # the window is still open
+        return _("{host} went back to the menus, and the game stopped with it.").format(host=values.get("host", ""))
     sentences = REFUSALS.get(getattr(error, "code", None), {})
     template = sentences.get(said) or sentences.get(Said.ALOUD, fallback)
     details = {k: _detail(state, k, v) for k, v in values.items()}

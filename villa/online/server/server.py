@@ -346,8 +346,9 @@ class Server:
                 "frame_cpu_ms": round(1000 * sum(cpu for _w, cpu, _c in times) / frames, 3) if frames else 0,
                 "connections": self.door.connections, **self.place.stats()}
 
-    def close(self) -> None:
-        """Stop: every room kept (a game under way is taken up at the next start), every connection told."""
+    def close(self, host_to_menu: bool = False) -> None:
+        """Stop: every room kept (a game under way is taken up at the next start), every connection told
+        (`host_to_menu`: a server in a window whose host went back to the menus, the window still open)."""
         if self._task is not None:
             self._task.remove()
             self._task = None
@@ -361,7 +362,7 @@ class Server:
             if self.place.addresses():
                 self._close_room(room, Online.MOVED)
             elif room.hosted_at is not None:      # the host's window closes: the game waits on her computer
-                self._close_room(room, Online.HOST_LEFT, host=host_name(room))
+                self._close_room(room, Online.HOST_LEFT, host=host_name(room), **({"menu": True} if host_to_menu else {}))
             else:
                 self._close_room(room, Online.CLOSING)
         self.door.shut()
