@@ -29,8 +29,8 @@ _lock = threading.Lock()     # a server settles villas off its frame loop, on a 
 
 
 def settle(layout: Layout, setup: bool) -> dict[str, Any] | None:
-    """The snapshot of the villa `layout` builds, once it has settled (`setup`: a set-up's layout, checked so);
-    None if it fell or would not come to rest (it is then played as it stands, not restored)."""
+    """The snapshot of the villa `layout` builds, once it has settled (`setup`: a set-up's layout, every column
+    on the plate); None if it fell or would not come to rest (it is then played as it stands, not restored)."""
     villa = _built(layout, setup)
     return villa.snapshot() if _keepable(villa) else None
 
