@@ -9,8 +9,8 @@ import time
 from villa.match import building
 from villa.online import protocol
 from villa.online.protocol import Online, OnlineError
-from villa.online.server import Room
-from tests.online.conftest import two_seats
+from villa.online.server import Room, Server
+from tests.online.conftest import LOOPBACK, Kept, two_seats
 
 
 def _frames_until_started(room: Room, seconds: float = 10.0) -> int:
@@ -66,3 +66,16 @@ def test_the_host_cannot_change_the_game_while_its_villa_settles_and_a_seat_give
     time.sleep(0.5)
     room.frames()
     assert room.match is None and 1 not in room.seating.sitters
+
+
+def test_a_server_stopped_while_a_games_villa_settles_keeps_the_game_as_begun():
+    kept = Kept()
+    server = Server(0, LOOPBACK, store=kept, aside=True)
+    room = server.open(Room(protocol.new_room_code(), two_seats(seed=9305), keep=kept, aside=True))
+    room.store = kept
+    room.sit(1, "Anna", 0)
+    room.sit(2, "Ben", 1)
+    assert room.match is None, "its villa settles"
+    server.close()
+    assert room.match is not None and kept.records, "kept as a game under way, to be taken up again"
+    assert kept.records[-1].setup.players == ("Anna", "Ben") and kept.seats["room"] == room.code

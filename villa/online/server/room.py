@@ -345,6 +345,12 @@ class Room:
             return
         self._start(now=True)
 
+    def begin_now(self) -> None:
+        """A game about to begin (its villa settling off the loop) begins at once: the server stops, and keeps it
+        or hands it on as a game under way, not as the lobby it was a moment ago."""
+        if self._settling is not None:
+            self._settled()
+
     def frames(self, count: int = 1) -> None:
         """Let the match run `count` frames of 1/60 s, then tell the room what changed."""
         if self._settling is not None and self._settling.done():

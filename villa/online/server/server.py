@@ -354,6 +354,7 @@ class Server:
             self._task = None
         rooms = list(self.rooms.values())
         for room in rooms:
+            room.begin_now()
             if room.match is not None and not room.match.over:
                 room.keep()
         self.place.stopping(rooms)
