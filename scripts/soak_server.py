@@ -138,6 +138,9 @@ def serve() -> None:
         if line.startswith("trace"):
             print(json.dumps(_trace(snapshots, line.split()[1])), flush=True)
             return False
+        if line.startswith("room "):           # one room as it stands (a game the soak saw stall)
+            print(json.dumps(_room_facts(server.rooms.get(line.split()[1]))), flush=True)
+            return False
         if line.startswith("trim"):            # what the C library holds freed, handed back: the rest is in use
             gc.collect()
             give_back_free_memory()
@@ -196,6 +199,20 @@ class Stalls:
             print(f"{count * 4:6d} ms  {calls}", file=sys.stderr)
 
 
+def _room_facts(room) -> dict:
+    """What a room's end depends on: its game over, its record sent and to whom, its villa at rest, a hand."""
+    if room is None:
+        return {"open": False}
+    match = room.match
+    facts = {"open": True, "audience": len(room.audience), "ended_at": room.ended_at, "record_had": sorted(
+        room.record_had), "sitters": {n: s.client is not None for n, s in room.seating.sitters.items()}}
+    if match is not None:
+        facts.update(over=match.over, settled=match.villa.settled, still=match.villa.still,
+                     hand=type(match.hand).__name__ if match.hand else None, turns=len(match.turns),
+                     log=len(match.state.log), collapse=bool(match.villa.collapse), tick=room.tick)
+    return facts
+
+
 def _trace(snapshots: dict, name: str) -> dict:
     """A `tracemalloc` snapshot named `name`; at "end", where the Python heap grew since "warm" (the biggest
     growths by the line that allocated them, with the lines that called it)."""
@@ -233,6 +250,7 @@ class Game:
         self.done = False
         self.trouble: str | None = None
         self.heard, self.heard_at = None, time.monotonic()     # the last news of the game, and when it came
+        self.code: str | None = None  # the room of a game that stalled, to ask the server about
 
     def poll(self) -> None:
         for player in self.players:
@@ -245,6 +263,7 @@ class Game:
             self.end()
         elif time.monotonic() - self.heard_at > STALL_S:
             self.trouble = f"stalled at {self.step.__name__}: {self._where()}"
+            self.code = self.host.room
             print(f"soak: a game {self.trouble}", file=sys.stderr, flush=True)
             self.end()
         elif not self.done:
@@ -735,6 +754,9 @@ def soak(minutes: float, rooms: int, cycles: int, seed: int, attacking: bool = T
                 game.poll()
                 if game.done and game.trouble:
                     troubles.append(game.trouble)
+                    if game.code is not None:        # the server's side of it, for whoever reads the soak's log
+                        print(f"soak: room {game.code} as the server has it: "
+                              f"{json.dumps(_stats(server, 'room ' + game.code))}", file=sys.stderr, flush=True)
             if cycled < cycles and cycled <= cycles * elapsed / seconds:
                 cycle(port, cycled, [g.host.room for g in playing if g.host.room], dice)
                 cycled += 1
