@@ -435,10 +435,16 @@ def test_a_window_back_in_its_game_after_asking_much_hears_its_own_hand_again(se
         f = step / 20
         match.request(rq.Aim(1, (x * (1 + 1.5 * f), y * (1 + 1.5 * f), z)))
         run(server, lambda: match.advance(1 / 60) and False, frames=2)
-    for step in range(1, 21):
+    for step in range(1, 21):                           # up, clear of the villa, as a hand carries it
         f = step / 20
-        match.request(rq.Aim(1, (x * 2.5 * (1 - f), y * 2.5 * (1 - f), z + (top + 15 - z) * f)))
+        match.request(rq.Aim(1, (x * 2.5, y * 2.5, z + (top + 15 - z) * f)))
         run(server, lambda: match.advance(1 / 60) and False, frames=2)
+    for step in range(1, 21):                           # then in, over the top floor
+        f = step / 20
+        match.request(rq.Aim(1, (x * 2.5 * (1 - f), y * 2.5 * (1 - f), top + 15)))
+        run(server, lambda: match.advance(1 / 60) and False, frames=2)
+    assert rules.acting_player(match.state) == 1 and room.match.villa.collapse is None, \
+        "carried round the villa, not through it: it stands, and it is still Ben's move"
     assert match.request(rq.SetDown(1, hold=True)).refusal is None
     assert run(server, lambda: match.advance(1 / 60) and match.holding, seconds=20), \
         "the server's hands hold it, and this window hears so"
