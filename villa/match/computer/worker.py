@@ -22,6 +22,7 @@ from villa.match.computer.plans import Plan, Request
 
 NICENESS = 10      # the renderer keeps its cores: the worker yields to it
 PR_SET_PDEATHSIG = 1
+MANAGER_ENDS_S = 2.0   # the longest the game's end waits for the pool's own thread (it takes milliseconds)
 
 
 def _start_worker(game: int) -> None:
@@ -87,9 +88,14 @@ class Aside:
         if pool is None:
             return
         workers = list((pool._processes or {}).values())   # no public way to stop them before Python 3.14
+        manager = pool._executor_manager_thread
         pool.shutdown(wait=False, cancel_futures=True)
         for worker in workers:
             worker.terminate()
+        if manager is not None:
+            # its workers gone, the pool's own thread ends at once and closes its pipe; Python 3.11's exit would
+            # otherwise wake it through that pipe while it closes it, and write a traceback on the way out
+            manager.join(MANAGER_ENDS_S)
 
 
 def close_thinking() -> None:
