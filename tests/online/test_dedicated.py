@@ -16,11 +16,13 @@ from pathlib import Path
 import pytest
 
 from villa import rules
+from villa.app import dedicated
 from villa.match import record as records
 from villa.match import requests as rq
 from villa.online.client import Player
 from villa.online.client import player as players
 from villa.online.protocol import Online
+from villa.online.server import Server
 from villa.online.wire import messages as m
 from villa.rules.state import Step
 from tests.online.conftest import LOOPBACK, players_until
@@ -192,3 +194,23 @@ def test_a_dedicated_server_stopped_mid_game_and_started_again_has_its_players_b
         assert not anna.lost and not ben.lost
     finally:
         _stopped(server)
+
+
+def test_an_end_asked_mid_turn_waits_for_the_turns_end_and_the_goodbyes_go_whole(tmp_path, monkeypatch):
+    """SIGTERM (or Ctrl+C) lands wherever the server is: raised there, between a TLS record taken from its buffer
+    and its write, every later record (the goodbyes too) would fail to decrypt at the players. It is seen between
+    two turns of the loop, and the server then closes in order and exits as asked."""
+    monkeypatch.setenv("VILLA_HOME", str(tmp_path))
+    turns, served, closing, closed = [], Server.serve, Server.close, []
+
+    def serve(self, until, stats=0.0):
+        def turn() -> bool:
+            if not turns:
+                os.kill(os.getpid(), signal.SIGTERM)     # mid-turn: the handler runs here, and must not raise
+            turns.append(until())
+            return turns[-1]
+        served(self, until=turn, stats=stats)
+    monkeypatch.setattr(Server, "serve", serve)
+    monkeypatch.setattr(Server, "close", lambda self, **kw: (closed.append(len(turns)), closing(self, **kw)))
+    assert dedicated.main(["--port", str(free_port()), "--address", LOOPBACK, "--people", "2"]) == 128 + signal.SIGTERM
+    assert turns == [True] and closed == [1], "the turn ran to its end, then the server closed"

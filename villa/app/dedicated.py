@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import signal
 import sys
 from pathlib import Path
 
@@ -153,7 +154,8 @@ def _serve(args) -> int:
     identity = None if args.insecure else \
         given_identity(args.cert, args.key) if args.cert is not None else own_identity(tls_dir())
     fleet = _fleet(args, identity.fingerprint if identity else None) if args.redis else None
-    with ends.listening():
+    asked = ends.Held()
+    with ends.listening(asked, (*ends.ASKING, signal.SIGINT)):     # Ctrl+C in its terminal too
         try:   # computers think off the frames (`aside`)
             server = Server(args.port, args.address, store=files, aside=True, fleet=fleet, identity=identity,
                             insecure=args.insecure)
@@ -185,10 +187,14 @@ def _serve(args) -> int:
                     log.warning(said)
                     print(said, flush=True)
                 print(f"in the fleet of {args.redis} as {args.public} (server {fleet.id})", flush=True)
-            server.serve(stats=args.stats)
+            asked.held = True      # from now on the loop stops between two turns, and closing is not cut short
+            server.serve(until=lambda: bool(asked), stats=args.stats)
         finally:
+            asked.held = True
             server.close()
             files.flush()
+    if asked:
+        raise ends.Ended(asked.number)
     return 0
 
 

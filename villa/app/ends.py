@@ -24,10 +24,28 @@ def end_now(number: int, _frame=None) -> None:
     raise Ended(number)
 
 
+class Held:
+    """An end asked for, raised at once until `held`; then kept for a loop to see between two of its turns: a
+    server cut mid-send (a TLS record taken from its buffer, never written) would leave every later record
+    unreadable, its goodbyes too."""
+
+    def __init__(self) -> None:
+        self.number: int | None = None
+        self.held = False
+
+    def __call__(self, number: int, _frame=None) -> None:
+        self.number = number
+        if not self.held:
+            raise Ended(number)
+
+    def __bool__(self) -> bool:
+        return self.number is not None
+
+
 @contextmanager
-def listening(on_asked: Callable = end_now) -> Iterator[None]:
+def listening(on_asked: Callable = end_now, signals: tuple[int, ...] = ASKING) -> Iterator[None]:
     """Within: an end asked for calls `on_asked(number, frame)` (by default `Ended` is raised at once)."""
-    before = {number: signal.signal(number, on_asked) for number in ASKING}
+    before = {number: signal.signal(number, on_asked) for number in signals}
     try:
         yield
     finally:
