@@ -24,7 +24,8 @@ Each game's two players come from an address of their own (127.2.x.y), as a hous
     .venv/bin/python scripts/soak_server.py --json --minutes 1 --rooms 20 --cycles 200
     .venv/bin/python scripts/soak_server.py --json --minutes 1 --rooms 20 --cycles 200 --no-attack
 
-Figures: `rss_growth_mb` (the server's resident memory at the end, every game over and its room closed, less
+Figures: `rss_growth_mb` (the server's resident memory at the end, every game over, its room closed and the
+memory freed handed back by the server's own timer (`--linger`), less
 that once the first few games were played: what stays behind), `open_files_growth` (its open files, likewise),
 `rooms_open_at_end` (rooms still open once the games ended, but the prober's own, which is still played),
 `slowest_answer_ms_p99` (the 99th percentile of the prober's answers asked during the attack; `quiet_answer_ms_p99`
@@ -73,6 +74,7 @@ from villa.online import protocol  # noqa: E402
 from villa.online.client import Player  # noqa: E402
 from villa.online.fleet import Fleet  # noqa: E402
 from villa.online.server import CATALOGUE, Room, Server  # noqa: E402
+from villa.online.server.server import GIVE_BACK_S  # noqa: E402
 from villa.online.wire import messages as m  # noqa: E402
 from villa.online.wire.door import Tries  # noqa: E402
 from villa.online.wire.frames import WireError, frame  # noqa: E402
@@ -95,6 +97,8 @@ HOARD_AGAIN_S = 3.0       # a hoarder refused tries again after this long
 MEMORY_S = 2.0            # between two readings of the server's memory
 ATTACK_POLL_S = 0.01      # between two looks after the attackers (the hoarders every fifth)
 SAMPLE_GAMES = 20     # the server's memory is read after every this many games
+LINGER_S = GIVE_BACK_S + 1.0   # after the last room closed, before the last reading: the server hands freed memory
+                               # back every GIVE_BACK_S, and what stays is read, not what is on its way back
 
 
 def _payload(message) -> bytes:
@@ -704,7 +708,7 @@ def _percentile(answers: list[float], share: float = 0.99) -> float | None:
 
 
 def soak(minutes: float, rooms: int, cycles: int, seed: int, attacking: bool = True, trace: int = 0,
-         fleet: bool = False, tables: int = TABLES) -> dict:
+         fleet: bool = False, tables: int = TABLES, linger: float = LINGER_S) -> dict:
     home = tempfile.mkdtemp(prefix="villa-soak-")
     log = open(Path(home) / "server.err", "w+", encoding="utf-8")
     env = {**os.environ, "VILLA_HOME": home, **({"VILLA_SOAK_TRACE": str(trace)} if trace else {})}
@@ -776,7 +780,7 @@ def soak(minutes: float, rooms: int, cycles: int, seed: int, attacking: bool = T
         end = time.monotonic() + DRAIN_S
         while len(_stats(server)["rooms"]) > 1 and time.monotonic() < end:
             time.sleep(0.05)
-        time.sleep(3.0)                   # goodbyes lingering, the writer's last files
+        time.sleep(linger)                # goodbyes lingering, the writer's last files (and the memory given back)
         if trace:
             traced["end"] = _stats(server, "trace end")
         last, stats, server_cpu = _memory(server.pid), _stats(server), _cpu(server.pid)
@@ -868,6 +872,8 @@ def main() -> int:
                         help="the server in a fleet, on a redis-server of the soak's own (needs redis-server)")
     parser.add_argument("--stalls", action="store_true",
                         help="say on the server's log where its loop spends turns over 20 ms (sampled stacks)")
+    parser.add_argument("--linger", type=float, default=LINGER_S,
+                        help=f"seconds from the last room closed to the last reading (default {LINGER_S:g})")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.stalls:
@@ -876,7 +882,7 @@ def main() -> int:
         serve()
         return 0
     figures = soak(args.minutes, args.rooms, args.cycles, args.seed, not args.no_attack, args.trace, args.fleet,
-                   args.tables)
+                   args.tables, args.linger)
     if args.json:
         print(json.dumps(figures))
     else:

@@ -29,8 +29,8 @@ def _soak_script():
 
 def test_a_short_soak_leaves_nothing_behind():
     done = subprocess.run([sys.executable, "scripts/soak_server.py", "--json", "--minutes", "0.05", "--rooms", "2",
-                           "--cycles", "21", "--seed", "7", "--no-attack"], cwd=ROOT, capture_output=True, text=True,
-                          timeout=300)
+                           "--cycles", "21", "--seed", "7", "--no-attack", "--linger", "3"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     figures = json.loads(done.stdout.strip().splitlines()[-1])
     assert figures["rooms_played"] == 2 and figures["games_broken"] == 0 and figures["replays_kept"] == 2, figures
