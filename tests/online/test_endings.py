@@ -25,6 +25,7 @@ from villa.match import requests as rq
 from villa.online import protocol
 from villa.online.client import OnlineMatch, Player
 from villa.online.client import player as players
+from villa.online.client.play import AIMS_EVERY
 from villa.online.client.player import RETRY_MAX_S, retry_wait
 from villa.online.client.seats_now import SeatsNow
 from villa.online.protocol import Online, OnlineError
@@ -413,15 +414,22 @@ def test_a_window_back_in_its_game_after_asking_much_hears_its_own_hand_again(se
     """The room counts a connection's requests from its entering: a window that came back (after a pull and many
     aims) holds what it lowers, and lets it go, as the server's hands have it."""
     room, anna, ben = _in_a_game(server, line.port)
-    match = OnlineMatch(ben)
+    ahead = [0.0]        # the window's clock, put forward by the time a window takes between two aims it sends
+    match = OnlineMatch(ben, clock=lambda: time.monotonic() + ahead[0])
+
+    def aim(point) -> None:
+        """The pointer moved: the window sends its aim (one each AIMS_EVERY: a quick machine reaches the next
+        aim sooner, and the window would only draw it), and the server runs two frames."""
+        ahead[0] += AIMS_EVERY
+        match.request(rq.Aim(1, point))
+        run(server, lambda: match.advance(1 / 60) and False, frames=2)
     seat = rules.acting_player(match.state)
     assert seat == 1, "Ben moves first"
     column = sorted(rules.grabbable_columns(match.state))[0]
     (x, y, z), _quat = ben.poses[column]
     match.request(rq.Take(1, column, (x, y, z)))
     for step in range(30):                              # many aims: the window asked much of the first connection
-        match.request(rq.Aim(1, (x * (1 + step / 60), y * (1 + step / 60), z)))
-        run(server, lambda: False, frames=2)
+        aim((x * (1 + step / 60), y * (1 + step / 60), z))
     asked = ben.asked
     line.cut("hang up")
     assert run(server, lambda: match.advance(1 / 60) and ben.rejoining is not None, seconds=10)
@@ -433,16 +441,13 @@ def test_a_window_back_in_its_game_after_asking_much_hears_its_own_hand_again(se
     top = max(pose[0][2] for piece, pose in ben.poses.items() if piece.startswith("floor"))
     for step in range(1, 21):                           # out, then over the top floor
         f = step / 20
-        match.request(rq.Aim(1, (x * (1 + 1.5 * f), y * (1 + 1.5 * f), z)))
-        run(server, lambda: match.advance(1 / 60) and False, frames=2)
+        aim((x * (1 + 1.5 * f), y * (1 + 1.5 * f), z))
     for step in range(1, 21):                           # up, clear of the villa, as a hand carries it
         f = step / 20
-        match.request(rq.Aim(1, (x * 2.5, y * 2.5, z + (top + 15 - z) * f)))
-        run(server, lambda: match.advance(1 / 60) and False, frames=2)
+        aim((x * 2.5, y * 2.5, z + (top + 15 - z) * f))
     for step in range(1, 21):                           # then in, over the top floor
         f = step / 20
-        match.request(rq.Aim(1, (x * 2.5 * (1 - f), y * 2.5 * (1 - f), top + 15)))
-        run(server, lambda: match.advance(1 / 60) and False, frames=2)
+        aim((x * 2.5 * (1 - f), y * 2.5 * (1 - f), top + 15))
     assert rules.acting_player(match.state) == 1 and room.match.villa.collapse is None, \
         "carried round the villa, not through it: it stands, and it is still Ben's move"
     assert match.request(rq.SetDown(1, hold=True)).refusal is None
