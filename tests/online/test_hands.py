@@ -155,8 +155,8 @@ def test_the_strain_and_the_steadied_floor_are_heard_while_pulling_and_nothing_a
     assert mover.request(rq.Take(seat, column, tuple(start))).sent
     outward = Vec3(start.x, start.y, 0).normalized()
 
-    def pulled(strain=0.1):
-        _aim(mover, seat, start + outward * 1.0)    # a gentle pull against the floor's load
+    def pulled(strain=0.1):         # (aimed at each frame as the pointer is: the window sends 30 a second)
+        mover.request(rq.Aim(seat, tuple(start + outward * 1.0)))    # a gentle pull against the floor's load
         return mover.strain > strain
     assert _until(server, matches, pulled), "the load holds the column: the gauge fills"
     assert watcher.hand.strain > 0.1 and mover.hand.steadied is None
@@ -167,7 +167,7 @@ def test_the_strain_and_the_steadied_floor_are_heard_while_pulling_and_nothing_a
 
     def drawn_out():      # on out, slowly: the strain changes as it slides, and is heard each time
         reach[0] += 0.02
-        _aim(mover, seat, start + outward * reach[0])
+        mover.request(rq.Aim(seat, tuple(start + outward * reach[0])))
         return mover.player.hand_updates > heard + 5
     assert _until(server, matches, drawn_out), "news while pulling"
 
