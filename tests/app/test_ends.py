@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from villa.app import saves
+from villa.app import ends, saves
 from villa.match import Match, MatchSetup, Seat, Strength, layout_named
 from villa.match import record as records
 
@@ -160,3 +160,16 @@ def test_a_headless_game_ended_by_a_signal_keeps_its_autosave(how, tmp_path):
     finally:
         _end_group(game.pid)
         game.wait(timeout=30)
+
+
+def test_an_end_held_for_a_loop_is_kept_and_asked_again_ends_at_once():
+    asked = ends.Held()
+    with pytest.raises(ends.Ended):
+        asked(signal.SIGTERM)            # not held yet (a server starting): at once
+    asked = ends.Held()
+    asked.held = True
+    asked(signal.SIGTERM)                # held: kept for the loop to see between two of its turns
+    assert asked and asked.number == signal.SIGTERM
+    with pytest.raises(ends.Ended) as ended:
+        asked(signal.SIGINT)             # asked again (Ctrl+C twice): at once
+    assert ended.value.code == 128 + signal.SIGINT

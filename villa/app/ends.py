@@ -27,15 +27,15 @@ def end_now(number: int, _frame=None) -> None:
 class Held:
     """An end asked for, raised at once until `held`; then kept for a loop to see between two of its turns: a
     server cut mid-send (a TLS record taken from its buffer, never written) would leave every later record
-    unreadable, its goodbyes too."""
+    unreadable, its goodbyes too. Asked a second time, it ends at once (a server that would not close)."""
 
     def __init__(self) -> None:
         self.number: int | None = None
         self.held = False
 
     def __call__(self, number: int, _frame=None) -> None:
-        self.number = number
-        if not self.held:
+        again, self.number = self.number is not None, number
+        if not self.held or again:
             raise Ended(number)
 
     def __bool__(self) -> bool:
